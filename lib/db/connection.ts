@@ -1,0 +1,135 @@
+import fs from "node:fs";
+import type { SqlMigrationAwareDriverAdapterFactory } from "@prisma/driver-adapter-utils";
+import { DatabaseSetupError, type DatabaseConfig, type DatabaseKind } from "./config";
+import { acquirePgliteLock, releasePgliteLock } from "./pglite-lock";
+
+/** One connection's worth of raw SQL: what the migrator and health checks need below Prisma. */
+export interface SqlSession {
+  query<T = Record<string, unknown>>(text: string, params?: unknown[]): Promise<T[]>;
+  /** Runs a script of several statements (a migration file). */
+  exec(script: string): Promise<void>;
+}
+
+/** An open database: the driver adapter Prisma runs on, plus raw sessions on the same driver. */
+export interface OpenDatabase {
+  kind: DatabaseKind;
+  /** Where the data lives, fit for messages (no password). */
+  location: string;
+  adapter: SqlMigrationAwareDriverAdapterFactory;
+  withSession<T>(fn: (session: SqlSession) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
+
+export async function openDatabase(config: DatabaseConfig): Promise<OpenDatabase> {
+  return config.kind === "pglite" ? openPglite(config.dataDir) : openPostgres(config.url, config.display);
+}
+
+async function openPglite(dataDir: string): Promise<OpenDatabase> {
+  acquirePgliteLock(dataDir);
+  const [{ PGlite }, { PrismaPGlite }] = await Promise.all([
+    import("@electric-sql/pglite"),
+    import("pglite-prisma-adapter"),
+  ]);
+  let db: InstanceType<typeof PGlite>;
+  try {
+    fs.mkdirSync(dataDir, { recursive: true });
+    db = new PGlite(dataDir);
+    await db.waitReady;
+  } catch (error) {
+    releasePgliteLock(dataDir);
+    throw new DatabaseSetupError(
+      `The embedded database at ${dataDir} could not be opened (${errorText(error)}). ` +
+        "If the directory holds data from another program or a different PGlite version, move it aside or set PGLITE_DATA_DIR to a new directory.",
+      "pglite_failed",
+      { cause: error },
+    );
+  }
+  // PGlite is one connection; sessions take turns through its own queue.
+  const session: SqlSession = {
+    async query<T>(text: string, params?: unknown[]) {
+      return (await db.query(text, params)).rows as T[];
+    },
+    async exec(script: string) {
+      await db.exec(script);
+    },
+  };
+  return {
+    kind: "pglite",
+    location: dataDir,
+    adapter: new PrismaPGlite(db),
+    withSession: (fn) => fn(session),
+    async close() {
+      await db.close();
+      releasePgliteLock(dataDir);
+    },
+  };
+}
+
+async function openPostgres(url: string, display: string): Promise<OpenDatabase> {
+  const [{ default: pg }, { PrismaPg }] = await Promise.all([import("pg"), import("@prisma/adapter-pg")]);
+  const pool = new pg.Pool({ connectionString: url, connectionTimeoutMillis: 5_000, max: 10 });
+  // Idle-client errors (server restart) must not crash the process; the next query reports them.
+  pool.on("error", () => {});
+  try {
+    await pool.query("SELECT 1");
+  } catch (error) {
+    await pool.end().catch(() => {});
+    throw describePostgresError(error, display);
+  }
+  return {
+    kind: "postgresql",
+    location: display,
+    adapter: new PrismaPg(pool),
+    async withSession(fn) {
+      const client = await pool.connect();
+      try {
+        return await fn({
+          async query<T>(text: string, params?: unknown[]) {
+            return (await client.query(text, params)).rows as T[];
+          },
+          async exec(script: string) {
+            await client.query(script);
+          },
+        });
+      } finally {
+        client.release();
+      }
+    },
+    close: () => pool.end(),
+  };
+}
+
+/** Turns a driver error at connect time into one line a person can act on. */
+export function describePostgresError(error: unknown, display: string): DatabaseSetupError {
+  const code = (error as { code?: string }).code;
+  const text = errorText(error);
+  if (code === "28P01" || code === "28000") {
+    return new DatabaseSetupError(
+      `PostgreSQL at ${display} refused the credentials (${text}); check the user and password in DATABASE_URL.`,
+      "auth_failed",
+      { cause: error },
+    );
+  }
+  if (code === "3D000") {
+    return new DatabaseSetupError(
+      `PostgreSQL at ${display} has no such database (${text}); create it (createdb) or fix the database name in DATABASE_URL.`,
+      "database_missing",
+      { cause: error },
+    );
+  }
+  return new DatabaseSetupError(
+    `Cannot reach PostgreSQL at ${display} (${text}); is the server running and DATABASE_URL right? Unset DATABASE_URL to use the embedded database.`,
+    "unreachable",
+    { cause: error },
+  );
+}
+
+function errorText(error: unknown): string {
+  if (error instanceof AggregateError && error.errors.length > 0) return errorText(error.errors[0]);
+  if (error instanceof Error) {
+    const code = (error as { code?: string }).code;
+    const message = error.message || error.name;
+    return code && !message.includes(code) ? `${code}: ${message}` : message;
+  }
+  return String(error);
+}

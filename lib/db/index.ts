@@ -1,0 +1,45 @@
+import "server-only";
+import { PrismaClient } from "@prisma/client";
+import { resolveDatabaseConfig, type DatabaseKind } from "./config";
+import { openDatabase, type OpenDatabase } from "./connection";
+import { migrate } from "./migrator";
+
+/**
+ * The one Prisma client of the app. Opening it opens the database (PGlite or PostgreSQL, from the
+ * environment) and applies pending migrations first. Cached on globalThis so the dev server's
+ * module reloads and Next's separate server bundles (instrumentation, route handlers) share one
+ * database: PGlite in particular must be opened once per process.
+ */
+export interface Database {
+  prisma: PrismaClient;
+  kind: DatabaseKind;
+  location: string;
+  raw: OpenDatabase;
+}
+
+const globalForDb = globalThis as unknown as { recallInspectorDb?: Promise<Database> };
+
+export function getDatabase(): Promise<Database> {
+  globalForDb.recallInspectorDb ??= connect().catch((error: unknown) => {
+    // Let a later call retry (a PostgreSQL server that comes up after the app).
+    globalForDb.recallInspectorDb = undefined;
+    throw error;
+  });
+  return globalForDb.recallInspectorDb;
+}
+
+export async function getPrisma(): Promise<PrismaClient> {
+  return (await getDatabase()).prisma;
+}
+
+async function connect(): Promise<Database> {
+  const raw = await openDatabase(resolveDatabaseConfig());
+  try {
+    await migrate(raw);
+  } catch (error) {
+    await raw.close().catch(() => {});
+    throw error;
+  }
+  const prisma = new PrismaClient({ adapter: raw.adapter });
+  return { prisma, kind: raw.kind, location: raw.location, raw };
+}

@@ -1,0 +1,15 @@
+/** @type {import('next').NextConfig} */
+const nextConfig = {
+  // Packages that load WASM, data files or native-ish code from their own folder at run time
+  // must stay outside the server bundle (DESIGN §2, §4).
+  serverExternalPackages: [
+    "@electric-sql/pglite",
+    "pglite-prisma-adapter",
+    "@prisma/client",
+    "@prisma/adapter-pg",
+    "pg",
+  ],
+  poweredByHeader: false,
+};
+
+module.exports = nextConfig;

@@ -1,0 +1,19 @@
+import { DatabaseSetupError } from "../lib/db/config";
+
+/** Runs a command-line script: setup problems print one line and exit 1, our bugs print a stack. */
+export function runScript(main: () => Promise<void>): void {
+  main().then(
+    () => process.exit(0),
+    (error: unknown) => {
+      if (error instanceof DatabaseSetupError || error instanceof UsageError) {
+        console.error(`error: ${error.message}`);
+      } else {
+        console.error(error);
+      }
+      process.exit(1);
+    },
+  );
+}
+
+/** A mistake in how the script was called; printed as one line. */
+export class UsageError extends Error {}
