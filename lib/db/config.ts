@@ -33,11 +33,11 @@ export class DatabaseSetupError extends Error {
 export const DEFAULT_PGLITE_DIR = path.join(".data", "pglite");
 
 /** Reads the database choice from the environment: `DATABASE_URL`, else PGlite at `PGLITE_DATA_DIR`. */
-export function resolveDatabaseConfig(env: NodeJS.ProcessEnv = process.env): DatabaseConfig {
+export function resolveDatabaseConfig(env: Readonly<Record<string, string | undefined>> = process.env): DatabaseConfig {
   const url = env.DATABASE_URL?.trim();
   if (url) return postgresConfig(url);
   const dataDir = env.PGLITE_DATA_DIR?.trim() || DEFAULT_PGLITE_DIR;
-  return { kind: "pglite", dataDir: path.resolve(dataDir) };
+  return { kind: "pglite", dataDir: path.resolve(/* turbopackIgnore: true */ dataDir) };
 }
 
 function postgresConfig(url: string): DatabaseConfig {

@@ -11,7 +11,9 @@ import type { OpenDatabase, SqlSession } from "./connection";
  * the pg driver adapter and the classic engine cannot be downloaded here (DESIGN §4).
  */
 
-export const DEFAULT_MIGRATIONS_DIR = path.join(process.cwd(), "prisma", "migrations");
+// Read at run time from the project folder (`next start` runs there); the ignore comments keep
+// Next's file tracer from pulling the whole project into the server bundle.
+export const DEFAULT_MIGRATIONS_DIR = path.join(/* turbopackIgnore: true */ process.cwd(), "prisma", "migrations");
 
 /** Any constant works; it only has to be the same for every process of this app. */
 const ADVISORY_LOCK_KEY = 7_231_004_417;
@@ -28,16 +30,16 @@ export interface MigrationReport {
 }
 
 export function readMigrations(dir: string = DEFAULT_MIGRATIONS_DIR): MigrationFile[] {
-  if (!fs.existsSync(dir)) {
+  if (!fs.existsSync(/* turbopackIgnore: true */ dir)) {
     throw new DatabaseSetupError(`No migrations folder at ${dir}; run the app from the project root.`, "migration_failed");
   }
   return fs
-    .readdirSync(dir, { withFileTypes: true })
-    .filter((entry) => entry.isDirectory() && fs.existsSync(path.join(dir, entry.name, "migration.sql")))
+    .readdirSync(/* turbopackIgnore: true */ dir, { withFileTypes: true })
+    .filter((entry) => entry.isDirectory() && fs.existsSync(path.join(/* turbopackIgnore: true */ dir, entry.name, "migration.sql")))
     .map((entry) => entry.name)
     .sort()
     .map((name) => {
-      const sql = fs.readFileSync(path.join(dir, name, "migration.sql"), "utf8");
+      const sql = fs.readFileSync(path.join(/* turbopackIgnore: true */ dir, name, "migration.sql"), "utf8");
       return { name, sql, checksum: createHash("sha256").update(sql).digest("hex") };
     });
 }

@@ -48,7 +48,13 @@ export async function startTestPostgres(): Promise<TestPostgres> {
     async stop() {
       if (child.exitCode === null) {
         const exited = new Promise((resolve) => child.once("exit", resolve));
-        child.kill("SIGINT"); // "fast" shutdown
+        // pg_ctl signals the server itself; a signal to the runuser wrapper may not reach it.
+        const ctl = asServerUser(path.join(bin, "pg_ctl"), ["stop", "-D", dataDir, "-m", "immediate", "-s"]);
+        try {
+          execFileSync(ctl.cmd, ctl.args, { stdio: "ignore" });
+        } catch {
+          child.kill("SIGKILL");
+        }
         await exited;
       }
       fs.rmSync(dir, { recursive: true, force: true });

@@ -1,0 +1,7 @@
+/** The app's sections, in header order. `match` decides which entry a path belongs to. */
+export const NAV_ITEMS = [
+  { href: "/", label: "Console", match: (path: string) => path === "/" },
+  { href: "/recalls", label: "History", match: (path: string) => path.startsWith("/recalls") },
+  { href: "/insights", label: "Insights", match: (path: string) => path.startsWith("/insights") },
+  { href: "/memories", label: "Memories", match: (path: string) => path.startsWith("/memories") },
+] as const;

@@ -1,0 +1,92 @@
+import { NextResponse, type NextRequest } from "next/server";
+import type { z } from "zod";
+import { DatabaseSetupError } from "@/lib/db/config";
+import { ApiError, errorResponse } from "./errors";
+
+/**
+ * The thin route wrapper every handler goes through: parse and validate (JSON body, query string,
+ * path params) with zod, call the handler, answer JSON; every failure becomes the error envelope
+ * with the right status, never a stack trace.
+ */
+interface RouteSchemas<B extends z.ZodType | undefined, Q extends z.ZodType | undefined, P extends z.ZodType | undefined> {
+  body?: B;
+  query?: Q;
+  params?: P;
+  /** Largest accepted body in bytes (413 beyond). */
+  maxBodyBytes?: number;
+}
+
+type Parsed<S> = S extends z.ZodType ? z.output<S> : undefined;
+
+export interface RouteInput<B, Q, P> {
+  body: B;
+  query: Q;
+  params: P;
+  request: NextRequest;
+}
+
+const DEFAULT_MAX_BODY_BYTES = 1_000_000;
+
+export function apiRoute<
+  B extends z.ZodType | undefined = undefined,
+  Q extends z.ZodType | undefined = undefined,
+  P extends z.ZodType | undefined = undefined,
+>(
+  schemas: RouteSchemas<B, Q, P>,
+  handler: (input: RouteInput<Parsed<B>, Parsed<Q>, Parsed<P>>) => Promise<unknown>,
+) {
+  return async (request: NextRequest, context: { params: Promise<Record<string, string | string[]>> }) => {
+    try {
+      const params = schemas.params ? parse(schemas.params, await context.params, "params") : undefined;
+      const query = schemas.query
+        ? parse(schemas.query, Object.fromEntries(request.nextUrl.searchParams), "query")
+        : undefined;
+      const body = schemas.body
+        ? parse(schemas.body, await readJson(request, schemas.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES), "body")
+        : undefined;
+      const result = await handler({
+        body: body as Parsed<B>,
+        query: query as Parsed<Q>,
+        params: params as Parsed<P>,
+        request,
+      });
+      return result instanceof Response ? result : NextResponse.json(result);
+    } catch (error) {
+      return errorResponse(toApiError(error));
+    }
+  };
+}
+
+function parse<S extends z.ZodType>(schema: S, value: unknown, where: "body" | "query" | "params"): z.output<S> {
+  const result = schema.safeParse(value);
+  if (!result.success) throw ApiError.validation(result.error, where);
+  return result.data;
+}
+
+async function readJson(request: NextRequest, maxBytes: number): Promise<unknown> {
+  const declared = Number(request.headers.get("content-length") ?? NaN);
+  if (declared > maxBytes) throw tooLarge(maxBytes);
+  const text = await request.text();
+  if (Buffer.byteLength(text) > maxBytes) throw tooLarge(maxBytes);
+  if (text.trim() === "") throw ApiError.badJson("the body is empty");
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw ApiError.badJson(error instanceof Error ? error.message : String(error));
+  }
+}
+
+function tooLarge(maxBytes: number) {
+  return new ApiError(413, "payload_too_large", `The request body is larger than ${maxBytes} bytes; send it in smaller batches.`, {
+    max_bytes: maxBytes,
+  });
+}
+
+export function toApiError(error: unknown): ApiError {
+  if (error instanceof ApiError) return error;
+  if (error instanceof DatabaseSetupError) {
+    return new ApiError(503, "database_unavailable", error.message, { reason: error.code });
+  }
+  console.error(error);
+  return new ApiError(500, "internal_error", "Something went wrong on our side; the server log has the details.");
+}
