@@ -1,6 +1,7 @@
 import { NextResponse, type NextRequest } from "next/server";
 import type { z } from "zod";
 import { DatabaseSetupError } from "@/lib/db/config";
+import { RecallInputError } from "@/lib/recall/errors";
 import { ApiError, errorResponse } from "./errors";
 
 /**
@@ -84,6 +85,9 @@ function tooLarge(maxBytes: number) {
 
 export function toApiError(error: unknown): ApiError {
   if (error instanceof ApiError) return error;
+  if (error instanceof RecallInputError) {
+    return new ApiError(422, error.code, error.message, { ...error.details });
+  }
   if (error instanceof DatabaseSetupError) {
     return new ApiError(503, "database_unavailable", error.message, { reason: error.code });
   }

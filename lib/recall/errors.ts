@@ -1,0 +1,86 @@
+/**
+ * Typed errors of the recall domain library.
+ *
+ * Every problem with caller-supplied data (scores, threshold profiles, merge arms, selector
+ * blocks) is reported as a `RecallInputError`: a stable `code`, a one-line `message`, and
+ * `details.issues` listing each problem with the path of the offending value. Route handlers
+ * map it to a 422 with the error envelope `{ error: code, message, details }`.
+ */
+
+export type RecallIssuePath = (string | number)[];
+
+export interface RecallIssue {
+  /** Where the problem is, using wire (snake_case) names, e.g. `["semantic_raw", 3]`. */
+  path: RecallIssuePath;
+  /** Human-readable description; never echoes large inputs. */
+  message: string;
+}
+
+export type RecallErrorCode =
+  | "invalid_scores"
+  | "too_many_scores"
+  | "invalid_thresholds"
+  | "invalid_merge_input"
+  | "invalid_selector"
+  | "invalid_argument";
+
+export interface RecallErrorDetails {
+  /** At most `MAX_LISTED_ISSUES` problems, in input order. */
+  issues: RecallIssue[];
+  /** How many problems were found in total (may exceed `issues.length`). */
+  issue_count: number;
+}
+
+/** Problems beyond this many are counted but not listed. */
+export const MAX_LISTED_ISSUES = 20;
+
+export class RecallInputError extends Error {
+  override readonly name: string = "RecallInputError";
+  readonly code: RecallErrorCode;
+  readonly details: RecallErrorDetails;
+
+  constructor(code: RecallErrorCode, message: string, issues: readonly RecallIssue[]) {
+    super(message);
+    this.code = code;
+    this.details = {
+      issues: issues.slice(0, MAX_LISTED_ISSUES).map((i) => ({ path: [...i.path], message: i.message })),
+      issue_count: issues.length,
+    };
+  }
+}
+
+/** A threshold profile that is not finite, out of range, or has its bands out of order. */
+export class ThresholdsError extends RecallInputError {
+  override readonly name: string = "ThresholdsError";
+
+  constructor(issues: readonly RecallIssue[]) {
+    super("invalid_thresholds", summarize("Invalid threshold profile", issues), issues);
+  }
+}
+
+export function isRecallInputError(value: unknown): value is RecallInputError {
+  return value instanceof RecallInputError;
+}
+
+/** "Prefix: first problem (and N more)". */
+export function summarize(prefix: string, issues: readonly RecallIssue[]): string {
+  const first = issues[0];
+  if (first === undefined) return prefix;
+  const where = first.path.length > 0 ? `${first.path.join(".")}: ` : "";
+  const more = issues.length > 1 ? ` (and ${issues.length - 1} more)` : "";
+  return `${prefix}: ${where}${first.message}${more}`;
+}
+
+/** Minimal structural view of a zod issue, so this module needs no zod import. */
+interface ZodLikeIssue {
+  path: PropertyKey[];
+  message: string;
+}
+
+/** Converts zod issues to recall issues, prefixing their paths. */
+export function issuesFromZod(issues: readonly ZodLikeIssue[], prefix: RecallIssuePath = []): RecallIssue[] {
+  return issues.map((i) => ({
+    path: [...prefix, ...i.path.map((p) => (typeof p === "number" ? p : String(p)))],
+    message: i.message,
+  }));
+}
