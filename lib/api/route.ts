@@ -2,6 +2,7 @@ import { NextResponse, type NextRequest } from "next/server";
 import type { z } from "zod";
 import { DatabaseSetupError } from "@/lib/db/config";
 import { RecallInputError } from "@/lib/recall/errors";
+import { StoreError } from "@/lib/stores/types";
 import { ApiError, errorResponse } from "./errors";
 
 /**
@@ -64,11 +65,17 @@ function parse<S extends z.ZodType>(schema: S, value: unknown, where: "body" | "
   return result.data;
 }
 
-async function readJson(request: NextRequest, maxBytes: number): Promise<unknown> {
+/** The body as text, refusing more than `maxBytes` with a 413. */
+export async function readBodyText(request: NextRequest, maxBytes: number): Promise<string> {
   const declared = Number(request.headers.get("content-length") ?? NaN);
   if (declared > maxBytes) throw tooLarge(maxBytes);
   const text = await request.text();
   if (Buffer.byteLength(text) > maxBytes) throw tooLarge(maxBytes);
+  return text;
+}
+
+async function readJson(request: NextRequest, maxBytes: number): Promise<unknown> {
+  const text = await readBodyText(request, maxBytes);
   if (text.trim() === "") throw ApiError.badJson("the body is empty");
   try {
     return JSON.parse(text);
@@ -78,13 +85,15 @@ async function readJson(request: NextRequest, maxBytes: number): Promise<unknown
 }
 
 function tooLarge(maxBytes: number) {
-  return new ApiError(413, "payload_too_large", `The request body is larger than ${maxBytes} bytes; send it in smaller batches.`, {
+  const size = maxBytes >= 1_000_000 ? `${Math.round(maxBytes / 1_000_000)} MB` : `${maxBytes} bytes`;
+  return new ApiError(413, "payload_too_large", `The request body is larger than ${size}; send it in smaller batches.`, {
     max_bytes: maxBytes,
   });
 }
 
 export function toApiError(error: unknown): ApiError {
   if (error instanceof ApiError) return error;
+  if (error instanceof StoreError) return new ApiError(error.status, error.code, error.message, error.details);
   if (error instanceof RecallInputError) {
     return new ApiError(422, error.code, error.message, { ...error.details });
   }

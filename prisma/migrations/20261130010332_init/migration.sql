@@ -11,7 +11,7 @@ CREATE TABLE "memories" (
     "importance" REAL NOT NULL DEFAULT 0.5,
     "created_at" TIMESTAMPTZ(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
     "updated_at" TIMESTAMPTZ(3),
-    "embedding" BYTEA,
+    "embedding" TEXT,
     "embedding_model" TEXT,
 
     CONSTRAINT "memories_pkey" PRIMARY KEY ("id")
@@ -72,11 +72,23 @@ CREATE TABLE "recall_candidates" (
     CONSTRAINT "recall_candidates_pkey" PRIMARY KEY ("recall_id","rank")
 );
 
+-- CreateTable
+CREATE TABLE "app_state" (
+    "key" TEXT NOT NULL,
+    "value" JSONB NOT NULL,
+    "updated_at" TIMESTAMPTZ(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
+
+    CONSTRAINT "app_state_pkey" PRIMARY KEY ("key")
+);
+
 -- CreateIndex
 CREATE INDEX "memories_created_at_id_idx" ON "memories"("created_at" DESC, "id" DESC);
 
 -- CreateIndex
 CREATE INDEX "memories_type_idx" ON "memories"("type");
+
+-- CreateIndex
+CREATE INDEX "memories_embedding_model_idx" ON "memories"("embedding_model");
 
 -- CreateIndex
 CREATE UNIQUE INDEX "recalls_external_id_key" ON "recalls"("external_id");

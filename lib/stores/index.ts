@@ -1,0 +1,30 @@
+import "server-only";
+import { getDatabase } from "@/lib/db";
+import { getEmbedder } from "@/lib/embeddings";
+import { ensureDemoCorpus } from "./demo-corpus";
+import { EmbeddedStore } from "./embedded-store";
+
+/**
+ * The process's embedded store, loaded once: the index is rebuilt from the database and, on a
+ * first start, the demo corpus is loaded (unless DEMO_CORPUS=off).
+ */
+const globalForStore = globalThis as unknown as { recallInspectorEmbeddedStore?: Promise<EmbeddedStore> };
+
+export function getEmbeddedStore(): Promise<EmbeddedStore> {
+  globalForStore.recallInspectorEmbeddedStore ??= openEmbeddedStore().catch((error: unknown) => {
+    globalForStore.recallInspectorEmbeddedStore = undefined;
+    throw error;
+  });
+  return globalForStore.recallInspectorEmbeddedStore;
+}
+
+async function openEmbeddedStore(): Promise<EmbeddedStore> {
+  const db = await getDatabase();
+  const store = new EmbeddedStore(db.prisma, getEmbedder());
+  const { memories, ms } = await store.load();
+  console.log(`Recall Inspector: embedded store index rebuilt (${memories} memories, ${Math.round(ms)} ms).`);
+  if (process.env.DEMO_CORPUS !== "off" && (await ensureDemoCorpus(store, db.prisma))) {
+    console.log(`Recall Inspector: loaded the demo corpus (${store.size} memories).`);
+  }
+  return store;
+}

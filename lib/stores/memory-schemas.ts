@@ -1,0 +1,73 @@
+import { z } from "zod";
+
+/**
+ * One memory to add to the embedded store, as the API and the import form take it. Strict:
+ * an unknown field is an error for that item, not silently dropped.
+ */
+export const MEMORY_LIMITS = {
+  summaryChars: 2_000,
+  contentChars: 20_000,
+  typeChars: 50,
+  tags: 50,
+  tagChars: 64,
+  idChars: 200,
+  batch: 10_000,
+} as const;
+
+const trimmed = (max: number, what: string) =>
+  z
+    .string()
+    .max(max, `${what} is longer than ${max} characters`)
+    .transform((s) => s.trim());
+
+export const MemoryInputSchema = z.strictObject({
+  id: z
+    .string()
+    .min(1)
+    .max(MEMORY_LIMITS.idChars)
+    .regex(/^[A-Za-z0-9][A-Za-z0-9._:-]*$/, "id may hold letters, digits and . _ : - and must start with a letter or digit")
+    .optional(),
+  summary: trimmed(MEMORY_LIMITS.summaryChars, "summary").pipe(z.string().min(1, "summary is empty")),
+  content: trimmed(MEMORY_LIMITS.contentChars, "content").optional().nullable(),
+  type: trimmed(MEMORY_LIMITS.typeChars, "type").pipe(z.string().min(1, "type is empty")).optional(),
+  tags: z
+    .array(trimmed(MEMORY_LIMITS.tagChars, "tag").pipe(z.string().min(1, "tags may not be empty")))
+    .max(MEMORY_LIMITS.tags)
+    .optional(),
+  importance: z.number().min(0).max(1).optional(),
+  created_at: z.iso.datetime({ offset: true }).optional(),
+});
+export type MemoryInput = z.input<typeof MemoryInputSchema>;
+export type ValidMemoryInput = z.output<typeof MemoryInputSchema>;
+
+/** The JSON body of POST /api/memories (a JSON Lines body is the same list, one item a line). */
+export const MemoryBatchSchema = z.strictObject({
+  memories: z.array(z.unknown()).min(1, "memories is empty").max(MEMORY_LIMITS.batch),
+});
+
+export const MemoryListQuerySchema = z.object({
+  q: z.string().max(200).optional(),
+  type: z.string().max(MEMORY_LIMITS.typeChars).optional(),
+  tag: z.string().max(MEMORY_LIMITS.tagChars).optional(),
+  limit: z.coerce.number().int().min(1).max(200).default(50),
+  cursor: z.string().max(500).optional(),
+});
+export type MemoryListQuery = z.output<typeof MemoryListQuerySchema>;
+
+/** A memory as the API answers it. */
+export interface MemoryView {
+  id: string;
+  summary: string;
+  content: string | null;
+  type: string;
+  tags: string[];
+  importance: number;
+  created_at: string;
+  updated_at: string | null;
+  embedding_model: string | null;
+}
+
+/** Per-item outcome of an import. */
+export type ImportItemResult =
+  | { index: number; status: "created"; id: string }
+  | { index: number; status: "rejected"; id?: string; errors: { path: string[]; message: string }[] };

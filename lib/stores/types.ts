@@ -1,0 +1,68 @@
+import type { ConfidenceResult } from "@/lib/recall/confidence";
+import type { SearchMode } from "@/lib/recall/merge";
+
+/** What a recall asks a store for (the dashboard's side of the reference `RecallRequest`). */
+export interface StoreRecallRequest {
+  query: string;
+  k: number;
+  searchMode: SearchMode;
+  useRerank?: boolean;
+  filters?: { types?: string[]; tags?: string[]; tagsMatch?: "any" | "all" };
+}
+
+/** One returned memory, in rank order. `score` follows the reference (hybrid, raw cosine or raw BM25 by mode). */
+export interface RecallResultItem {
+  memory_id: string;
+  summary: string;
+  score: number;
+  type?: string;
+  tags?: string[];
+  importance?: number;
+  created_at?: string;
+  updated_at?: string;
+  [key: string]: unknown;
+}
+
+/**
+ * One member of the candidate list a store saw. `in_pool` marks the candidates confidence was
+ * computed over (the first `candidates_k` merged hits); `returned` those on the result page.
+ */
+export interface PoolMember {
+  memory_id: string;
+  summary: string | null;
+  rank: number;
+  raw_cosine: number | null;
+  keyword_score: number | null;
+  hybrid_score: number | null;
+  in_pool: boolean;
+  returned: boolean;
+}
+
+export interface StoreRecallOutcome {
+  results: RecallResultItem[];
+  confidence: ConfidenceResult;
+  /** Every candidate the store saw, or null when it does not expose its pool (a remote store). */
+  candidates: PoolMember[] | null;
+  /** Milliseconds per stage. */
+  timings: Record<string, number>;
+  degraded?: { reason: string };
+}
+
+export interface MemoryStore {
+  readonly name: string;
+  readonly kind: "embedded" | "remote";
+  recall(request: StoreRecallRequest): Promise<StoreRecallOutcome>;
+}
+
+/** A store problem the caller should report (422 bad request for this store, 409 model mismatch, 502/504 upstream). */
+export class StoreError extends Error {
+  override readonly name = "StoreError";
+  constructor(
+    readonly status: 409 | 422 | 502 | 503 | 504,
+    readonly code: string,
+    message: string,
+    readonly details: Record<string, unknown> = {},
+  ) {
+    super(message);
+  }
+}
