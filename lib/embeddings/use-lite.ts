@@ -67,6 +67,7 @@ export class UseLiteEmbedder implements Embedder {
       const job = this.queries.shift() ?? this.bulk.shift();
       if (!job) return;
       slot.job = job;
+      slot.worker.ref(); // keep the process alive while a job is in flight
       slot.worker.postMessage({ texts: job.texts });
     }
   }
@@ -78,6 +79,7 @@ export class UseLiteEmbedder implements Embedder {
       worker.on("message", (message: { vectors?: Float32Array; error?: string }) => {
         const job = slot.job;
         slot.job = null;
+        slot.worker.unref(); // an idle worker must not keep a script from exiting
         if (job) {
           if (message.vectors) job.resolve(message.vectors);
           else job.reject(new EmbeddingServiceError(`The embedding model failed: ${message.error}`, "unavailable"));

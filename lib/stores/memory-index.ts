@@ -1,4 +1,5 @@
 import MiniSearch from "minisearch";
+import { eng as ENGLISH_STOPWORDS } from "stopword";
 import type { ArmHit } from "@/lib/recall/merge";
 
 /**
@@ -40,7 +41,7 @@ export class MemoryIndex {
       fields: ["text"],
       storeFields: [],
       idField: "id",
-      processTerm: (term) => normalizeText(term).toLowerCase() || null,
+      processTerm: keywordTerm,
       searchOptions: { combineWith: "OR", prefix: false, fuzzy: false, bm25: BM25 },
     });
   }
@@ -177,10 +178,25 @@ export function normalizeText(text: string): string {
   return text.normalize("NFKC");
 }
 
-/** Lower-cased word tokens of a query, each once (a repeated word does not count twice). */
+const STOPWORDS = new Set(ENGLISH_STOPWORDS);
+
+/**
+ * How a word enters the keyword index: NFKC, lower case, English stopwords dropped. Stopwords
+ * carry almost no BM25 weight but match nearly every memory, which would make the arm scan
+ * the whole corpus for "what is the …".
+ */
+export function keywordTerm(word: string): string | null {
+  const term = normalizeText(word).toLowerCase();
+  return term && !STOPWORDS.has(term) ? term : null;
+}
+
+/** The query's keyword terms, each once (a repeated word does not count twice). */
 export function distinctTerms(query: string): string[] {
-  const words = normalizeText(query).toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean);
-  return [...new Set(words)];
+  const terms = normalizeText(query)
+    .split(/[^\p{L}\p{N}]+/u)
+    .map(keywordTerm)
+    .filter((t): t is string => t !== null);
+  return [...new Set(terms)];
 }
 
 /** Keeps the k best (score, row) pairs seen, as a min-heap on score. */

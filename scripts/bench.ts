@@ -1,0 +1,13 @@
+/** `npm run bench -- <name>`: runs a benchmark and prints its figures. */
+import { runScript, UsageError } from "./run-script";
+
+const BENCHES: Record<string, () => Promise<{ run: (args: string[]) => Promise<void> }>> = {
+  recall: () => import("./bench/recall"),
+};
+
+runScript(async () => {
+  const [name, ...args] = process.argv.slice(2);
+  const load = name ? BENCHES[name] : undefined;
+  if (!load) throw new UsageError(`usage: npm run bench -- <${Object.keys(BENCHES).join("|")}> [options]`);
+  await (await load()).run(args);
+});

@@ -1,0 +1,119 @@
+/**
+ * `npm run bench -- recall [--sizes 1000,10000,100000] [--queries 200] [--import 1000]`
+ *
+ * For each size: fills a throw-away PGlite database with synthetic memories (random unit vectors
+ * and text from a fixed vocabulary — scanning cost does not depend on what vectors mean), times
+ * the startup index rebuild, then runs hybrid recalls and prints per-stage percentiles and memory
+ * use. Then imports real-looking memories through the real embedder to measure bulk import.
+ */
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { PrismaClient } from "@prisma/client";
+import { openDatabase } from "../../lib/db/connection";
+import { migrate } from "../../lib/db/migrator";
+import { UseLiteEmbedder } from "../../lib/embeddings/use-lite";
+import { normalize } from "../../lib/embeddings/types";
+import { EmbeddedStore, encodeVector } from "../../lib/stores/embedded-store";
+import { fmtMs, mib, percentile, prng } from "./stats";
+
+const WORDS = (
+  "deploy incident postgres billing auth token expiry standup meeting release train review budget " +
+  "migration schema index latency outage rollback feature flag customer invoice payment retry queue " +
+  "worker cache redis kafka topic consumer lag alert pager oncall runbook dashboard metric trace span " +
+  "design decision tradeoff owner team sprint roadmap quarter goal hiring interview onboarding laptop " +
+  "vacation travel flight hotel berlin lisbon tokyo coffee lunch preference editor vim theme font"
+).split(" ");
+
+function option(args: string[], name: string, fallback: string): string {
+  const i = args.indexOf(`--${name}`);
+  return i >= 0 && args[i + 1] ? args[i + 1]! : fallback;
+}
+
+export async function run(args: string[]): Promise<void> {
+  const sizes = option(args, "sizes", "1000,10000,100000").split(",").map(Number);
+  const queries = Number(option(args, "queries", "200"));
+  const importCount = Number(option(args, "import", "1000"));
+  const embedder = new UseLiteEmbedder();
+  const random = prng(42);
+  const sentence = (n: number) => Array.from({ length: n }, () => WORDS[Math.floor(random() * WORDS.length)]).join(" ");
+  const queryTexts = Array.from({ length: queries }, () => sentence(4 + Math.floor(random() * 6)));
+
+  console.log(`recall benchmark — node ${process.version}, ${os.cpus().length} cores, ${os.cpus()[0]?.model ?? "?"}`);
+  for (const size of sizes) {
+    const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "recall-bench-"));
+    const db = await openDatabase({ kind: "pglite", dataDir: path.join(scratch, "data") });
+    try {
+      await migrate(db);
+      const prisma = new PrismaClient({ adapter: db.adapter });
+      const fillStart = performance.now();
+      for (let start = 0; start < size; start += 1000) {
+        const rows = Array.from({ length: Math.min(1000, size - start) }, (_, i) => {
+          const vector = normalize(Float32Array.from({ length: 512 }, () => random() * 2 - 1));
+          return {
+            id: `bench-${start + i}`,
+            summary: sentence(12 + Math.floor(random() * 20)),
+            type: ["fact", "decision", "incident", "preference"][(start + i) % 4]!,
+            tags: [WORDS[(start + i) % WORDS.length]!],
+            embedding: encodeVector(vector),
+            embeddingModel: embedder.id,
+          };
+        });
+        await prisma.memory.createMany({ data: rows });
+      }
+      const fillMs = performance.now() - fillStart;
+
+      const heapBefore = process.memoryUsage();
+      const store = new EmbeddedStore(prisma, embedder);
+      const { ms: rebuildMs } = await store.load();
+      global.gc?.();
+      const heapAfter = process.memoryUsage();
+
+      await store.recall({ query: queryTexts[0]!, k: 10, searchMode: "hybrid" }); 
+      const stages: Record<string, number[]> = {};
+      const withoutEmbed: number[] = [];
+      for (const query of queryTexts) {
+        const outcome = await store.recall({ query, k: 10, searchMode: "hybrid" });
+        for (const [stage, ms] of Object.entries(outcome.timings)) (stages[stage] ??= []).push(ms);
+        withoutEmbed.push(Object.entries(outcome.timings).filter(([s]) => s !== "embed_ms").reduce((sum, [, ms]) => sum + ms, 0));
+      }
+
+      console.log(`\n${size.toLocaleString("en")} memories (filled in ${(fillMs / 1000).toFixed(1)} s)`);
+      console.log(`  index rebuild at startup: ${fmtMs(rebuildMs)} ms`);
+      console.log(
+        `  memory: rss ${mib(heapAfter.rss)} (+${mib(heapAfter.rss - heapBefore.rss)} for the index), heap used ${mib(heapAfter.heapUsed)}, array buffers ${mib(heapAfter.arrayBuffers)}`,
+      );
+      console.log(`  ${queries} hybrid recalls, k=10:      p50      p95      max   (ms)`);
+      for (const [stage, samples] of [...Object.entries(stages), ["total excluding embed", withoutEmbed] as const]) {
+        console.log(
+          `    ${stage.padEnd(24)} ${fmtMs(percentile(samples, 50)).padStart(7)}  ${fmtMs(percentile(samples, 95)).padStart(7)}  ${fmtMs(Math.max(...samples)).padStart(7)}`,
+        );
+      }
+      await prisma.$disconnect();
+    } finally {
+      await db.close();
+      fs.rmSync(scratch, { recursive: true, force: true });
+    }
+  }
+
+  if (importCount > 0) {
+    const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "recall-bench-"));
+    const db = await openDatabase({ kind: "pglite", dataDir: path.join(scratch, "data") });
+    try {
+      await migrate(db);
+      const prisma = new PrismaClient({ adapter: db.adapter });
+      const store = new EmbeddedStore(prisma, embedder);
+      const items = Array.from({ length: importCount }, () => ({ summary: sentence(15 + Math.floor(random() * 25)), tags: ["bench"] }));
+      await embedder.embed(["warm up the workers"]);
+      const start = performance.now();
+      const { created } = await store.add(items);
+      const seconds = (performance.now() - start) / 1000;
+      console.log(`\nbulk import: ${created} memories (15–40 words each) in ${seconds.toFixed(1)} s = ${(created / seconds).toFixed(0)} memories/s (embedding on ${os.availableParallelism() > 1 ? "2 worker threads" : "1 worker thread"})`);
+      await prisma.$disconnect();
+    } finally {
+      await db.close();
+      fs.rmSync(scratch, { recursive: true, force: true });
+    }
+  }
+  await embedder.close();
+}

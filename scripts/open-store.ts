@@ -1,0 +1,30 @@
+import { PrismaClient } from "@prisma/client";
+import { resolveDatabaseConfig } from "../lib/db/config";
+import { openDatabase } from "../lib/db/connection";
+import { migrate } from "../lib/db/migrator";
+import { createEmbedder } from "../lib/embeddings";
+import { UseLiteEmbedder } from "../lib/embeddings/use-lite";
+import { EmbeddedStore } from "../lib/stores/embedded-store";
+
+/**
+ * Opens the configured database and the embedded store from a command-line script. With the
+ * embedded PGlite database this fails (one line, naming the owner) while the app is running:
+ * stop it first, or use the app's HTTP API.
+ */
+export async function openStoreForScript() {
+  const db = await openDatabase(resolveDatabaseConfig());
+  await migrate(db);
+  const prisma = new PrismaClient({ adapter: db.adapter });
+  const embedder = createEmbedder(process.env);
+  const store = new EmbeddedStore(prisma, embedder);
+  await store.load();
+  return {
+    store,
+    prisma,
+    async close() {
+      if (embedder instanceof UseLiteEmbedder) await embedder.close();
+      await prisma.$disconnect();
+      await db.close();
+    },
+  };
+}

@@ -1,0 +1,14 @@
+/** `npm run seed`: loads the demo corpus (data/demo) into the embedded store; memories already there are kept. */
+import { loadDemoCorpus } from "../lib/stores/demo-corpus";
+import { openStoreForScript } from "./open-store";
+import { runScript } from "./run-script";
+
+runScript(async () => {
+  const { store, prisma, close } = await openStoreForScript();
+  try {
+    const { created, skipped } = await loadDemoCorpus(store, prisma);
+    console.log(`demo corpus: ${created} memories added, ${skipped} already present; the store holds ${store.size}.`);
+  } finally {
+    await close();
+  }
+});
