@@ -91,7 +91,7 @@ export class EmbeddedStore implements MemoryStore {
       try {
         return await fn();
       } finally {
-        timings[stage] = performance.now() - start;
+        timings[stage] = Math.round((performance.now() - start) * 1000) / 1000;
       }
     };
 

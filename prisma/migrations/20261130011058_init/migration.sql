@@ -53,6 +53,7 @@ CREATE TABLE "recalls" (
     "results" JSONB NOT NULL DEFAULT '[]',
     "returned_count" INTEGER NOT NULL DEFAULT 0,
     "has_candidates" BOOLEAN NOT NULL DEFAULT false,
+    "degraded" JSONB,
 
     CONSTRAINT "recalls_pkey" PRIMARY KEY ("id")
 );
@@ -66,6 +67,7 @@ CREATE TABLE "recall_candidates" (
     "raw_cosine" DOUBLE PRECISION,
     "keyword_score" DOUBLE PRECISION,
     "hybrid_score" DOUBLE PRECISION,
+    "in_pool" BOOLEAN NOT NULL DEFAULT false,
     "returned" BOOLEAN NOT NULL DEFAULT false,
     "dropped" BOOLEAN NOT NULL DEFAULT false,
 

@@ -1,0 +1,21 @@
+import { ApiError } from "@/lib/api/errors";
+import { apiRoute } from "@/lib/api/route";
+import { getPrisma } from "@/lib/db";
+import { RecallFailedError, runRecall } from "@/lib/recalls/run-recall";
+import { RecallBodySchema } from "@/lib/recalls/schemas";
+import { resolveStore } from "@/lib/stores/registry";
+
+export const dynamic = "force-dynamic";
+
+/** Runs a recall against a store and logs it (DESIGN §7). */
+export const POST = apiRoute({ body: RecallBodySchema }, async ({ body }) => {
+  const store = await resolveStore(body.store);
+  try {
+    return await runRecall(body, store, await getPrisma());
+  } catch (error) {
+    if (error instanceof RecallFailedError) {
+      throw new ApiError(error.status, error.code, error.message, { recall_id: error.recallId });
+    }
+    throw error;
+  }
+});

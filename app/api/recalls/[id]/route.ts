@@ -1,0 +1,16 @@
+import { z } from "zod";
+import { ApiError } from "@/lib/api/errors";
+import { apiRoute } from "@/lib/api/route";
+import { getPrisma } from "@/lib/db";
+import { findRecall } from "@/lib/recalls/repository";
+
+export const dynamic = "force-dynamic";
+
+const Params = z.object({ id: z.uuid("a recall id is a UUID") });
+
+/** One logged recall, complete enough to redraw the console view. */
+export const GET = apiRoute({ params: Params }, async ({ params }) => {
+  const recall = await findRecall(await getPrisma(), params.id);
+  if (!recall) throw ApiError.notFound(`Recall ${params.id}`);
+  return recall;
+});

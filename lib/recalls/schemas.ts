@@ -1,0 +1,27 @@
+import { z } from "zod";
+import { SearchModeSchema } from "@/lib/recall/schemas";
+
+/** Selector choices: off, the offline score-gap heuristic, an LLM (issue #9 implements the last two). */
+export const SelectorChoiceSchema = z.enum(["off", "gap", "llm"]);
+
+export const RecallFiltersInputSchema = z.strictObject({
+  types: z.array(z.string().min(1).max(50)).max(20).optional(),
+  tags: z.array(z.string().min(1).max(64)).max(50).optional(),
+  tags_match: z.enum(["any", "all"]).optional(),
+});
+
+/** The body of `POST /api/recall` (DESIGN §7); the console form validates with the same schema. */
+export const RecallBodySchema = z.strictObject({
+  store: z.string().min(1).max(100).default("embedded"),
+  query: z
+    .string()
+    .max(8000, "query is longer than 8000 characters")
+    .refine((q) => q.trim().length > 0, "query is empty"),
+  k: z.number().int().min(1).max(100).default(5),
+  search_mode: SearchModeSchema.default("hybrid"),
+  use_rerank: z.boolean().default(false),
+  selector: SelectorChoiceSchema.default("off"),
+  filters: RecallFiltersInputSchema.optional(),
+});
+export type RecallBody = z.output<typeof RecallBodySchema>;
+export type RecallBodyInput = z.input<typeof RecallBodySchema>;

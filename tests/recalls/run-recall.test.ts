@@ -1,0 +1,53 @@
+import { PrismaClient } from "@prisma/client";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openDatabase, type OpenDatabase } from "@/lib/db/connection";
+import { migrate } from "@/lib/db/migrator";
+import { OpenAICompatibleEmbedder } from "@/lib/embeddings/openai-compatible";
+import { findRecall } from "@/lib/recalls/repository";
+import { RecallFailedError, runRecall } from "@/lib/recalls/run-recall";
+import { RecallBodySchema } from "@/lib/recalls/schemas";
+import { EmbeddedStore } from "@/lib/stores/embedded-store";
+import { scratchDatabase, type ScratchDatabase } from "../support/databases";
+
+describe("runRecall when the store fails", () => {
+  let scratch: ScratchDatabase;
+  let db: OpenDatabase;
+  let prisma: PrismaClient;
+  // The real OpenAI-compatible client, pointed at a loopback port nothing listens on.
+  const unreachable = new OpenAICompatibleEmbedder({ baseUrl: "http://127.0.0.1:9/v1", model: "m", dimensions: 512, timeoutMs: 2_000 });
+
+  beforeAll(async () => {
+    scratch = await scratchDatabase("pglite");
+    db = await openDatabase(scratch.config);
+    await migrate(db);
+    prisma = new PrismaClient({ adapter: db.adapter });
+  });
+  afterAll(async () => {
+    await prisma.$disconnect();
+    await db.close();
+    await scratch.drop();
+  });
+
+  it("logs a semantic recall whose embedder is down as failed, and raises 502 naming the log entry", async () => {
+    const store = new EmbeddedStore(prisma, unreachable);
+    const body = RecallBodySchema.parse({ query: "anything", search_mode: "semantic" });
+    const error = await runRecall(body, store, prisma).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(RecallFailedError);
+    const failed = error as RecallFailedError;
+    expect(failed.status).toBe(502);
+    expect(failed.code).toBe("embedding_unavailable");
+    expect(failed.message).toMatch(/could not be reached/);
+
+    const logged = await findRecall(prisma, failed.recallId);
+    expect(logged).toMatchObject({ status: "error", confidence: null, results: [], candidates: null, error: { code: "embedding_unavailable" } });
+    expect(logged!.request.search_mode).toBe("semantic");
+  });
+
+  it("degrades a hybrid recall to keyword-only instead of failing, and says so", async () => {
+    const store = new EmbeddedStore(prisma, unreachable);
+    const view = await runRecall(RecallBodySchema.parse({ query: "anything" }), store, prisma);
+    expect(view.status).toBe("ok");
+    expect(view.degraded).toEqual({ reason: "embedding_unavailable" });
+    expect(view.confidence!.basis).toBe("empty");
+  });
+});
