@@ -33,6 +33,10 @@ export async function loadDemoCorpus(store: EmbeddedStore, prisma: PrismaClient)
 export async function ensureDemoCorpus(store: EmbeddedStore, prisma: PrismaClient): Promise<boolean> {
   if (store.size > 0) return false;
   if (await prisma.appState.findUnique({ where: { key: LOADED_KEY } })) return false;
+  if (!fs.existsSync(/* turbopackIgnore: true */ DEMO_CORPUS_PATH)) {
+    console.warn(`Recall Inspector: no demo corpus at ${DEMO_CORPUS_PATH}; the embedded store starts empty.`);
+    return false;
+  }
   await loadDemoCorpus(store, prisma);
   return true;
 }

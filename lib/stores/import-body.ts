@@ -1,7 +1,10 @@
 import { MEMORY_LIMITS, MemoryBatchSchema, type ImportItemResult } from "./memory-schemas";
 
 /** One item of an import body: the parsed value, or why its line could not be parsed. */
-export type ImportLine = { value: unknown } | { error: string };
+export type ImportLine = ({ value: unknown } | { error: string }) & {
+  /** 1-based line in a JSON Lines body (blank lines count), so errors point into the file. */
+  line?: number;
+};
 
 /**
  * Reads an import body: `{ "memories": [...] }` as JSON, or JSON Lines (one memory a line) when
@@ -12,18 +15,21 @@ export function parseImportBody(text: string, contentType: string | null):
   | { ok: false; status: 400 | 422; code: string; message: string; details?: Record<string, unknown> } {
   const jsonLines = /ndjson|jsonl|json-seq|x-jsonlines/i.test(contentType ?? "");
   if (jsonLines) {
-    const lines = text.split(/\r?\n/).filter((line) => line.trim() !== "");
+    const lines = text
+      .split(/\r?\n/)
+      .map((content, i) => ({ content, line: i + 1 }))
+      .filter(({ content }) => content.trim() !== "");
     if (lines.length === 0) return { ok: false, status: 422, code: "validation_failed", message: "The JSON Lines body has no lines." };
     if (lines.length > MEMORY_LIMITS.batch) {
       return { ok: false, status: 422, code: "validation_failed", message: `The body has ${lines.length} lines; at most ${MEMORY_LIMITS.batch} memories go in one request.` };
     }
     return {
       ok: true,
-      lines: lines.map((line, i) => {
+      lines: lines.map(({ content, line }) => {
         try {
-          return { value: JSON.parse(line) as unknown };
+          return { value: JSON.parse(content) as unknown, line };
         } catch (error) {
-          return { error: `line ${i + 1} is not valid JSON: ${error instanceof Error ? error.message : String(error)}` };
+          return { error: `line ${line} is not valid JSON: ${error instanceof Error ? error.message : String(error)}`, line };
         }
       }),
     };
@@ -65,11 +71,12 @@ export async function importLines(
   });
   const added = values.length > 0 ? await add(values) : { results: [] };
   const results: ImportItemResult[] = lines.map((line, index) =>
-    "error" in line ? { index, status: "rejected", errors: [{ path: [], message: line.error }] } : (undefined as never),
+    "error" in line ? { index, line: line.line, status: "rejected", errors: [{ path: [], message: line.error }] } : (undefined as never),
   );
   added.results.forEach((result, i) => {
     const index = parsedAt[i]!;
-    results[index] = { ...result, index };
+    const line = lines[index]!.line;
+    results[index] = { ...result, index, ...(line === undefined ? {} : { line }) };
   });
   const created = results.filter((r) => r.status === "created").length;
   return { results, created, rejected: results.length - created };

@@ -68,6 +68,7 @@ export interface MemoryView {
 }
 
 /** Per-item outcome of an import. */
+/** Per-item outcome of an import; `line` is the item's line in a JSON Lines body. */
 export type ImportItemResult =
-  | { index: number; status: "created"; id: string }
-  | { index: number; status: "rejected"; id?: string; errors: { path: string[]; message: string }[] };
+  | { index: number; line?: number; status: "created"; id: string }
+  | { index: number; line?: number; status: "rejected"; id?: string; errors: { path: string[]; message: string }[] };

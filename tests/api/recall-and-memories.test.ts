@@ -110,6 +110,7 @@ describe("memories API", () => {
     expect(json.rejected).toBe(4);
     expect(json.results.map((r: { status: string }) => r.status)).toEqual(["created", "rejected", "rejected", "rejected", "rejected"]);
     expect(json.results[1].errors[0].message).toMatch(/^line 2 is not valid JSON/);
+    expect(json.results.map((r: { line: number }) => r.line)).toEqual([1, 2, 3, 4, 6]); // line 5 is blank
     expect(json.results[2].errors[0].message).toBe("summary is empty");
     expect(json.results[3].errors[0].message).toBe("duplicate of item 0 in this batch");
     expect(json.results[4].errors[0].message).toBe("unknown field: extra");

@@ -1,0 +1,169 @@
+"use client";
+
+import { useId, useState, type ChangeEvent, type FormEvent, type RefObject } from "react";
+import { errorMessage } from "@/lib/queries/fetch-json";
+import { useImportMemories, type ImportOutcome } from "@/lib/queries/use-memories";
+import { MEMORY_LIMITS } from "@/lib/stores/memory-schemas";
+import { MAX_IMPORT_BYTES, prepareImport, rejectedRows, type PreparedImport } from "./import-file";
+
+/** How many rejected items are listed; the counts above always cover all of them. */
+const REJECTED_SHOWN = 200;
+
+type Ready = Extract<PreparedImport, { ok: true }> & { fileName: string };
+
+function formatBytes(bytes: number): string {
+  if (bytes >= 1_000_000) return `${Number((bytes / 1_000_000).toFixed(1))} MB`;
+  if (bytes >= 1_000) return `${Math.round(bytes / 1_000)} kB`;
+  return `${bytes} bytes`;
+}
+
+export function ImportMemories({ fileRef, onClose }: { fileRef: RefObject<HTMLInputElement | null>; onClose: () => void }) {
+  const id = useId();
+  const importing = useImportMemories();
+  const [inputKey, setInputKey] = useState(0);
+  const [ready, setReady] = useState<Ready | null>(null);
+  const [problem, setProblem] = useState<string | null>(null);
+  const [outcome, setOutcome] = useState<{ fileName: string; result: ImportOutcome; positions: string[] } | null>(null);
+
+  const onFile = async (event: ChangeEvent<HTMLInputElement>) => {
+    const file = event.target.files?.[0];
+    setReady(null);
+    setProblem(null);
+    setOutcome(null);
+    importing.reset();
+    if (!file) return;
+    if (file.size > MAX_IMPORT_BYTES) {
+      setProblem(`${file.name} is ${formatBytes(file.size)}; the server takes at most ${formatBytes(MAX_IMPORT_BYTES)} in one import. Split it into smaller files.`);
+      return;
+    }
+    let text: string;
+    try {
+      text = await file.text();
+    } catch (error) {
+      setProblem(`Could not read ${file.name}: ${errorMessage(error)}`);
+      return;
+    }
+    const prepared = prepareImport(file.name, text);
+    if (prepared.ok) setReady({ ...prepared, fileName: file.name });
+    else setProblem(prepared.message);
+  };
+
+  const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    if (!ready) {
+      setProblem("Choose a file first.");
+      fileRef.current?.focus();
+      return;
+    }
+    setProblem(null);
+    try {
+      const result = await importing.mutateAsync(ready.body);
+      setOutcome({ fileName: ready.fileName, result, positions: ready.positions });
+      setReady(null);
+      setInputKey((k) => k + 1); // the same file can be chosen again after fixing it
+    } catch (error) {
+      setProblem(`The import failed and nothing was added: ${errorMessage(error)}`);
+    }
+  };
+
+  const rejected = outcome ? rejectedRows(outcome.result.results, outcome.positions) : [];
+
+  return (
+    <form className="memory-import" onSubmit={onSubmit} aria-labelledby={`${id}-title`}>
+      <div className="memories-panel-head">
+        <h2 id={`${id}-title`} className="memories-panel-title">
+          Import a file
+        </h2>
+        <button type="button" className="button button-ghost" onClick={onClose}>
+          Close
+        </button>
+      </div>
+
+      <div className="field field-wide">
+        <label htmlFor={`${id}-file`}>File (.json, .jsonl or .ndjson)</label>
+        <input
+          key={inputKey}
+          id={`${id}-file`}
+          ref={fileRef}
+          type="file"
+          accept=".json,.jsonl,.ndjson,application/json,application/x-ndjson"
+          onChange={onFile}
+          aria-describedby={`${id}-hint`}
+        />
+        <p className="field-hint" id={`${id}-hint`}>
+          JSON: <code>{'{"memories": [...]}'}</code> or a bare list. JSON Lines: one memory a line. Each memory takes{" "}
+          <code>summary</code> (required), <code>content</code>, <code>type</code>, <code>tags</code>, <code>importance</code>{" "}
+          (0–1), <code>id</code> and <code>created_at</code>. Up to {MEMORY_LIMITS.batch.toLocaleString("en-US")} memories and{" "}
+          {formatBytes(MAX_IMPORT_BYTES)} a file; valid items are added even when others are rejected.
+        </p>
+      </div>
+
+      {problem ? (
+        <p className="form-alert" role="alert">
+          {problem}
+        </p>
+      ) : null}
+
+      <div className="form-actions">
+        <button type="submit" className="button button-primary" disabled={!ready || importing.isPending}>
+          {importing.isPending ? "Importing…" : "Import"}
+        </button>
+        <p className="form-status" role="status">
+          {ready && !importing.isPending
+            ? `${ready.fileName}: ${ready.count.toLocaleString("en-US")} ${ready.count === 1 ? "memory" : "memories"} ready to import.`
+            : null}
+          {importing.isPending && ready
+            ? `Importing ${ready.count.toLocaleString("en-US")} ${ready.count === 1 ? "memory" : "memories"}; embedding a large file takes a while.`
+            : null}
+        </p>
+      </div>
+
+      {outcome ? (
+        <section className="import-outcome" aria-labelledby={`${id}-outcome`}>
+          <h3 id={`${id}-outcome`} className="import-outcome-title">
+            {outcome.fileName}
+          </h3>
+          <p className="import-counts" role="status">
+            <span className="import-count import-count-created">{outcome.result.created.toLocaleString("en-US")} created</span>
+            <span className={`import-count${outcome.result.rejected > 0 ? " import-count-rejected" : ""}`}>
+              {outcome.result.rejected.toLocaleString("en-US")} rejected
+            </span>
+          </p>
+          {rejected.length > 0 ? (
+            <>
+              <p className="field-hint">Fix these and import them again; the created ones are already in the store.</p>
+              <ul className="import-rejected" aria-label="Rejected items">
+                {rejected.slice(0, REJECTED_SHOWN).map((row) => (
+                  <li key={row.position}>
+                    <span className="import-position">{row.position}</span>
+                    {row.id ? (
+                      <>
+                        {" "}
+                        <code>{row.id}</code>
+                      </>
+                    ) : null}
+                    :{" "}
+                    {row.messages.map((m, i) => (
+                      <span key={i} className="import-message">
+                        {m.field && !m.message.startsWith(m.field) ? (
+                          <>
+                            <code>{m.field}</code>{" "}
+                          </>
+                        ) : null}
+                        {m.message}
+                        {i < row.messages.length - 1 ? "; " : null}
+                      </span>
+                    ))}
+                  </li>
+                ))}
+              </ul>
+              {rejected.length > REJECTED_SHOWN ? (
+                <p className="field-hint">…and {(rejected.length - REJECTED_SHOWN).toLocaleString("en-US")} more rejected items.</p>
+              ) : null}
+            </>
+          ) : null}
+        </section>
+      ) : null}
+    </form>
+  );
+}

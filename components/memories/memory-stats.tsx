@@ -1,0 +1,110 @@
+"use client";
+
+import { errorMessage } from "@/lib/queries/fetch-json";
+import { useReembedMemories, type MemoryStats } from "@/lib/queries/use-memories";
+import type { UseQueryResult } from "@tanstack/react-query";
+
+function plural(n: number, one: string, many: string): string {
+  return `${n.toLocaleString("en-US")} ${n === 1 ? one : many}`;
+}
+
+/** The store at a glance: how many memories, of which types, embedded with which model. */
+export function MemoryStatsPanel({
+  stats,
+  activeType,
+  onType,
+}: {
+  stats: UseQueryResult<MemoryStats>;
+  activeType: string;
+  onType: (type: string) => void;
+}) {
+  const reembed = useReembedMemories();
+
+  if (stats.isPending) {
+    return (
+      <p className="memory-stats-placeholder" role="status">
+        Loading counts…
+      </p>
+    );
+  }
+  if (stats.isError) {
+    return (
+      <div className="inline-alert" role="alert">
+        <p>Could not load the store’s counts: {errorMessage(stats.error)}</p>
+        <button type="button" className="button button-small" onClick={() => void stats.refetch()}>
+          Try again
+        </button>
+      </div>
+    );
+  }
+
+  const { total, by_type: byType, embedding_model: model, stale_vectors: stale } = stats.data;
+  const types = Object.entries(byType);
+
+  return (
+    <>
+      <dl className="memory-stats">
+        <div className="stat">
+          <dt>Memories</dt>
+          <dd className="stat-value" data-testid="memory-total">
+            {total.toLocaleString("en-US")}
+          </dd>
+        </div>
+        <div className="stat">
+          <dt>Embedding model</dt>
+          <dd>
+            <code className="stat-model" data-testid="embedding-model">
+              {model}
+            </code>
+          </dd>
+        </div>
+        <div className="stat stat-types">
+          <dt>By type</dt>
+          <dd>
+            {types.length === 0 ? (
+              <span className="muted">none yet</span>
+            ) : (
+              <ul className="type-counts" aria-label="Memories by type (choose one to filter)">
+                {types.map(([type, count]) => (
+                  <li key={type}>
+                    <button
+                      type="button"
+                      className="type-count"
+                      aria-pressed={type === activeType}
+                      onClick={() => onType(type === activeType ? "" : type)}
+                    >
+                      <span>{type}</span> <span className="type-count-n">{count.toLocaleString("en-US")}</span>
+                    </button>
+                  </li>
+                ))}
+              </ul>
+            )}
+          </dd>
+        </div>
+      </dl>
+
+      {stale > 0 ? (
+        <div className="inline-alert inline-alert-warning" role="region" aria-label="Stale vectors">
+          <p>
+            {plural(stale, "memory has", "memories have")} no vector from <code>{model}</code> (they were embedded with another model,
+            or not at all). Semantic and hybrid recall refuse to run until they are embedded again; keyword search still works.
+            Re-embedding reads each summary once and can take a while on a large store.
+          </p>
+          <div className="inline-alert-actions">
+            <button type="button" className="button button-small button-primary" disabled={reembed.isPending} onClick={() => reembed.mutate()}>
+              {reembed.isPending ? "Re-embedding…" : `Re-embed ${plural(stale, "memory", "memories")}`}
+            </button>
+            <span role="status">
+              {reembed.isSuccess ? `Re-embedded ${plural(reembed.data.reembedded, "memory", "memories")}.` : null}
+            </span>
+          </div>
+          {reembed.isError ? <p role="alert">Re-embedding failed: {errorMessage(reembed.error)}</p> : null}
+        </div>
+      ) : reembed.isSuccess ? (
+        <p className="inline-note" role="status">
+          Re-embedded {plural(reembed.data.reembedded, "memory", "memories")} with <code>{model}</code>.
+        </p>
+      ) : null}
+    </>
+  );
+}

@@ -1,0 +1,225 @@
+"use client";
+
+import { useEffect, useRef, useState, type KeyboardEvent } from "react";
+import { errorMessage } from "@/lib/queries/fetch-json";
+import { useDeleteMemory } from "@/lib/queries/use-memories";
+import type { MemoryView } from "@/lib/stores/memory-schemas";
+
+const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short" });
+
+function short(text: string, max = 60): string {
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+}
+
+async function copyText(text: string): Promise<boolean> {
+  try {
+    if (navigator.clipboard && window.isSecureContext) {
+      await navigator.clipboard.writeText(text);
+      return true;
+    }
+  } catch {
+    // Denied or unavailable: fall back below.
+  }
+  // Plain-http deployments have no Clipboard API; the old selection route still works there.
+  const area = document.createElement("textarea");
+  area.value = text;
+  area.setAttribute("readonly", "");
+  area.style.position = "fixed";
+  area.style.opacity = "0";
+  document.body.appendChild(area);
+  area.select();
+  let ok = false;
+  try {
+    ok = document.execCommand("copy");
+  } catch {
+    ok = false;
+  }
+  area.remove();
+  return ok;
+}
+
+function CopyIdButton({ id }: { id: string }) {
+  const [state, setState] = useState<"idle" | "copied" | "failed">("idle");
+  useEffect(() => {
+    if (state === "idle") return;
+    const timer = setTimeout(() => setState("idle"), 2000);
+    return () => clearTimeout(timer);
+  }, [state]);
+  return (
+    <>
+      <button
+        type="button"
+        className="button button-small"
+        aria-label={`Copy id ${id}`}
+        onClick={async () => setState((await copyText(id)) ? "copied" : "failed")}
+      >
+        {state === "copied" ? "Copied" : "Copy"}
+      </button>
+      <span className="visually-hidden" role="status">
+        {state === "copied" ? `Copied ${id}` : state === "failed" ? "Could not copy; select the id and copy it by hand." : ""}
+      </span>
+    </>
+  );
+}
+
+interface RowProps {
+  memory: MemoryView;
+  activeTag: string;
+  onTag: (tag: string) => void;
+  /** Called once the memory is gone (its row unmounts then, so focus has to go somewhere). */
+  onDeleted: (memory: MemoryView) => void;
+}
+
+function MemoryRow({ memory, activeTag, onTag, onDeleted }: RowProps) {
+  const remove = useDeleteMemory();
+  const [confirming, setConfirming] = useState(false);
+  const deleteRef = useRef<HTMLButtonElement>(null);
+  const cancelRef = useRef<HTMLButtonElement>(null);
+  const returnFocus = useRef(false);
+
+  useEffect(() => {
+    if (confirming) cancelRef.current?.focus();
+    else if (returnFocus.current) {
+      returnFocus.current = false;
+      deleteRef.current?.focus();
+    }
+  }, [confirming]);
+
+  const cancel = () => {
+    returnFocus.current = true;
+    remove.reset();
+    setConfirming(false);
+  };
+  const onConfirmKey = (event: KeyboardEvent) => {
+    if (event.key === "Escape" && !remove.isPending) {
+      event.preventDefault();
+      cancel();
+    }
+  };
+  const confirmDelete = async () => {
+    try {
+      await remove.mutateAsync(memory.id);
+      onDeleted(memory);
+    } catch {
+      // Shown in the row by remove.isError.
+    }
+  };
+  const created = new Date(memory.created_at);
+
+  return (
+    <tr aria-busy={remove.isPending || undefined}>
+      <td className="memory-summary">
+        <span>{memory.summary}</span>
+        {memory.content ? (
+          <span className="memory-content" title={memory.content}>
+            {memory.content}
+          </span>
+        ) : null}
+      </td>
+      <td>
+        <span className="type-badge">{memory.type}</span>
+      </td>
+      <td>
+        {memory.tags.length > 0 ? (
+          <ul className="tag-list" aria-label="Tags">
+            {memory.tags.map((tag) => (
+              <li key={tag}>
+                <button
+                  type="button"
+                  className="tag-chip"
+                  aria-pressed={tag === activeTag}
+                  title={tag === activeTag ? "Showing this tag; click to show all" : `Show memories tagged ${tag}`}
+                  onClick={() => onTag(tag === activeTag ? "" : tag)}
+                >
+                  {tag}
+                </button>
+              </li>
+            ))}
+          </ul>
+        ) : (
+          <span className="muted" aria-label="No tags">
+            —
+          </span>
+        )}
+      </td>
+      <td className="num">{memory.importance.toFixed(2)}</td>
+      <td className="nowrap">
+        <time dateTime={memory.created_at} title={memory.created_at}>
+          {Number.isNaN(created.getTime()) ? memory.created_at : dateFormat.format(created)}
+        </time>
+      </td>
+      <td>
+        <div className="memory-id">
+          <code className="memory-id-text" title={memory.id}>
+            {memory.id}
+          </code>
+          <CopyIdButton id={memory.id} />
+        </div>
+      </td>
+      <td className="memory-actions">
+        {confirming ? (
+          <div className="row-confirm" role="group" aria-label={`Confirm deleting “${short(memory.summary)}”`} onKeyDown={onConfirmKey}>
+            <span className="row-confirm-question">Delete for good?</span>
+            <button type="button" className="button button-small button-danger" disabled={remove.isPending} onClick={confirmDelete}>
+              {remove.isPending ? "Deleting…" : "Yes, delete"}
+            </button>
+            <button type="button" ref={cancelRef} className="button button-small" disabled={remove.isPending} onClick={cancel}>
+              Cancel
+            </button>
+            {remove.isError ? (
+              <p className="row-error" role="alert">
+                {errorMessage(remove.error)}
+              </p>
+            ) : null}
+          </div>
+        ) : (
+          <button
+            type="button"
+            ref={deleteRef}
+            className="button button-small button-ghost-danger"
+            aria-label={`Delete “${short(memory.summary)}”`}
+            onClick={() => setConfirming(true)}
+          >
+            Delete
+          </button>
+        )}
+      </td>
+    </tr>
+  );
+}
+
+export function MemoryTable({
+  memories,
+  activeTag,
+  onTag,
+  onDeleted,
+  busy,
+}: Omit<RowProps, "memory"> & { memories: readonly MemoryView[]; busy: boolean }) {
+  return (
+    <div className="table-scroll">
+      <table className="memory-table" aria-busy={busy || undefined}>
+        <caption className="visually-hidden">Memories, newest first</caption>
+        <thead>
+          <tr>
+            <th scope="col">Summary</th>
+            <th scope="col">Type</th>
+            <th scope="col">Tags</th>
+            <th scope="col" className="num">
+              Importance
+            </th>
+            <th scope="col">Created</th>
+            <th scope="col">ID</th>
+            <th scope="col">
+              <span className="visually-hidden">Actions</span>
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {memories.map((memory) => (
+            <MemoryRow key={memory.id} memory={memory} activeTag={activeTag} onTag={onTag} onDeleted={onDeleted} />
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
