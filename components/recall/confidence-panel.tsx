@@ -1,0 +1,187 @@
+import { useId, type ReactNode } from "react";
+import { triageAdvice, type TraceStep } from "@/lib/recall/confidence";
+import { explainTrace } from "@/lib/recall/explain";
+import { basisText, formatScore, normalizeLevel, topScoreIsCosine } from "@/lib/recalls/format";
+import type { RecallView } from "@/lib/recalls/types";
+import { LevelBadge } from "./level-badge";
+import styles from "./panels.module.css";
+
+export interface ConfidencePanelProps {
+  view: RecallView;
+}
+
+function Figure({ label, value, note, wide = false }: { label: string; value: ReactNode; note?: ReactNode; wide?: boolean }) {
+  return (
+    <div className={`${styles.figure} ${wide ? styles.figureWide : ""}`}>
+      <dt>{label}</dt>
+      <dd>
+        <span className={wide ? styles.figureText : styles.figureValue}>{value}</span>
+        {note ? <span className={styles.figureNote}>{note}</span> : null}
+      </dd>
+    </div>
+  );
+}
+
+function capitalize(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+/**
+ * The confidence block of one recall: the level and its triage advice, the key figures, the
+ * secondary relative margin, and "why this level" (the rule trace as sentences, in firing order,
+ * plus the reference's rationale).
+ */
+export function ConfidencePanel({ view }: ConfidencePanelProps) {
+  const titleId = useId();
+  const confidence = view.confidence;
+
+  if (confidence === null) {
+    const failed = view.status === "error";
+    return (
+      <section className={styles.panel} data-testid="confidence-panel" aria-labelledby={titleId}>
+        <div className={styles.panelHead}>
+          <h2 className={styles.title} id={titleId}>
+            Confidence
+          </h2>
+        </div>
+        <div className={styles.verdict}>
+          <LevelBadge level={null} size="large" />
+          <div className={styles.verdictText}>
+            <p className={styles.advice}>
+              {failed ? "No confidence: the recall failed." : "No confidence block was recorded for this recall."}
+            </p>
+            {failed && view.error ? (
+              <p className={styles.caveat}>
+                {view.error.message} <span className={styles.mono}>({view.error.code})</span>
+              </p>
+            ) : null}
+          </div>
+        </div>
+      </section>
+    );
+  }
+
+  const level = normalizeLevel(confidence.level);
+  const advice = level === "unknown" ? null : triageAdvice(level);
+  const cosineTop = topScoreIsCosine(confidence.basis);
+  // An ingested recall may carry no trace (older logs, other services): typed loosely on purpose.
+  const trace: readonly TraceStep[] | undefined = confidence.trace;
+  const sentences = trace && trace.length > 0 ? explainTrace(trace) : null;
+  const derived = confidence.background_derived === true;
+  // On the keyword-only path the z-score is not informational: its bands are the rule.
+  const zDecides = confidence.basis === "zscore";
+
+  return (
+    <section className={styles.panel} data-testid="confidence-panel" aria-labelledby={titleId}>
+      <div className={styles.panelHead}>
+        <h2 className={styles.title} id={titleId}>
+          Confidence
+        </h2>
+        <p className={styles.subtitle}>A triage hint, never a correctness verdict; it does not change the ranking.</p>
+      </div>
+
+      <div className={styles.verdict}>
+        <LevelBadge level={confidence.level} size="large" />
+        <div className={styles.verdictText} data-testid="triage-advice">
+          {advice === null ? (
+            <p className={styles.advice}>Unrecognised level “{String(confidence.level)}”: no triage advice.</p>
+          ) : (
+            <>
+              <p className={styles.advice} data-verdict={advice.verdict}>
+                {capitalize(advice.text)}.
+              </p>
+              <p className={styles.caveat}>
+                {advice.verdict === "worth_reading"
+                  ? "Read the results to confirm: a near-miss (on-topic wording that does not answer the question) can still read high."
+                  : "The best match does not stand out from the rest of the pool, or is too weak to trust; look outside this memory store."}
+              </p>
+            </>
+          )}
+        </div>
+      </div>
+
+      {view.degraded ? (
+        <p className={styles.warning}>
+          This recall ran degraded (<span className={styles.mono}>{view.degraded.reason}</span>), so some scores may be
+          missing.
+        </p>
+      ) : null}
+
+      <dl className={styles.figures}>
+        <Figure
+          label="Top score"
+          value={formatScore(confidence.top_score)}
+          note={
+            confidence.top_score === null
+              ? "no candidates"
+              : cosineTop
+                ? "raw cosine of the best candidate"
+                : "best hybrid / BM25 score (no raw cosines)"
+          }
+        />
+        <Figure
+          label="Prominence"
+          value={formatScore(confidence.prominence)}
+          note={confidence.prominence === null ? "not defined for this pool" : "(top − bg mean) / bg mean"}
+        />
+        <Figure
+          label="Background mean"
+          value={formatScore(confidence.background_mean)}
+          note={
+            derived
+              ? "derived as top / (1 + prominence); approximate (both rounded to 3 dp)"
+              : confidence.background_mean === null
+                ? "no background in this pool"
+                : "pool without one copy of the top"
+          }
+        />
+        <Figure
+          label="Background std"
+          value={formatScore(confidence.background_std)}
+          note={confidence.background_std === null ? (derived ? "not returned by this store" : "no background in this pool") : "population std dev"}
+        />
+        <Figure label="Pool size" value={confidence.result_count} note={`${confidence.result_count === 1 ? "candidate" : "candidates"} judged (result_count)`} />
+        <Figure label="Threshold profile" value={<span className={styles.mono}>{confidence.thresholds || "—"}</span>} />
+        <Figure label="Basis" value={basisText(confidence.basis)} wide />
+      </dl>
+
+      <dl className={styles.secondary} data-testid="relative-margin" data-secondary={zDecides ? "false" : "true"}>
+        <dt>Relative margin (z)</dt>
+        <dd className={styles.secondaryValue}>{formatScore(confidence.relative_margin)}</dd>
+        <dd>
+          {zDecides ? (
+            "the z-score of the top over the background; in a keyword-only pool it decides the level"
+          ) : (
+            <>
+              <span className={styles.secondaryTag}>Secondary</span> informational; reads high even for off-topic queries
+            </>
+          )}
+        </dd>
+      </dl>
+
+      <div className={styles.why}>
+        <h3 className={styles.subheading}>Why this level</h3>
+        {sentences ? (
+          <ol className={styles.trace} data-testid="why-this-level">
+            {sentences.map((sentence, i) => (
+              <li key={i} className={i === sentences.length - 1 ? styles.traceLast : undefined}>
+                {sentence ?? `Rule “${String(trace?.[i]?.rule)}” (no description).`}
+              </li>
+            ))}
+          </ol>
+        ) : (
+          <p className={styles.note} data-testid="trace-unavailable">
+            The rule trace is unavailable for this recall (the service that produced it did not record one); the
+            reference rationale below is all there is.
+          </p>
+        )}
+        {confidence.rationale ? (
+          <figure className={styles.rationale}>
+            <blockquote data-testid="confidence-rationale">{confidence.rationale}</blockquote>
+            <figcaption>Rationale, as the reference memory service words it</figcaption>
+          </figure>
+        ) : null}
+      </div>
+    </section>
+  );
+}

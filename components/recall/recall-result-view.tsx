@@ -1,0 +1,97 @@
+import Link from "next/link";
+import type { RecallView } from "@/lib/recalls/types";
+import { ConfidencePanel } from "./confidence-panel";
+import { ResultsTable } from "./results-table";
+import { ScoreDistribution } from "./score-distribution/score-distribution-chart";
+import { SelectorPanel } from "./selector-panel";
+import styles from "./recall-result-view.module.css";
+
+const MODE_LABEL = { hybrid: "hybrid", semantic: "semantic only", keyword: "keyword only" } as const;
+
+/**
+ * Everything about one logged recall: what was asked, the score distribution, the confidence
+ * level and why, what the selector did, and the results. Used by the console and the history
+ * detail page, so both show the same thing.
+ */
+export function RecallResultView({ view, showPermalink = true }: { view: RecallView; showPermalink?: boolean }) {
+  const { request } = view;
+  const created = new Date(view.created_at);
+  return (
+    <article className={styles.view} aria-label="Recall result" data-testid="recall-result" data-recall-id={view.id}>
+      <header className={`panel ${styles.header}`}>
+        <div className={styles.query}>
+          <span className={styles.eyebrow}>Query</span>
+          <q data-testid="recall-query">{request.query}</q>
+        </div>
+        <dl className={styles.meta}>
+          <div>
+            <dt>Store</dt>
+            <dd>{view.store}</dd>
+          </div>
+          <div>
+            <dt>Mode</dt>
+            <dd>{MODE_LABEL[request.search_mode] ?? request.search_mode}</dd>
+          </div>
+          <div>
+            <dt>k</dt>
+            <dd>{request.k}</dd>
+          </div>
+          <div>
+            <dt>When</dt>
+            <dd>
+              <time dateTime={view.created_at} title={view.created_at}>
+                {created.toLocaleString()}
+              </time>
+            </dd>
+          </div>
+          <div>
+            <dt>Latency</dt>
+            <dd title={timingsTitle(view.timings)}>{view.latency_ms === null ? "—" : `${view.latency_ms.toFixed(1)} ms`}</dd>
+          </div>
+          {view.source === "ingest" ? (
+            <div>
+              <dt>Source</dt>
+              <dd>ingested</dd>
+            </div>
+          ) : null}
+        </dl>
+        {showPermalink ? (
+          <Link className={styles.permalink} href={`/recalls/${view.id}`}>
+            Permalink
+          </Link>
+        ) : null}
+      </header>
+
+      {view.degraded ? (
+        <p className={styles.warning} role="note">
+          The semantic arm failed ({view.degraded.reason.replaceAll("_", " ")}), so this hybrid recall ran on BM25 alone and
+          confidence used the keyword z-score fallback.
+        </p>
+      ) : null}
+
+      {view.status === "error" ? (
+        <div className={styles.failure} role="alert" data-testid="recall-failure">
+          <strong>The store failed:</strong> {view.error?.message ?? "no details were recorded."}
+        </div>
+      ) : (
+        <>
+          <div className={styles.grid}>
+            <div className={styles.chart}>
+              <ScoreDistribution view={view} />
+            </div>
+            <div className={styles.side}>
+              <ConfidencePanel view={view} />
+              <SelectorPanel view={view} />
+            </div>
+          </div>
+          <ResultsTable view={view} />
+        </>
+      )}
+    </article>
+  );
+}
+
+function timingsTitle(timings: Record<string, number>): string {
+  const parts = Object.entries(timings).map(([stage, ms]) => `${stage.replace(/_ms$/, "")} ${ms.toFixed(1)} ms`);
+  return parts.length ? `Stages: ${parts.join(", ")}` : "No stage timings recorded";
+}

@@ -1,0 +1,204 @@
+import { useId } from "react";
+import {
+  emptyResultsMessage,
+  formatBm25,
+  formatScore,
+  outsideCandidatesLabel,
+  plural,
+  resultRowId,
+  scoreMeaning,
+  shortenId,
+} from "@/lib/recalls/format";
+import type { CandidateView, RecallView } from "@/lib/recalls/types";
+import { CopyButton } from "./copy-button";
+import styles from "./panels.module.css";
+
+export interface ResultsTableProps {
+  view: RecallView;
+}
+
+/** The memory id, shortened when long (the full id is read out and copied). */
+function MemoryId({ id }: { id: string }) {
+  const short = shortenId(id);
+  return (
+    <span className={styles.idWrap}>
+      {short === id ? (
+        <code className={styles.idText}>{id}</code>
+      ) : (
+        <code className={styles.idText} title={id}>
+          <span aria-hidden="true">{short}</span>
+          <span className={styles.visuallyHidden}>{id}</span>
+        </code>
+      )}
+      <CopyButton value={id} label="memory id" />
+    </span>
+  );
+}
+
+function ScoreHeaders() {
+  return (
+    <>
+      <th scope="col" className={styles.num}>
+        Score
+      </th>
+      <th scope="col" className={styles.num}>
+        Raw cosine
+      </th>
+      <th scope="col" className={styles.num}>
+        BM25
+      </th>
+    </>
+  );
+}
+
+/** Candidates outside the returned page, collapsed under a <details>. */
+function OutsideCandidates({ candidates }: { candidates: readonly CandidateView[] }) {
+  const captionId = useId();
+  const rows = [...candidates].sort((a, b) => a.rank - b.rank);
+  const counted = rows.filter((c) => c.in_pool).length;
+  return (
+    <details className={styles.outside} data-testid="outside-candidates">
+      <summary>{outsideCandidatesLabel(rows.length)}</summary>
+      <div className={styles.tableScroll}>
+        <table className={styles.table} aria-describedby={captionId}>
+          <caption id={captionId}>
+            Candidates the store ranked (rank in the merged pool) but did not return: {counted} of {rows.length} counted in the confidence pool.
+            Score is the hybrid score.
+          </caption>
+          <thead>
+            <tr>
+              <th scope="col" className={`${styles.num} ${styles.rank}`}>
+                Rank
+              </th>
+              <th scope="col">Memory id</th>
+              <th scope="col">Summary</th>
+              <ScoreHeaders />
+              <th scope="col" title="Counted in the confidence pool (the first candidates_k)">
+                In pool
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {rows.map((c) => (
+              <tr key={c.memory_id} data-testid="candidate-row" data-in-pool={c.in_pool ? "true" : "false"}>
+                <td className={`${styles.num} ${styles.rank}`}>{c.rank}</td>
+                <td className={styles.idCell}>
+                  <MemoryId id={c.memory_id} />
+                </td>
+                <td className={styles.summary}>
+                  {c.summary ?? <span className={styles.muted}>(no summary)</span>}
+                </td>
+                <td className={styles.num}>{formatScore(c.hybrid_score)}</td>
+                <td className={styles.num}>{formatScore(c.raw_cosine)}</td>
+                <td className={styles.num}>{formatBm25(c.keyword_score)}</td>
+                <td className={c.in_pool ? styles.poolYes : styles.poolNo}>
+                  {c.in_pool ? "Yes" : "No"}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </details>
+  );
+}
+
+/**
+ * The returned page of one recall: rank, memory id (copyable), summary, score, raw cosine and BM25,
+ * with the rows the selector dropped marked; the candidates outside the page listed below it,
+ * collapsed. Each row is `id="result-<memory_id>"` so the selector panel can link to it.
+ */
+export function ResultsTable({ view }: ResultsTableProps) {
+  const titleId = useId();
+  const captionId = useId();
+  const candidates = view.candidates;
+  const byId = new Map<string, CandidateView>();
+  for (const c of candidates ?? []) byId.set(c.memory_id, c);
+  const selectorDropped = new Set(view.selector?.applied ? (view.selector.dropped_memory_ids ?? []) : []);
+  const outside = candidates?.filter((c) => !c.returned) ?? [];
+
+  const rows = view.results.map((r, i) => {
+    const candidate = byId.get(r.memory_id);
+    const dropped = r.dropped === true || candidate?.dropped === true || selectorDropped.has(r.memory_id);
+    return { result: r, position: i + 1, candidate, dropped };
+  });
+  const droppedCount = rows.filter((r) => r.dropped).length;
+  const poolSize = view.confidence?.result_count ?? candidates?.length ?? null;
+
+  return (
+    <section className={styles.panel} data-testid="results-table" aria-labelledby={titleId}>
+      <div className={styles.panelHead}>
+        <h2 className={styles.title} id={titleId}>
+          Results
+        </h2>
+        {rows.length > 0 ? (
+          <p className={styles.subtitle}>
+            {plural(rows.length, "result")} returned
+            {droppedCount > 0 ? `, ${droppedCount} dropped by the selector` : ""}
+          </p>
+        ) : null}
+      </div>
+
+      {rows.length === 0 ? (
+        <div className={styles.emptyState} data-testid="results-empty">
+          <p className={styles.note}>
+            <strong>{emptyResultsMessage(poolSize, view.status === "error")}</strong>
+          </p>
+          {view.status === "error" && view.error ? <p className={styles.note}>{view.error.message}</p> : null}
+        </div>
+      ) : (
+        <div className={styles.tableScroll}>
+          <table className={styles.table} aria-describedby={captionId}>
+            <caption id={captionId}>Score is the {scoreMeaning(view.request?.search_mode)}.</caption>
+            <thead>
+              <tr>
+                <th scope="col" className={`${styles.num} ${styles.rank}`}>
+                  Rank
+                </th>
+                <th scope="col">Memory id</th>
+                <th scope="col">Summary</th>
+                <ScoreHeaders />
+              </tr>
+            </thead>
+            <tbody>
+              {rows.map(({ result, position, candidate, dropped }) => (
+                <tr
+                  key={result.memory_id}
+                  id={resultRowId(result.memory_id)}
+                  className={`${styles.row} ${dropped ? styles.rowDropped : ""}`}
+                  data-testid="result-row"
+                  data-dropped={dropped ? "true" : "false"}
+                >
+                  <td className={`${styles.num} ${styles.rank}`}>{position}</td>
+                  <td className={styles.idCell}>
+                    <MemoryId id={result.memory_id} />
+                  </td>
+                  <td className={styles.summary}>
+                    {dropped ? (
+                      <span className={styles.droppedTag} data-testid="dropped-tag">
+                        <span aria-hidden="true">⊘</span> Dropped by selector
+                      </span>
+                    ) : null}
+                    <span className={styles.summaryText}>{result.summary}</span>
+                  </td>
+                  <td className={styles.num}>{formatScore(result.score)}</td>
+                  <td className={styles.num}>{formatScore(candidate?.raw_cosine)}</td>
+                  <td className={styles.num}>{formatBm25(candidate?.keyword_score)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+
+      {candidates === null ? (
+        <p className={styles.note}>
+          This store does not expose its candidate pool, so raw cosine and BM25 per result, and the candidates outside
+          the page, are not available.
+        </p>
+      ) : outside.length > 0 ? (
+        <OutsideCandidates candidates={outside} />
+      ) : null}
+    </section>
+  );
+}

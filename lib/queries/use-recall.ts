@@ -1,0 +1,51 @@
+"use client";
+
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import type { RecallBodyInput } from "@/lib/recalls/schemas";
+import type { RecallView } from "@/lib/recalls/types";
+import { fetchJson } from "./fetch-json";
+
+export interface StoreOption {
+  name: string;
+  kind: "embedded" | "remote";
+  label: string;
+  description: string;
+}
+
+export const recallKeys = {
+  one: (id: string) => ["recall", id] as const,
+  stores: ["stores"] as const,
+};
+
+export function useRecall(id: string | null) {
+  return useQuery({
+    queryKey: recallKeys.one(id ?? ""),
+    queryFn: ({ signal }) => fetchJson<RecallView>(`/api/recalls/${encodeURIComponent(id!)}`, { signal }),
+    enabled: id !== null,
+    // A logged recall never changes.
+    staleTime: Infinity,
+    retry: false,
+  });
+}
+
+export function useStores() {
+  return useQuery({
+    queryKey: recallKeys.stores,
+    queryFn: ({ signal }) => fetchJson<{ stores: StoreOption[] }>("/api/stores", { signal }).then((r) => r.stores),
+    staleTime: 5 * 60_000,
+  });
+}
+
+/** Runs a recall; the logged result goes straight into the cache under its id. */
+export function useRunRecall() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (body: RecallBodyInput) =>
+      fetchJson<RecallView>("/api/recall", {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify(body),
+      }),
+    onSuccess: (view) => client.setQueryData(recallKeys.one(view.id), view),
+  });
+}

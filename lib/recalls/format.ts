@@ -1,0 +1,165 @@
+/**
+ * Pure display helpers for a recall's result view (confidence, results, selector panels).
+ * Client-safe: no I/O, no React. Numbers use the reference's rounding (Python half-to-even on the
+ * exact binary value), so a figure here reads the same as the reference service's own output.
+ */
+import type { Basis, Level } from "@/lib/recall/confidence";
+import { LEVELS } from "@/lib/recall/confidence";
+import type { SearchMode } from "@/lib/recall/merge";
+import { formatFixed } from "@/lib/recall/numeric";
+
+/** Shown wherever a value is missing (null, undefined or not a finite number). */
+export const MISSING = "—";
+
+/**
+ * Fixed-point text with `digits` decimals, or "—" when the value is missing.
+ * A result that rounds to zero drops its minus sign ("-0.000" → "0.000").
+ */
+export function formatNumber(value: number | null | undefined, digits: number): string {
+  if (value === null || value === undefined || !Number.isFinite(value)) return MISSING;
+  const text = formatFixed(value, digits);
+  return /^-0(\.0*)?$/.test(text) ? text.slice(1) : text;
+}
+
+/** Scores and cosines: 3 decimals. */
+export const formatScore = (value: number | null | undefined): string => formatNumber(value, 3);
+
+/** BM25 scores: 2 decimals. */
+export const formatBm25 = (value: number | null | undefined): string => formatNumber(value, 2);
+
+/** A count with its noun, singular or plural: `plural(1, "candidate")` → "1 candidate". */
+export function plural(count: number, singular: string, pluralForm = `${singular}s`): string {
+  return `${count} ${count === 1 ? singular : pluralForm}`;
+}
+
+/**
+ * A long id shortened in the middle, keeping both ends recognisable:
+ * "3f2a1b9c-5d6e-4f70-8a9b-0c1d2e3f4a5b" → "3f2a1b9c…4a5b". Ids up to `max` characters stay whole.
+ */
+export function shortenId(id: string, max = 14, head = 8, tail = 4): string {
+  const chars = Array.from(id); // by code point, so no surrogate pair is split
+  if (chars.length <= max || head + tail + 1 >= chars.length) return id;
+  return `${chars.slice(0, head).join("")}…${chars.slice(chars.length - tail).join("")}`;
+}
+
+/** The element id of a result row, which the selector panel links to. */
+export function resultRowId(memoryId: string): string {
+  return `result-${memoryId}`;
+}
+
+/** The link to a result row (`#result-<id>`; percent-encoded only where an id needs it). */
+export function resultRowHref(memoryId: string): string {
+  return `#${encodeURIComponent(resultRowId(memoryId))}`;
+}
+
+export type LevelOrUnknown = Level | "unknown";
+
+/** A level as received (possibly null or a value from a newer service) → a known level or "unknown". */
+export function normalizeLevel(level: string | null | undefined): LevelOrUnknown {
+  return typeof level === "string" && (LEVELS as readonly string[]).includes(level) ? (level as Level) : "unknown";
+}
+
+const LEVEL_WORDS: Record<LevelOrUnknown, string> = {
+  high: "High",
+  moderate: "Moderate",
+  low: "Low",
+  none: "None",
+  unknown: "Unknown",
+};
+
+/** The word on a level badge. */
+export function levelWord(level: string | null | undefined): string {
+  return LEVEL_WORDS[normalizeLevel(level)];
+}
+
+const BASIS_WORDS: Record<Basis, string> = {
+  semantic: "Semantic: prominence of the top raw cosine over the candidate-pool background",
+  single_semantic: "Single semantic candidate: judged by absolute cosine strength alone",
+  zscore: "Keyword-only pool: z-score of the top score over the background (no raw cosines)",
+  single: "Single candidate without a raw cosine: always rated moderate",
+  empty: "Empty pool: no candidates were retrieved",
+};
+
+/** The confidence basis in words; an unknown basis (from a newer service) is shown verbatim. */
+export function basisText(basis: string | null | undefined): string {
+  if (basis === null || basis === undefined || basis === "") return "Not recorded";
+  return Object.hasOwn(BASIS_WORDS, basis) ? BASIS_WORDS[basis as Basis] : basis;
+}
+
+/** True when the top score is a raw cosine (the semantic paths), false when it is a hybrid/BM25 score. */
+export function topScoreIsCosine(basis: string | null | undefined): boolean {
+  return basis === "semantic" || basis === "single_semantic";
+}
+
+const SELECTOR_REASONS: Record<string, string> = {
+  disabled: "Selector off for this recall",
+  off: "Selector off for this recall",
+  not_configured: "No selector is configured for this store",
+  unconfigured: "No selector is configured for this store",
+  timeout: "The selector timed out; the page is unselected",
+  llm_timeout: "The selector's LLM timed out; the page is unselected",
+  llm_error: "The selector's LLM call failed; the page is unselected",
+  http_error: "The selector's LLM endpoint answered with an error; the page is unselected",
+  parse_error: "The selector's answer could not be parsed; the page is unselected",
+  unparseable: "The selector's answer could not be parsed; the page is unselected",
+  invalid_response: "The selector's answer was not valid; the page is unselected",
+  refused: "The selector's LLM refused to answer; the page is unselected",
+  refusal: "The selector's LLM refused to answer; the page is unselected",
+  empty_page: "Nothing to select: the page was empty",
+  no_results: "Nothing to select: the page was empty",
+  degraded: "Skipped because the recall ran degraded",
+};
+
+/**
+ * Why the selector did not run, in words. Known reasons are worded; an unknown one is shown
+ * verbatim (it is the only information there is); a missing one says so.
+ */
+export function selectorReasonText(reason: string | null | undefined): string {
+  if (reason === null || reason === undefined || reason.trim() === "") return "The selector did not run (no reason given)";
+  const known = Object.hasOwn(SELECTOR_REASONS, reason) ? SELECTOR_REASONS[reason] : undefined;
+  return known ?? reason;
+}
+
+/**
+ * The note under a capped dropped-id list, or null when every dropped id is listed.
+ * `dropped` is the selector's own count; `listed` the number of ids it sent (at most 20).
+ */
+export function droppedListNote(dropped: number | null | undefined, listed: number): string | null {
+  if (dropped === null || dropped === undefined || dropped <= listed) return null;
+  if (listed === 0) return `The selector dropped ${plural(dropped, "result")} but did not list their ids.`;
+  const rest = dropped - listed;
+  return `The selector dropped ${dropped} results but lists only the first ${listed} ids (the list is capped at 20); ${plural(rest, "more id")} ${rest === 1 ? "is" : "are"} not listed.`;
+}
+
+/** What the `score` column holds for a search mode (the reference's `score` follows the mode). */
+export function scoreMeaning(mode: SearchMode | string | null | undefined): string {
+  switch (mode) {
+    case "semantic":
+      return "raw cosine (semantic mode)";
+    case "keyword":
+      return "raw BM25 (keyword mode)";
+    case "hybrid":
+      return "hybrid score: 0.6 × semantic + 0.4 × BM25, each max-normalized";
+    default:
+      return "the store's score";
+  }
+}
+
+/** The `<summary>` of the collapsed list of candidates outside the returned page. */
+export function outsideCandidatesLabel(count: number): string {
+  return `${count} more ${count === 1 ? "candidate" : "candidates"} outside the page`;
+}
+
+/**
+ * Why the returned page is empty.
+ * @param poolSize how many candidates confidence saw (`result_count`), or the candidate list's
+ *   length; null when unknown.
+ * @param failed the recall itself failed.
+ */
+export function emptyResultsMessage(poolSize: number | null | undefined, failed = false): string {
+  if (failed) return "No results: the recall failed.";
+  if (poolSize !== null && poolSize !== undefined && poolSize > 0) {
+    return `No results: the store found ${plural(poolSize, "candidate")}, but post-filters removed ${poolSize === 1 ? "it" : "them all"} from the page.`;
+  }
+  return "No results: the store returned nothing for this query.";
+}
