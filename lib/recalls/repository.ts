@@ -1,5 +1,5 @@
 import { Prisma, type PrismaClient, type Recall, type RecallCandidate } from "@prisma/client";
-import type { SelectorBlock } from "@/lib/recall/selector";
+import type { IngestedSelectorBlock } from "@/lib/recall/selector";
 import type { StoreRecallOutcome } from "@/lib/stores/types";
 import type { CandidateView, ConfidenceView, RecallRequestView, RecallResultView, RecallView } from "./types";
 
@@ -15,13 +15,16 @@ export interface LogRecallInput {
   id: string;
   createdAt: Date;
   source?: "console" | "ingest";
+  /** Idempotency key of an ingested recall. */
+  externalId?: string | null;
   request: RecallRequestView;
-  latencyMs: number;
+  latencyMs: number | null;
   /** A recall that ran. */
   outcome?: {
     results: RecallResultView[];
-    confidence: ConfidenceView;
-    selector: SelectorBlock;
+    /** Null when a service answered without a confidence block. */
+    confidence: ConfidenceView | null;
+    selector: IngestedSelectorBlock | null;
     candidates: StoreRecallOutcome["candidates"];
     timings: Record<string, number>;
     degraded?: { reason: string };
@@ -35,7 +38,8 @@ export function recallRow(input: LogRecallInput): RecallRow {
   const { outcome, error, request } = input;
   const confidence = outcome?.confidence ?? null;
   const selector = outcome?.selector ?? null;
-  const dropped = new Set(selector?.applied ? selector.dropped_memory_ids : []);
+  const droppedIds = selector?.applied ? (selector.dropped_memory_ids ?? []) : [];
+  const dropped = new Set(droppedIds);
   const candidates: RecallCandidate[] = (outcome?.candidates ?? []).map((c) => ({
     recallId: input.id,
     rank: c.rank,
@@ -53,7 +57,7 @@ export function recallRow(input: LogRecallInput): RecallRow {
     id: input.id,
     createdAt: input.createdAt,
     source: input.source ?? "console",
-    externalId: null,
+    externalId: input.externalId ?? null,
     store: request.store,
     query: request.query,
     k: request.k,
@@ -75,11 +79,11 @@ export function recallRow(input: LogRecallInput): RecallRow {
     thresholdsProfile: confidence?.thresholds ?? null,
     confidence: confidence as unknown as Prisma.JsonValue,
     selectorApplied: selector?.applied ?? false,
-    selectorModel: selector?.applied ? selector.model : null,
-    selectorReason: selector && !selector.applied ? selector.reason : null,
-    selectorKept: selector?.applied ? selector.kept : null,
-    selectorDropped: selector?.applied ? selector.dropped : null,
-    droppedMemoryIds: selector?.applied ? selector.dropped_memory_ids : [],
+    selectorModel: selector?.applied ? (selector.model ?? null) : null,
+    selectorReason: selector && !selector.applied ? (selector.reason ?? null) : null,
+    selectorKept: selector?.applied ? (selector.kept ?? null) : null,
+    selectorDropped: selector?.applied ? (selector.dropped ?? null) : null,
+    droppedMemoryIds: droppedIds,
     selector: selector as unknown as Prisma.JsonValue,
     results: results as unknown as Prisma.JsonValue,
     returnedCount: results.length,
@@ -95,40 +99,72 @@ export function recallRow(input: LogRecallInput): RecallRow {
  * logging budget of a recall cannot afford (npm run bench -- logging).
  */
 export async function insertRecall(prisma: PrismaClient, row: RecallRow): Promise<void> {
-  const c = row.candidates;
-  const json = (value: Prisma.JsonValue | null) => (value === null ? null : JSON.stringify(value));
-  // Doubles go as their shortest exact text: the drivers' own number encoding can drop the last
-  // digit, and then a reload would not show exactly what the console showed.
-  const f = (value: number | null) => (value === null ? null : String(value));
-  await prisma.$executeRaw`
-    WITH recall AS (
-      INSERT INTO "recalls" (
-        "id", "created_at", "source", "external_id", "store", "query", "k", "search_mode", "request",
-        "status", "error", "latency_ms", "timings", "level", "top_score", "prominence", "relative_margin",
-        "result_count", "background_mean", "background_std", "background_derived", "basis",
-        "thresholds_profile", "confidence", "selector_applied", "selector_model", "selector_reason",
-        "selector_kept", "selector_dropped", "dropped_memory_ids", "selector", "results", "returned_count",
-        "has_candidates", "degraded"
-      ) VALUES (
-        ${row.id}::uuid, ${row.createdAt}::timestamptz, ${row.source}, ${row.externalId}, ${row.store}, ${row.query},
-        ${row.k}, ${row.searchMode}, ${json(row.request)}::jsonb, ${row.status}, ${json(row.error)}::jsonb,
-        ${row.latencyMs}::real, ${json(row.timings)}::jsonb, ${row.level}, ${f(row.topScore)}::float8, ${f(row.prominence)}::float8,
-        ${f(row.relativeMargin)}::float8, ${row.resultCount}::int, ${f(row.backgroundMean)}::float8, ${f(row.backgroundStd)}::float8,
-        ${row.backgroundDerived}, ${row.basis}, ${row.thresholdsProfile}, ${json(row.confidence)}::jsonb,
-        ${row.selectorApplied}, ${row.selectorModel}, ${row.selectorReason}, ${row.selectorKept}::int,
-        ${row.selectorDropped}::int, ${row.droppedMemoryIds}::text[], ${json(row.selector)}::jsonb,
-        ${json(row.results)}::jsonb, ${row.returnedCount}, ${row.hasCandidates}, ${json(row.degraded)}::jsonb
+  await insertRecalls(prisma, [row]);
+}
+
+/** Rows per statement: 35 parameters a recall stays far below PostgreSQL's 65,535. */
+const INSERT_BATCH = 500;
+
+/**
+ * Writes recalls and their candidates, a batch per statement. A recall whose `external_id` is
+ * already stored is skipped (ON CONFLICT), candidates and all, even when a concurrent ingest
+ * wrote it a moment ago. Returns the ids actually written.
+ */
+export async function insertRecalls(prisma: PrismaClient, rows: readonly RecallRow[]): Promise<Set<string>> {
+  const written = new Set<string>();
+  for (let start = 0; start < rows.length; start += INSERT_BATCH) {
+    const batch = rows.slice(start, start + INSERT_BATCH);
+    const ids = await prisma.$queryRaw<{ id: string }[]>`
+      WITH inserted AS (
+        INSERT INTO "recalls" (
+          "id", "created_at", "source", "external_id", "store", "query", "k", "search_mode", "request",
+          "status", "error", "latency_ms", "timings", "level", "top_score", "prominence", "relative_margin",
+          "result_count", "background_mean", "background_std", "background_derived", "basis",
+          "thresholds_profile", "confidence", "selector_applied", "selector_model", "selector_reason",
+          "selector_kept", "selector_dropped", "dropped_memory_ids", "selector", "results", "returned_count",
+          "has_candidates", "degraded"
+        ) VALUES ${Prisma.join(batch.map(recallValues))}
+        ON CONFLICT ("external_id") DO NOTHING
+        RETURNING "id"
+      ), candidates AS (
+        INSERT INTO "recall_candidates"
+          ("recall_id", "rank", "memory_id", "summary", "raw_cosine", "keyword_score", "hybrid_score", "in_pool", "returned", "dropped")
+        SELECT u.*
+        FROM ${candidateArrays(batch.flatMap((row) => row.candidates))} AS u(recall_id, rank, memory_id, summary, raw_cosine, keyword_score, hybrid_score, in_pool, returned, dropped)
+        WHERE u.recall_id IN (SELECT "id" FROM inserted)
       )
-      RETURNING "id"
-    )
-    INSERT INTO "recall_candidates"
-      ("recall_id", "rank", "memory_id", "summary", "raw_cosine", "keyword_score", "hybrid_score", "in_pool", "returned", "dropped")
-    SELECT recall."id", u.*
-    FROM recall, unnest(
-      ${c.map((x) => x.rank)}::int[], ${c.map((x) => x.memoryId)}::text[], ${c.map((x) => x.summary)}::text[],
-      ${c.map((x) => f(x.rawCosine))}::float8[], ${c.map((x) => f(x.keywordScore))}::float8[], ${c.map((x) => f(x.hybridScore))}::float8[],
-      ${c.map((x) => x.inPool)}::bool[], ${c.map((x) => x.returned)}::bool[], ${c.map((x) => x.dropped)}::bool[]
-    ) AS u`;
+      SELECT "id"::text AS id FROM inserted`;
+    for (const { id } of ids) written.add(id);
+  }
+  return written;
+}
+
+const json = (value: Prisma.JsonValue | null) => (value === null ? null : JSON.stringify(value));
+// Doubles go as their shortest exact text: the drivers' own number encoding can drop the last
+// digit, and then a reload would not show exactly what the console showed.
+const f = (value: number | null) => (value === null ? null : String(value));
+
+function recallValues(row: RecallRow): Prisma.Sql {
+  return Prisma.sql`(
+    ${row.id}::uuid, ${row.createdAt}::timestamptz, ${row.source}, ${row.externalId}, ${row.store}, ${row.query},
+    ${row.k}::int, ${row.searchMode}, ${json(row.request)}::jsonb, ${row.status}, ${json(row.error)}::jsonb,
+    ${row.latencyMs}::real, ${json(row.timings)}::jsonb, ${row.level}, ${f(row.topScore)}::float8, ${f(row.prominence)}::float8,
+    ${f(row.relativeMargin)}::float8, ${row.resultCount}::int, ${f(row.backgroundMean)}::float8, ${f(row.backgroundStd)}::float8,
+    ${row.backgroundDerived}, ${row.basis}, ${row.thresholdsProfile}, ${json(row.confidence)}::jsonb,
+    ${row.selectorApplied}, ${row.selectorModel}, ${row.selectorReason}, ${row.selectorKept}::int,
+    ${row.selectorDropped}::int, ${row.droppedMemoryIds}::text[], ${json(row.selector)}::jsonb,
+    ${json(row.results)}::jsonb, ${row.returnedCount}::int, ${row.hasCandidates}, ${json(row.degraded)}::jsonb
+  )`;
+}
+
+/** All candidates of a batch as one unnest() of column arrays. */
+function candidateArrays(c: readonly RecallCandidate[]): Prisma.Sql {
+  return Prisma.sql`unnest(
+    ${c.map((x) => x.recallId)}::uuid[], ${c.map((x) => x.rank)}::int[], ${c.map((x) => x.memoryId)}::text[],
+    ${c.map((x) => x.summary)}::text[], ${c.map((x) => f(x.rawCosine))}::float8[], ${c.map((x) => f(x.keywordScore))}::float8[],
+    ${c.map((x) => f(x.hybridScore))}::float8[], ${c.map((x) => x.inPool)}::bool[], ${c.map((x) => x.returned)}::bool[],
+    ${c.map((x) => x.dropped)}::bool[]
+  )`;
 }
 
 export async function findRecall(prisma: PrismaClient, id: string): Promise<RecallView | null> {

@@ -12,8 +12,8 @@ export type { Level };
 export interface RecallResultView {
   memory_id: string;
   summary: string;
-  /** The reference's `score`: hybrid score, raw cosine (semantic mode) or raw BM25 (keyword mode). */
-  score: number;
+  /** The reference's `score`: hybrid score, raw cosine (semantic mode) or raw BM25 (keyword mode); null if a service left it out. */
+  score: number | null;
   type?: string;
   tags?: string[];
   importance?: number;

@@ -1,0 +1,151 @@
+import { randomUUID } from "node:crypto";
+import type { PrismaClient } from "@prisma/client";
+import { z } from "zod";
+import { RecallInputError } from "@/lib/recall/errors";
+import { RecallRequestSchema, RecallResponseSchema } from "@/lib/recall/schemas";
+import {
+  confidenceFromWire,
+  degradedFromWire,
+  resultsFromWire,
+  selectorFromWire,
+} from "./from-wire";
+import { insertRecalls, recallRow } from "./repository";
+import type { RecallRequestView } from "./types";
+
+/**
+ * Ingestion of recalls captured elsewhere (`POST /api/recalls`): each item carries the request
+ * and the reference service's `RecallResponse`, optionally the candidate pool and the latency.
+ * Items are judged one by one; a bad item never stops the good ones.
+ */
+export const INGEST_LIMITS = { batch: 1_000, bodyBytes: 16_000_000 } as const;
+
+const CandidateInputSchema = z.strictObject({
+  memory_id: z.string().min(1).max(200),
+  summary: z.string().max(2_000).nullish(),
+  rank: z.number().int().min(1).optional(),
+  raw_cosine: z.number().min(-1).max(1).nullish(),
+  keyword_score: z.number().nullish(),
+  hybrid_score: z.number().nullish(),
+  in_pool: z.boolean().optional(),
+  returned: z.boolean().optional(),
+});
+
+export const IngestItemSchema = z.strictObject({
+  external_id: z.string().min(1).max(200).nullish(),
+  store: z.string().min(1).max(100),
+  request: RecallRequestSchema,
+  response: RecallResponseSchema,
+  candidates: z.array(CandidateInputSchema).max(1_000).nullish(),
+  latency_ms: z.number().min(0).max(3_600_000).nullish(),
+  created_at: z.iso.datetime({ offset: true }).nullish(),
+});
+
+export const IngestBodySchema = z.strictObject({
+  recalls: z.array(z.unknown()).min(1, "recalls is empty").max(INGEST_LIMITS.batch),
+});
+
+export type IngestItemResult =
+  | { index: number; status: "accepted"; id: string; external_id?: string }
+  | { index: number; status: "duplicate"; external_id: string }
+  | { index: number; status: "rejected"; external_id?: string; errors: { path: string[]; message: string }[] };
+
+export async function ingestRecalls(
+  prisma: PrismaClient,
+  items: readonly unknown[],
+): Promise<{ results: IngestItemResult[]; accepted: number; duplicates: number; rejected: number }> {
+  const results: IngestItemResult[] = new Array(items.length);
+  const rows: { index: number; row: ReturnType<typeof recallRow> }[] = [];
+  const seen = new Map<string, number>();
+
+  items.forEach((item, index) => {
+    const rawExternal = (item as { external_id?: unknown } | null)?.external_id;
+    const externalHint = typeof rawExternal === "string" ? { external_id: rawExternal } : {};
+    const parsed = IngestItemSchema.safeParse(item);
+    if (!parsed.success) {
+      results[index] = {
+        index,
+        status: "rejected",
+        ...externalHint,
+        errors: parsed.error.issues.map((issue) => ({ path: issue.path.map(String), message: issueText(issue) })),
+      };
+      return;
+    }
+    const data = parsed.data;
+    const externalId = data.external_id ?? null;
+    if (externalId !== null) {
+      if (seen.has(externalId)) {
+        results[index] = { index, status: "duplicate", external_id: externalId };
+        return;
+      }
+      seen.set(externalId, index);
+    }
+    try {
+      rows.push({ index, row: toRow(data, externalId) });
+    } catch (error) {
+      if (!(error instanceof RecallInputError)) throw error;
+      results[index] = { index, status: "rejected", ...externalHint, errors: error.details.issues.map((i) => ({ path: i.path.map(String), message: i.message })) };
+    }
+  });
+
+  const written = await insertRecalls(prisma, rows.map((r) => r.row));
+  for (const { index, row } of rows) {
+    results[index] = written.has(row.id)
+      ? { index, status: "accepted", id: row.id, ...(row.externalId ? { external_id: row.externalId } : {}) }
+      : { index, status: "duplicate", external_id: row.externalId! };
+  }
+  const count = (status: IngestItemResult["status"]) => results.filter((r) => r.status === status).length;
+  return { results, accepted: count("accepted"), duplicates: count("duplicate"), rejected: count("rejected") };
+}
+
+function toRow(data: z.output<typeof IngestItemSchema>, externalId: string | null) {
+  const { request, response } = data;
+  const degraded = degradedFromWire(response);
+  const selector = selectorFromWire(response.selector);
+  const requestView: RecallRequestView = {
+    store: data.store,
+    query: request.query,
+    k: request.k,
+    // The service resolves an unset mode to hybrid.
+    search_mode: request.search_mode ?? "hybrid",
+    use_rerank: request.use_rerank,
+    selector: !selector ? "off" : selector.applied && selector.model === "score-gap" ? "gap" : "llm",
+    ...(request.filters ? { filters: request.filters as Record<string, unknown> } : {}),
+  };
+  const id = randomUUID();
+  const candidates = data.candidates
+    ? data.candidates.map((c, i) => ({
+        memory_id: c.memory_id,
+        summary: c.summary ?? null,
+        rank: c.rank ?? i + 1,
+        raw_cosine: c.raw_cosine ?? null,
+        keyword_score: c.keyword_score ?? null,
+        hybrid_score: c.hybrid_score ?? null,
+        in_pool: c.in_pool ?? true,
+        returned: c.returned ?? response.results.some((r) => r.memory_id === c.memory_id),
+      }))
+    : null;
+  if (candidates && new Set(candidates.map((c) => c.rank)).size !== candidates.length) {
+    throw new RecallInputError("invalid_argument", "candidate ranks repeat", [{ path: ["candidates"], message: "each candidate needs its own rank" }]);
+  }
+  return recallRow({
+    id,
+    createdAt: data.created_at ? new Date(data.created_at) : new Date(),
+    source: "ingest",
+    externalId,
+    request: requestView,
+    latencyMs: data.latency_ms ?? null,
+    outcome: {
+      results: resultsFromWire(response.results),
+      confidence: confidenceFromWire(response.confidence, degraded !== undefined),
+      selector,
+      candidates,
+      timings: {},
+      degraded,
+    },
+  });
+}
+
+function issueText(issue: z.core.$ZodIssue): string {
+  if (issue.code === "unrecognized_keys") return `unknown field${issue.keys.length > 1 ? "s" : ""}: ${issue.keys.join(", ")}`;
+  return issue.message;
+}
