@@ -1,0 +1,58 @@
+/**
+ * `npm run retention -- --keep-days 30 [--dry-run]` (or RETENTION_DAYS=30): deletes logged recalls
+ * older than the window and says how many. Talks to the running app when there is one (the
+ * embedded database belongs to the app process), else opens the database itself.
+ */
+import { PrismaClient } from "@prisma/client";
+import { resolveDatabaseConfig } from "../lib/db/config";
+import { openDatabase } from "../lib/db/connection";
+import { migrate } from "../lib/db/migrator";
+import { applyRetention, type RetentionOutcome } from "../lib/recalls/retention";
+import { runScript, UsageError } from "./run-script";
+
+runScript(async () => {
+  const args = process.argv.slice(2);
+  const at = args.indexOf("--keep-days");
+  const keepDays = Number(at >= 0 ? args[at + 1] : process.env.RETENTION_DAYS);
+  const dryRun = args.includes("--dry-run");
+  if (!Number.isInteger(keepDays) || keepDays < 1) {
+    throw new UsageError("usage: npm run retention -- --keep-days <days> [--dry-run]   (or set RETENTION_DAYS)");
+  }
+  const appUrl = process.env.RECALL_INSPECTOR_URL ?? `http://127.0.0.1:${process.env.PORT ?? 3000}`;
+  const outcome = (await viaApp(appUrl, keepDays, dryRun)) ?? (await directly(keepDays, dryRun));
+  console.log(
+    `${outcome.dry_run ? "would delete" : "deleted"} ${outcome.deleted} recalls created before ${outcome.cutoff} (keeping ${outcome.keep_days} days).`,
+  );
+});
+
+async function viaApp(url: string, keepDays: number, dryRun: boolean): Promise<RetentionOutcome | null> {
+  let response: Response;
+  try {
+    response = await fetch(`${url}/api/recalls/retention`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ keep_days: keepDays, dry_run: dryRun }),
+    });
+  } catch {
+    return null; // no app running there
+  }
+  const body = (await response.json()) as RetentionOutcome & { message?: string };
+  if (!response.ok) throw new UsageError(`the app at ${url} refused: ${body.message ?? response.status}`);
+  console.log(`(through the running app at ${url})`);
+  return body;
+}
+
+async function directly(keepDays: number, dryRun: boolean): Promise<RetentionOutcome> {
+  const db = await openDatabase(resolveDatabaseConfig());
+  try {
+    await migrate(db);
+    const prisma = new PrismaClient({ adapter: db.adapter });
+    try {
+      return await applyRetention(prisma, { keepDays, dryRun });
+    } finally {
+      await prisma.$disconnect();
+    }
+  } finally {
+    await db.close();
+  }
+}
