@@ -63,21 +63,24 @@ export class EmbeddedStore implements MemoryStore {
   }
 
   /** Rebuilds the in-memory index from the database. */
-  async load(): Promise<{ memories: number; ms: number }> {
+  async load(): Promise<{ memories: number; ms: number; readMs: number }> {
     const started = performance.now();
+    let readMs = 0;
     let cursor: string | undefined;
     for (;;) {
+      const readStart = performance.now();
       const rows = await this.prisma.memory.findMany({
         take: LOAD_PAGE,
         ...(cursor ? { skip: 1, cursor: { id: cursor } } : {}),
         orderBy: { id: "asc" },
       });
+      readMs += performance.now() - readStart;
       if (rows.length === 0) break;
       for (const row of rows) this.indexRow(row);
       cursor = rows[rows.length - 1]!.id;
       if (rows.length < LOAD_PAGE) break;
     }
-    return { memories: this.index.size, ms: performance.now() - started };
+    return { memories: this.index.size, ms: performance.now() - started, readMs };
   }
 
   get size(): number {
