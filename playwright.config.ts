@@ -10,9 +10,37 @@ import { defineConfig } from "@playwright/test";
 const chromiumPath = process.env.CHROMIUM_PATH ?? (fs.existsSync("/usr/bin/chromium") ? "/usr/bin/chromium" : undefined);
 const PGLITE_PORT = Number(process.env.E2E_PORT ?? 3210);
 const POSTGRES_PORT = PGLITE_PORT + 1;
+// Loopback test doubles for the paid/external services (DESIGN §5): the real clients talk to them.
+const MEMORY_SERVICE_PORT = PGLITE_PORT + 2;
+const LLM_PORT = PGLITE_PORT + 3;
+
+// The fake service's defaults (tests/support/fake-memory-service.ts; importing it here would load
+// an ES module into Playwright's CommonJS config).
+const FAKE_API_KEY = "kagura_fake-test-key-0123456789abcdefghijklmnopq";
+const FAKE_CONTEXT_ID = "7d4b8c2e-1f3a-4e5b-9c6d-0a1b2c3d4e5f";
+
+/** What the app under test is configured with: two remote stores (one with a wrong key) and the LLM selector. */
+export const E2E_APP_ENV = {
+  REMOTE_STORES: JSON.stringify([
+    { name: "fake", label: "Fake memory service", base_url: `http://127.0.0.1:${MEMORY_SERVICE_PORT}`, api_key: FAKE_API_KEY, context_id: FAKE_CONTEXT_ID, timeout_ms: 3000 },
+    { name: "fake-badkey", label: "Fake service (wrong key)", base_url: `http://127.0.0.1:${MEMORY_SERVICE_PORT}`, api_key: "kagura_not-the-right-key", context_id: FAKE_CONTEXT_ID, timeout_ms: 3000 },
+  ]),
+  SELECTOR_LLM_BASE_URL: `http://127.0.0.1:${LLM_PORT}/v1`,
+  SELECTOR_LLM_MODEL: "fake-selector-model",
+  SELECTOR_LLM_TIMEOUT_MS: "1500",
+};
+
+const double = (script: string, port: number, health: string) => ({
+  command: `node --import tsx ${script} --port ${port}`,
+  url: `http://127.0.0.1:${port}${health}`,
+  reuseExistingServer: !process.env.CI,
+  timeout: 60_000,
+  gracefulShutdown: { signal: "SIGTERM" as const, timeout: 5_000 },
+});
 
 const server = (kind: "pglite" | "postgresql", port: number) => ({
   command: `node --import tsx e2e/support/serve.ts ${kind} ${port}`,
+  env: E2E_APP_ENV,
   // serve.ts removes its throw-away database when it gets SIGTERM; a SIGKILL would leak it.
   gracefulShutdown: { signal: "SIGTERM" as const, timeout: 15_000 },
   url: `http://127.0.0.1:${port}/api/health`,
@@ -50,5 +78,10 @@ export default defineConfig({
     { name: "pglite", use: { baseURL: `http://127.0.0.1:${PGLITE_PORT}` } },
     { name: "postgresql", use: { baseURL: `http://127.0.0.1:${POSTGRES_PORT}` }, grep: /@postgres/ },
   ],
-  webServer: [server("pglite", PGLITE_PORT), server("postgresql", POSTGRES_PORT)],
+  webServer: [
+    double("tests/support/fake-memory-service.ts", MEMORY_SERVICE_PORT, "/__fake/health"),
+    double("tests/support/fake-llm.ts", LLM_PORT, "/health"),
+    server("pglite", PGLITE_PORT),
+    server("postgresql", POSTGRES_PORT),
+  ],
 });

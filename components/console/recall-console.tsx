@@ -5,13 +5,15 @@ import { usePathname, useRouter, useSearchParams } from "next/navigation";
 import { useEffect, useId, useRef, useState, type FormEvent, type KeyboardEvent } from "react";
 import { RecallResultView } from "@/components/recall/recall-result-view";
 import { ApiRequestError, errorMessage } from "@/lib/queries/fetch-json";
-import { useRecall, useRunRecall, useStores } from "@/lib/queries/use-recall";
+import { useRecall, useRunRecall, useSelectors, useStores, type StoreOption } from "@/lib/queries/use-recall";
 import { RecallBodySchema, type RecallBodyInput } from "@/lib/recalls/schemas";
 import type { RecallRequestView } from "@/lib/recalls/types";
 import { EXAMPLE_QUERIES } from "./example-queries";
 import styles from "./console.module.css";
 
 type FormState = Required<Pick<RecallBodyInput, "store" | "query" | "k" | "search_mode" | "selector">>;
+
+const FALLBACK_STORE: StoreOption = { name: "embedded", label: "Embedded", kind: "embedded", description: "", health: { ok: true } };
 
 const DEFAULT_FORM: FormState = { store: "embedded", query: "", k: 5, search_mode: "hybrid", selector: "off" };
 
@@ -32,6 +34,7 @@ export function RecallConsole() {
   const shown = useRecall(recallId);
   const run = useRunRecall();
   const stores = useStores();
+  const selectors = useSelectors();
   const [form, setForm] = useState<FormState>(DEFAULT_FORM);
   const [fieldErrors, setFieldErrors] = useState<Record<string, string>>({});
   const prefilledFor = useRef<string | null>(null);
@@ -105,9 +108,10 @@ export function RecallConsole() {
           <label htmlFor={ids.store}>
             Store
             <select id={ids.store} value={form.store} onChange={(e) => set("store", e.target.value)}>
-              {(stores.data ?? [{ name: "embedded", label: "Embedded", kind: "embedded", description: "" }]).map((s) => (
-                <option key={s.name} value={s.name} title={s.description}>
+              {(stores.data ?? [FALLBACK_STORE]).map((s) => (
+                <option key={s.name} value={s.name} title={s.health.ok ? s.description : `${s.description} Not reachable: ${s.health.message ?? "unknown error"}`}>
                   {s.label}
+                  {s.kind === "remote" ? (s.health.ok ? " (remote)" : " (remote, unreachable)") : ""}
                 </option>
               ))}
             </select>
@@ -136,16 +140,21 @@ export function RecallConsole() {
           <label htmlFor={ids.selector}>
             Selector
             <select id={ids.selector} value={form.selector} onChange={(e) => set("selector", e.target.value as FormState["selector"])}>
-              <option value="off">Off</option>
-              <option value="gap" disabled title="The score-gap selector is not available yet.">
-                Score gap (not available yet)
-              </option>
-              <option value="llm" disabled title="Set SELECTOR_LLM_BASE_URL and SELECTOR_LLM_MODEL to enable the LLM selector (not available yet).">
-                LLM (not configured)
-              </option>
+              {(selectors.data ?? [{ id: "off", label: "Off", available: true }]).map((option) => (
+                <option
+                  key={option.id}
+                  value={option.id}
+                  disabled={!option.available}
+                  title={option.available ? (option.model ? `Model: ${option.model}` : undefined) : `Not configured: ${option.hint ?? ""}`}
+                >
+                  {option.label}
+                  {option.available ? (option.model && option.id === "llm" ? ` (${option.model})` : "") : " (not configured)"}
+                </option>
+              ))}
             </select>
           </label>
         </div>
+        <RemoteStoreNotice store={stores.data?.find((s) => s.name === form.store)} />
         {Object.keys(fieldErrors).length > 0 ? (
           <ul id={ids.errors} className={styles.fieldErrors} role="alert">
             {Object.entries(fieldErrors).map(([field, message]) => (
@@ -210,6 +219,38 @@ export function RecallConsole() {
           </ul>
         </section>
       ) : null}
+    </div>
+  );
+}
+
+/**
+ * A recall through a memory service is not read-only there: it bumps access stats and may promote
+ * memories. Said once per store (dismissal remembered in this browser).
+ */
+function RemoteStoreNotice({ store }: { store: StoreOption | undefined }) {
+  const key = store ? `recall-inspector:remote-notice:${store.name}` : null;
+  const [dismissed, setDismissed] = useState<string | null>(null);
+  useEffect(() => {
+    if (key) setDismissed(window.localStorage.getItem(key) ? key : null);
+  }, [key]);
+  if (!store || store.kind !== "remote" || dismissed === key) return null;
+  return (
+    <div className={styles.notice} role="note" data-testid="remote-notice">
+      <p>
+        <strong>{store.label} is a live memory service.</strong> Every recall run here bumps the access counts of the memories it
+        returns and may promote working memories to persistent, just as an agent&apos;s recall would. Consider a dedicated context
+        for inspection.
+        {!store.health.ok ? ` It is not reachable right now: ${store.health.message ?? "unknown error"}` : ""}
+      </p>
+      <button
+        type="button"
+        onClick={() => {
+          window.localStorage.setItem(key!, "1");
+          setDismissed(key);
+        }}
+      >
+        Understood
+      </button>
     </div>
   );
 }

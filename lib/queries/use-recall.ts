@@ -10,11 +10,21 @@ export interface StoreOption {
   kind: "embedded" | "remote";
   label: string;
   description: string;
+  health: { ok: boolean; message?: string };
+}
+
+export interface SelectorOption {
+  id: "off" | "gap" | "llm";
+  label: string;
+  available: boolean;
+  model?: string;
+  hint?: string;
 }
 
 export const recallKeys = {
   one: (id: string) => ["recall", id] as const,
   stores: ["stores"] as const,
+  selectors: ["selectors"] as const,
 };
 
 export function useRecall(id: string | null) {
@@ -32,6 +42,14 @@ export function useStores() {
   return useQuery({
     queryKey: recallKeys.stores,
     queryFn: ({ signal }) => fetchJson<{ stores: StoreOption[] }>("/api/stores", { signal }).then((r) => r.stores),
+    staleTime: 5 * 60_000,
+  });
+}
+
+export function useSelectors() {
+  return useQuery({
+    queryKey: recallKeys.selectors,
+    queryFn: ({ signal }) => fetchJson<{ selectors: SelectorOption[] }>("/api/selectors", { signal }).then((r) => r.selectors),
     staleTime: 5 * 60_000,
   });
 }

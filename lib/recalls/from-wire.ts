@@ -1,4 +1,5 @@
 import { backgroundMeanFromProminence, type Basis } from "@/lib/recall/confidence";
+import type { SearchMode } from "@/lib/recall/merge";
 import type { RecallConfidence, RecallResponse } from "@/lib/recall/schemas";
 import { parseSelector, type IngestedSelectorBlock } from "@/lib/recall/selector";
 import { DEFAULT_THRESHOLDS } from "@/lib/recall/thresholds";
@@ -11,41 +12,57 @@ import type { ConfidenceView, RecallResultView } from "./types";
  * is derived and marked (the background mean, from top/(1+prominence)) or left unknown (the
  * background std, the trace, the pool).
  */
-export function confidenceFromWire(block: RecallConfidence | undefined, degraded: boolean): ConfidenceView | null {
-  if (!block) return null;
+export function confidenceFromWire(
+  block: RecallConfidence,
+  context: { degraded?: boolean; searchMode?: SearchMode | null } = {},
+): ConfidenceView {
   const top = block.top_score ?? null;
   const prominence = block.prominence ?? null;
+  // Approximate: the service rounded both inputs to 3 dp.
   const backgroundMean = backgroundMeanFromProminence(top, prominence);
-  const rationale = block.rationale ?? "";
   return {
     level: block.level,
     top_score: top,
     prominence,
     relative_margin: block.relative_margin ?? null,
     result_count: block.result_count,
-    rationale,
+    rationale: block.rationale ?? "",
     background_mean: backgroundMean,
     background_std: null,
     background_derived: backgroundMean !== null,
-    basis: basisFromWire(rationale, prominence, block.result_count, degraded),
-    // The service applies its module constants, which are the reference (default) profile.
+    basis: inferBasis(block, context),
+    // The service's constants are the reference (default) profile.
     thresholds: DEFAULT_THRESHOLDS.name,
     threshold_values: { ...DEFAULT_THRESHOLDS },
     trace: [],
   };
 }
 
+const RATIONALE_PREFIXES: readonly (readonly [string, Basis])[] = [
+  ["Top semantic cosine", "semantic"],
+  ["Single semantic candidate", "single_semantic"],
+  ["Keyword-only pool", "zscore"],
+  ["Single candidate", "single"],
+  ["No candidates", "empty"],
+];
+
 /**
- * Which rule path ran, read from the response as the spec describes: the rationale's prefix,
- * then prominence, the pool size and `degraded`.
+ * Which rule family ran, from the rationale prefix (recall-confidence.md "The response block");
+ * without a recognisable rationale, from the fields: an empty pool, a prominence (semantic), a
+ * degraded or keyword-mode recall (fallback path), the pool size.
  */
-export function basisFromWire(rationale: string, prominence: number | null, resultCount: number, degraded: boolean): Basis {
-  if (rationale.startsWith("No candidates") || resultCount === 0) return "empty";
-  if (rationale.startsWith("Single semantic candidate")) return "single_semantic";
-  if (rationale.startsWith("Single candidate")) return "single";
-  if (rationale.startsWith("Keyword-only pool") || degraded) return "zscore";
-  if (rationale.startsWith("Top semantic cosine") || prominence !== null) return "semantic";
-  return resultCount === 1 ? "single" : "zscore";
+export function inferBasis(
+  block: { top_score?: number | null; prominence?: number | null; result_count: number; rationale?: string | null },
+  context: { degraded?: boolean; searchMode?: SearchMode | null } = {},
+): Basis {
+  const rationale = block.rationale?.trimStart() ?? "";
+  for (const [prefix, basis] of RATIONALE_PREFIXES) if (rationale.startsWith(prefix)) return basis;
+
+  if (block.result_count === 0 || block.top_score === undefined || block.top_score === null) return "empty";
+  if (block.prominence !== undefined && block.prominence !== null) return "semantic";
+  const fallback = context.degraded === true || context.searchMode === "keyword";
+  if (block.result_count === 1) return fallback ? "single" : "single_semantic";
+  return fallback ? "zscore" : "semantic";
 }
 
 export function resultsFromWire(results: RecallResponse["results"]): RecallResultView[] {

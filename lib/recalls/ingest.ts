@@ -136,7 +136,9 @@ function toRow(data: z.output<typeof IngestItemSchema>, externalId: string | nul
     latencyMs: data.latency_ms ?? null,
     outcome: {
       results: resultsFromWire(response.results),
-      confidence: confidenceFromWire(response.confidence, degraded !== undefined),
+      confidence: response.confidence
+        ? confidenceFromWire(response.confidence, { degraded: degraded !== undefined, searchMode: requestView.search_mode })
+        : null,
       selector,
       candidates,
       timings: {},

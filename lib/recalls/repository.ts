@@ -25,6 +25,12 @@ export interface LogRecallInput {
     /** Null when a service answered without a confidence block. */
     confidence: ConfidenceView | null;
     selector: IngestedSelectorBlock | null;
+    /**
+     * Every id the selector removed from the page. The block's own list stops at 20; without
+     * this, rows are marked from that list.
+     */
+    droppedIds?: readonly string[];
+    selectorUsage?: Record<string, unknown> | null;
     candidates: StoreRecallOutcome["candidates"];
     timings: Record<string, number>;
     degraded?: { reason: string };
@@ -39,7 +45,7 @@ export function recallRow(input: LogRecallInput): RecallRow {
   const confidence = outcome?.confidence ?? null;
   const selector = outcome?.selector ?? null;
   const droppedIds = selector?.applied ? (selector.dropped_memory_ids ?? []) : [];
-  const dropped = new Set(droppedIds);
+  const dropped = new Set(outcome?.droppedIds ?? droppedIds);
   const candidates: RecallCandidate[] = (outcome?.candidates ?? []).map((c) => ({
     recallId: input.id,
     rank: c.rank,
@@ -85,8 +91,10 @@ export function recallRow(input: LogRecallInput): RecallRow {
     selectorDropped: selector?.applied ? (selector.dropped ?? null) : null,
     droppedMemoryIds: droppedIds,
     selector: selector as unknown as Prisma.JsonValue,
+    selectorUsage: (outcome?.selectorUsage ?? null) as Prisma.JsonValue,
     results: results as unknown as Prisma.JsonValue,
-    returnedCount: results.length,
+    // The page the agent would read: the selector's dropped rows are logged but not counted.
+    returnedCount: results.filter((r) => !r.dropped).length,
     hasCandidates: outcome?.candidates != null,
     degraded: outcome?.degraded ? (outcome.degraded as unknown as Prisma.JsonValue) : null,
     candidates,
@@ -121,8 +129,8 @@ export async function insertRecalls(prisma: PrismaClient, rows: readonly RecallR
           "status", "error", "latency_ms", "timings", "level", "top_score", "prominence", "relative_margin",
           "result_count", "background_mean", "background_std", "background_derived", "basis",
           "thresholds_profile", "confidence", "selector_applied", "selector_model", "selector_reason",
-          "selector_kept", "selector_dropped", "dropped_memory_ids", "selector", "results", "returned_count",
-          "has_candidates", "degraded"
+          "selector_kept", "selector_dropped", "dropped_memory_ids", "selector", "selector_usage", "results",
+          "returned_count", "has_candidates", "degraded"
         ) VALUES ${Prisma.join(batch.map(recallValues))}
         ON CONFLICT ("external_id") DO NOTHING
         RETURNING "id"
@@ -153,7 +161,7 @@ function recallValues(row: RecallRow): Prisma.Sql {
     ${row.backgroundDerived}, ${row.basis}, ${row.thresholdsProfile}, ${json(row.confidence)}::jsonb,
     ${row.selectorApplied}, ${row.selectorModel}, ${row.selectorReason}, ${row.selectorKept}::int,
     ${row.selectorDropped}::int, ${row.droppedMemoryIds}::text[], ${json(row.selector)}::jsonb,
-    ${json(row.results)}::jsonb, ${row.returnedCount}::int, ${row.hasCandidates}, ${json(row.degraded)}::jsonb
+    ${json(row.selectorUsage)}::jsonb, ${json(row.results)}::jsonb, ${row.returnedCount}::int, ${row.hasCandidates}, ${json(row.degraded)}::jsonb
   )`;
 }
 

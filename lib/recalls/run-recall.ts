@@ -1,7 +1,8 @@
 import { randomUUID } from "node:crypto";
 import type { PrismaClient } from "@prisma/client";
 import { EmbeddingServiceError } from "@/lib/embeddings/types";
-import { selectorNotApplied, type SelectorBlock } from "@/lib/recall/selector";
+import type { IngestedSelectorBlock } from "@/lib/recall/selector";
+import { runSelector } from "@/lib/selectors";
 import { DEFAULT_THRESHOLDS } from "@/lib/recall/thresholds";
 import { StoreError, type MemoryStore, type StoreRecallOutcome } from "@/lib/stores/types";
 import { insertRecall, recallRow, toRecallView, type LogRecallInput } from "./repository";
@@ -25,7 +26,12 @@ export class RecallFailedError extends Error {
  * Runs a recall on a store, applies the selector setting, and logs the recall with its whole
  * candidate list. A store failure is logged too, then raised as RecallFailedError.
  */
-export async function runRecall(body: RecallBody, store: MemoryStore, prisma: PrismaClient): Promise<RecallView> {
+export async function runRecall(
+  body: RecallBody,
+  store: MemoryStore,
+  prisma: PrismaClient,
+  options: { signal?: AbortSignal; env?: Readonly<Record<string, string | undefined>> } = {},
+): Promise<RecallView> {
   const id = randomUUID();
   const createdAt = new Date();
   const request: RecallRequestView = {
@@ -42,16 +48,20 @@ export async function runRecall(body: RecallBody, store: MemoryStore, prisma: Pr
   let outcome: StoreRecallOutcome | undefined;
   let failure: LogRecallInput["error"];
   try {
-    outcome = await store.recall({
-      query: body.query,
-      k: body.k,
-      searchMode: body.search_mode,
-      useRerank: body.use_rerank,
-      filters: body.filters && { types: body.filters.types, tags: body.filters.tags, tagsMatch: body.filters.tags_match },
-    });
+    outcome = await store.recall(
+      {
+        query: body.query,
+        k: body.k,
+        searchMode: body.search_mode,
+        useRerank: body.use_rerank,
+        filters: body.filters && { types: body.filters.types, tags: body.filters.tags, tagsMatch: body.filters.tags_match },
+      },
+      options.signal,
+    );
   } catch (error) {
     failure = storeFailure(error);
   }
+  const selection = outcome ? await select(body, outcome, options) : null;
   const latencyMs = Math.round((performance.now() - started) * 100) / 100;
 
   const row = recallRow({
@@ -63,9 +73,11 @@ export async function runRecall(body: RecallBody, store: MemoryStore, prisma: Pr
     outcome: outcome && {
       results: outcome.results,
       confidence: { ...outcome.confidence, threshold_values: { ...DEFAULT_THRESHOLDS } },
-      selector: applySelector(body.selector),
+      selector: selection!.block,
+      droppedIds: selection!.droppedIds,
+      selectorUsage: selection!.usage,
       candidates: outcome.candidates,
-      timings: outcome.timings,
+      timings: { ...outcome.timings, ...(selection!.ms === null ? {} : { selector_ms: selection!.ms }) },
       degraded: outcome.degraded,
     },
   });
@@ -75,13 +87,44 @@ export async function runRecall(body: RecallBody, store: MemoryStore, prisma: Pr
   return toRecallView(row);
 }
 
-/** Until the selectors land (#9), only "off" runs; the others say why the page is unselected. */
-function applySelector(choice: RecallBody["selector"]): SelectorBlock {
-  return choice === "off" ? selectorNotApplied("disabled") : selectorNotApplied("unavailable");
+/**
+ * What the selector did to the page. A store that ran its own selector (a remote service)
+ * reports its block, which stands when the console asked for none; otherwise the chosen
+ * strategy runs here. Every result stays on the logged page; dropped ones are marked.
+ */
+async function select(
+  body: RecallBody,
+  outcome: StoreRecallOutcome,
+  options: { signal?: AbortSignal; env?: Readonly<Record<string, string | undefined>> },
+): Promise<{ block: IngestedSelectorBlock; droppedIds: string[]; usage: Record<string, unknown> | null; ms: number | null }> {
+  if (body.selector === "off" && outcome.selector) {
+    const block = outcome.selector;
+    return { block, droppedIds: block.applied ? (block.dropped_memory_ids ?? []) : [], usage: null, ms: null };
+  }
+  const rawCosine = new Map((outcome.candidates ?? []).map((c) => [c.memory_id, c.raw_cosine]));
+  const page = outcome.results.map((r) => ({
+    memory_id: r.memory_id,
+    summary: r.summary,
+    score: r.score,
+    raw_cosine: rawCosine.get(r.memory_id) ?? (body.search_mode === "semantic" ? r.score : null),
+  }));
+  const run = await runSelector(body.selector, { query: body.query, page }, { env: options.env, signal: options.signal });
+  const kept = new Set(run.keptIds);
+  const usage = body.selector === "off" ? null : { latency_ms: run.latency_ms, ...(run.usage ?? {}), ...(run.detail ? { detail: run.detail } : {}) };
+  return {
+    block: run.block,
+    droppedIds: page.filter((p) => !kept.has(p.memory_id)).map((p) => p.memory_id),
+    usage,
+    ms: body.selector === "off" ? null : Math.round(run.latency_ms * 1000) / 1000,
+  };
 }
 
 function storeFailure(error: unknown): NonNullable<LogRecallInput["error"]> {
   if (error instanceof StoreError) return { status: error.status, code: error.code, message: error.message };
+  if (error instanceof Error && error.name === "AbortError") {
+    // The caller went away; 499 is the customary "client closed request".
+    return { status: 499, code: "cancelled", message: "The recall was cancelled before the store answered." };
+  }
   if (error instanceof EmbeddingServiceError) {
     return { status: error.reason === "timeout" ? 504 : 502, code: "embedding_unavailable", message: error.message };
   }

@@ -1,5 +1,6 @@
 import "server-only";
 import { getEmbeddedStore } from "./index";
+import { getRemoteStores } from "./remote";
 import { StoreError, type MemoryStore } from "./types";
 
 /** A store the console can recall from. */
@@ -17,13 +18,27 @@ export const EMBEDDED_STORE_INFO: StoreInfo = {
   description: "Memories in this app's database, embedded with USE-lite; the whole candidate pool is visible.",
 };
 
+/** The embedded store, then the remote stores configured by environment (REMOTE_STORES, REMOTE_STORE_*). */
 export function listStores(): StoreInfo[] {
-  return [EMBEDDED_STORE_INFO];
+  return [EMBEDDED_STORE_INFO, ...getRemoteStores().map((store) => store.info())];
 }
 
 export async function resolveStore(name: string): Promise<MemoryStore> {
   if (name === EMBEDDED_STORE_INFO.name) return getEmbeddedStore();
+  const remote = getRemoteStores().find((store) => store.name === name);
+  if (remote) return remote;
   throw new StoreError(422, "unknown_store", `There is no store named "${name}"; the configured stores are: ${listStores().map((s) => s.name).join(", ")}.`, {
     stores: listStores().map((s) => s.name),
   });
+}
+
+/** Reachability of each remote store, checked in parallel with a short timeout (for the store picker). */
+export async function remoteStoreHealth(): Promise<Record<string, { ok: boolean; message?: string }>> {
+  const entries = await Promise.all(
+    getRemoteStores().map(async (store) => {
+      const health = await store.health({ timeoutMs: 2_000 });
+      return [store.name, health.ok ? { ok: true } : { ok: false, message: health.message }] as const;
+    }),
+  );
+  return Object.fromEntries(entries);
 }

@@ -1,5 +1,6 @@
 import type { ConfidenceResult } from "@/lib/recall/confidence";
 import type { SearchMode } from "@/lib/recall/merge";
+import type { IngestedSelectorBlock } from "@/lib/recall/selector";
 
 /** What a recall asks a store for (the dashboard's side of the reference `RecallRequest`). */
 export interface StoreRecallRequest {
@@ -40,18 +41,23 @@ export interface PoolMember {
 
 export interface StoreRecallOutcome {
   results: RecallResultItem[];
-  confidence: ConfidenceResult;
+  /** The block as computed (embedded) or as the service stated it (remote, `background_derived`). */
+  confidence: ConfidenceResult & { background_derived?: boolean };
   /** Every candidate the store saw, or null when it does not expose its pool (a remote store). */
   candidates: PoolMember[] | null;
   /** Milliseconds per stage. */
   timings: Record<string, number>;
   degraded?: { reason: string };
+  /** A selector block the store itself reports (a remote service that ran its own selector). */
+  selector?: IngestedSelectorBlock | null;
+  /** Things worth telling the user about this answer (e.g. a malformed block that was ignored). */
+  warnings?: string[];
 }
 
 export interface MemoryStore {
   readonly name: string;
   readonly kind: "embedded" | "remote";
-  recall(request: StoreRecallRequest): Promise<StoreRecallOutcome>;
+  recall(request: StoreRecallRequest, signal?: AbortSignal): Promise<StoreRecallOutcome>;
 }
 
 /** A store problem the caller should report (422 bad request for this store, 409 model mismatch, 502/504 upstream). */

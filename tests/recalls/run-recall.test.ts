@@ -7,6 +7,8 @@ import { findRecall } from "@/lib/recalls/repository";
 import { RecallFailedError, runRecall } from "@/lib/recalls/run-recall";
 import { RecallBodySchema } from "@/lib/recalls/schemas";
 import { EmbeddedStore } from "@/lib/stores/embedded-store";
+import { readRemoteStoreConfigs, RemoteStore } from "@/lib/stores/remote";
+import { FAKE_CONTEXT_ID, startFakeMemoryService } from "../support/fake-memory-service";
 import { scratchDatabase, type ScratchDatabase } from "../support/databases";
 
 describe("runRecall when the store fails", () => {
@@ -49,5 +51,43 @@ describe("runRecall when the store fails", () => {
     expect(view.status).toBe("ok");
     expect(view.degraded).toEqual({ reason: "embedding_unavailable" });
     expect(view.confidence!.basis).toBe("empty");
+  });
+});
+
+describe("runRecall on a remote store", () => {
+  let scratch: ScratchDatabase;
+  let db: OpenDatabase;
+  let prisma: PrismaClient;
+  let service: Awaited<ReturnType<typeof startFakeMemoryService>>;
+  const store = (key: string) =>
+    new RemoteStore(readRemoteStoreConfigs({ REMOTE_STORE_URL: service.url, REMOTE_STORE_API_KEY: key, REMOTE_STORE_CONTEXT_ID: FAKE_CONTEXT_ID })[0]!);
+
+  beforeAll(async () => {
+    service = await startFakeMemoryService({ apiKey: "kagura_right" });
+    scratch = await scratchDatabase("pglite");
+    db = await openDatabase(scratch.config);
+    await migrate(db);
+    prisma = new PrismaClient({ adapter: db.adapter });
+  });
+  afterAll(async () => {
+    await service.close();
+    await prisma.$disconnect();
+    await db.close();
+    await scratch.drop();
+  });
+
+  it("logs what the service answered, confidence untouched and the pool unknown", async () => {
+    const view = await runRecall(RecallBodySchema.parse({ store: "remote", query: "why 401s" }), store("kagura_right"), prisma);
+    expect(view).toMatchObject({ store: "remote", status: "ok", candidates: null, confidence: { level: "high", top_score: 0.919, prominence: 0.559, background_derived: true } });
+    expect(await findRecall(prisma, view.id)).toEqual(view);
+  });
+
+  it("logs a rejected key as a failed recall and raises a 502 that says what to fix, without the key", async () => {
+    const error = (await runRecall(RecallBodySchema.parse({ store: "remote", query: "x" }), store("kagura_wrong"), prisma).catch((e: unknown) => e)) as RecallFailedError;
+    expect(error).toBeInstanceOf(RecallFailedError);
+    expect([error.status, error.code]).toEqual([502, "remote_auth_failed"]);
+    expect(error.message).toMatch(/rejected its API key.*set a valid key in REMOTE_STORE_API_KEY/);
+    expect(error.message).not.toContain("kagura_wrong");
+    expect(await findRecall(prisma, error.recallId)).toMatchObject({ status: "error", error: { code: "remote_auth_failed" } });
   });
 });

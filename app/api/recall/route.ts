@@ -8,10 +8,10 @@ import { resolveStore } from "@/lib/stores/registry";
 export const dynamic = "force-dynamic";
 
 /** Runs a recall against a store and logs it (DESIGN §7). */
-export const POST = apiRoute({ body: RecallBodySchema }, async ({ body }) => {
+export const POST = apiRoute({ body: RecallBodySchema }, async ({ body, request }) => {
   const store = await resolveStore(body.store);
   try {
-    return await runRecall(body, store, await getPrisma());
+    return await runRecall(body, store, await getPrisma(), { signal: request.signal });
   } catch (error) {
     if (error instanceof RecallFailedError) {
       throw new ApiError(error.status, error.code, error.message, { recall_id: error.recallId });

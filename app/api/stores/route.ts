@@ -1,7 +1,10 @@
 import { apiRoute } from "@/lib/api/route";
-import { listStores } from "@/lib/stores/registry";
+import { listStores, remoteStoreHealth } from "@/lib/stores/registry";
 
 export const dynamic = "force-dynamic";
 
-/** The stores the console can recall from. */
-export const GET = apiRoute({}, async () => ({ stores: listStores() }));
+/** The stores the console can recall from, with the reachability of each remote one. */
+export const GET = apiRoute({}, async () => {
+  const health = await remoteStoreHealth();
+  return { stores: listStores().map((store) => ({ ...store, health: store.kind === "remote" ? health[store.name] : { ok: true } })) };
+});

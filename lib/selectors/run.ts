@@ -1,0 +1,60 @@
+/** Helpers shared by the strategies: page checks, timing, and the two kinds of run. */
+import { selectorApplied, selectorNotApplied } from "@/lib/recall/selector";
+import type { SelectorInput, SelectorReason, SelectorRun, SelectorUsage } from "./types";
+
+/** Milliseconds since `started` (a `performance.now()` reading), 2 decimals. */
+export function elapsedMs(started: number): number {
+  return Math.round((performance.now() - started) * 100) / 100;
+}
+
+/**
+ * Why a page cannot be selected from, or null when it can: an empty page has nothing to select
+ * (`empty_page`); a page with an empty or repeated id cannot name what to keep (`invalid_page`).
+ */
+export function pageProblem(page: SelectorInput["page"]): { reason: SelectorReason; detail: string } | null {
+  if (page.length === 0) return { reason: "empty_page", detail: "The page has no results." };
+  const seen = new Set<string>();
+  for (const [i, item] of page.entries()) {
+    const id = item.memory_id;
+    if (typeof id !== "string" || id.length === 0) {
+      return { reason: "invalid_page", detail: `Result ${i + 1} has no memory_id.` };
+    }
+    if (seen.has(id)) return { reason: "invalid_page", detail: `The id "${id}" is on the page twice.` };
+    seen.add(id);
+  }
+  return null;
+}
+
+/** A not-applied run: the page stays whole. */
+export function notAppliedRun(
+  page: SelectorInput["page"],
+  reason: SelectorReason,
+  started: number,
+  extra: { detail?: string; usage?: SelectorUsage } = {},
+): SelectorRun {
+  return {
+    block: selectorNotApplied(reason),
+    keptIds: page.map((item) => item.memory_id),
+    ...(extra.usage ? { usage: extra.usage } : {}),
+    latency_ms: elapsedMs(started),
+    ...(extra.detail ? { detail: extra.detail } : {}),
+  };
+}
+
+/** An applied run: the kept ids come back in page order whatever order `kept` had. */
+export function appliedRun(
+  model: string,
+  page: SelectorInput["page"],
+  kept: ReadonlySet<string>,
+  started: number,
+  usage?: SelectorUsage,
+): SelectorRun {
+  const pageIds = page.map((item) => item.memory_id);
+  const block = selectorApplied({ model, page: pageIds, keptIds: kept });
+  return {
+    block,
+    keptIds: pageIds.filter((id) => kept.has(id)),
+    ...(usage ? { usage } : {}),
+    latency_ms: elapsedMs(started),
+  };
+}

@@ -1,0 +1,138 @@
+/**
+ * The offline **score gap** selector (`model: "score-gap"`): no LLM, it cuts the page at the
+ * largest relative drop in raw cosine. Named as what it is: a heuristic on score shape, not a
+ * relevance judgement.
+ *
+ * The rule, exactly:
+ *
+ * 1. Only results with a finite `raw_cosine` take part. Results without one (keyword-only hits,
+ *    or a store that does not expose cosines) are always **kept**: they made the page on BM25,
+ *    and the rule has no evidence to place them on the cosine scale. Non-finite values count
+ *    as missing.
+ * 2. No participating result → not applied, `no_cosines`. Fewer than
+ *    {@link SCORE_GAP_MIN_COSINES} (3) → not applied, `too_few_results`: with one or two
+ *    scores, "the largest drop" is no more than "the only drop".
+ * 3. Sort the participants by raw cosine, highest first (equal cosines keep page order). For
+ *    each consecutive pair (a above b) with a > 0, the relative drop is (a − b) / a. Pairs with
+ *    a ≤ 0 are skipped: a ratio to a non-positive cosine means nothing (and everything below
+ *    is no better).
+ * 4. The largest relative drop must be ≥ {@link SCORE_GAP_MIN_RELATIVE_DROP} (0.15, with a
+ *    {@link SCORE_GAP_TIE_TOLERANCE} float tolerance); otherwise not applied, `no_clear_gap`.
+ *    When two drops tie (within the tolerance) the lower one wins: the cut keeps more.
+ * 5. Every participant below that drop is dropped; everything else is kept. So the result with
+ *    the highest raw cosine is always kept, at least one result stays, and never more than
+ *    all-but-one participant goes. Equal cosines are never split (their drop is 0).
+ * 6. Kept and dropped ids are reported in page order (the block lists ≤ 20 dropped ids).
+ *
+ * Hybrid scores are not used: each arm is max-normalized per query, so their shape says
+ * little about absolute match strength; the raw cosine is the absolute signal (DESIGN §1).
+ */
+import type { Selector, SelectorInput, SelectorRun } from "./types";
+import { appliedRun, notAppliedRun, pageProblem } from "./run";
+
+/** The block's `model` for this strategy. */
+export const SCORE_GAP_MODEL = "score-gap";
+/** The rule applies only when at least this many results carry a raw cosine. */
+export const SCORE_GAP_MIN_COSINES = 3;
+/** The largest relative drop must be at least this ((a − b) / a). */
+export const SCORE_GAP_MIN_RELATIVE_DROP = 0.15;
+/** Relative drops this close count as equal (ties, and the minimum test), absorbing float noise. */
+export const SCORE_GAP_TIE_TOLERANCE = 1e-9;
+
+export interface ScoreGapCut {
+  /** The result just above the cut (the lowest kept participant) and its raw cosine. */
+  above: { memory_id: string; raw_cosine: number };
+  /** The result just below the cut (the highest dropped) and its raw cosine. */
+  below: { memory_id: string; raw_cosine: number };
+  /** (above − below) / above. */
+  relative_drop: number;
+}
+
+export type ScoreGapDecision =
+  | { applied: true; keptIds: string[]; droppedIds: string[]; cut: ScoreGapCut }
+  | {
+      applied: false;
+      reason: "empty_page" | "invalid_page" | "no_cosines" | "too_few_results" | "no_clear_gap";
+      detail: string;
+      /** The largest relative drop found, when there was a pair to measure. */
+      largest_relative_drop?: number;
+    };
+
+function finiteCosine(value: unknown): number | null {
+  return typeof value === "number" && Number.isFinite(value) ? value : null;
+}
+
+/** The score-gap rule as a pure function (see the module comment for the exact rule). */
+export function decideScoreGap(page: SelectorInput["page"]): ScoreGapDecision {
+  const problem = pageProblem(page);
+  if (problem) return { applied: false, reason: problem.reason as "empty_page" | "invalid_page", detail: problem.detail };
+
+  const participants = page
+    .map((item, index) => ({ id: item.memory_id, index, cosine: finiteCosine(item.raw_cosine) }))
+    .filter((row): row is { id: string; index: number; cosine: number } => row.cosine !== null);
+  if (participants.length === 0) {
+    return { applied: false, reason: "no_cosines", detail: "No result on the page carries a raw cosine." };
+  }
+  if (participants.length < SCORE_GAP_MIN_COSINES) {
+    return {
+      applied: false,
+      reason: "too_few_results",
+      detail: `Only ${participants.length} result(s) carry a raw cosine; the rule needs ${SCORE_GAP_MIN_COSINES}.`,
+    };
+  }
+
+  // Array.prototype.sort is stable: equal cosines keep page order.
+  const sorted = [...participants].sort((a, b) => b.cosine - a.cosine);
+  let best = -1;
+  let bestDrop = -Infinity;
+  for (let i = 0; i + 1 < sorted.length; i++) {
+    const a = sorted[i]!.cosine;
+    const b = sorted[i + 1]!.cosine;
+    if (a <= 0) continue;
+    const drop = (a - b) / a;
+    // `>=` with a tolerance: a later (lower) tie replaces the earlier one, so the cut keeps more.
+    if (drop >= bestDrop - SCORE_GAP_TIE_TOLERANCE) {
+      best = i;
+      bestDrop = Math.max(bestDrop, drop);
+    }
+  }
+  if (best < 0) {
+    return { applied: false, reason: "no_clear_gap", detail: "No positive raw cosine to measure a relative drop from." };
+  }
+  if (bestDrop + SCORE_GAP_TIE_TOLERANCE < SCORE_GAP_MIN_RELATIVE_DROP) {
+    return {
+      applied: false,
+      reason: "no_clear_gap",
+      detail: `The largest relative drop is ${bestDrop.toFixed(3)}, below the ${SCORE_GAP_MIN_RELATIVE_DROP} minimum.`,
+      largest_relative_drop: bestDrop,
+    };
+  }
+
+  const above = sorted[best]!;
+  const below = sorted[best + 1]!;
+  const dropped = new Set(sorted.slice(best + 1).map((row) => row.id));
+  return {
+    applied: true,
+    keptIds: page.map((item) => item.memory_id).filter((id) => !dropped.has(id)),
+    droppedIds: page.map((item) => item.memory_id).filter((id) => dropped.has(id)),
+    cut: {
+      above: { memory_id: above.id, raw_cosine: above.cosine },
+      below: { memory_id: below.id, raw_cosine: below.cosine },
+      relative_drop: (above.cosine - below.cosine) / above.cosine,
+    },
+  };
+}
+
+/** The score-gap strategy as a {@link Selector}. Pure and instant; `signal` is not consulted. */
+export function createScoreGapSelector(): Selector {
+  return {
+    id: "gap",
+    model: SCORE_GAP_MODEL,
+    async select(input: SelectorInput): Promise<SelectorRun> {
+      const started = performance.now();
+      const decision = decideScoreGap(input.page);
+      if (!decision.applied) return notAppliedRun(input.page, decision.reason, started, { detail: decision.detail });
+      return appliedRun(SCORE_GAP_MODEL, input.page, new Set(decision.keptIds), started);
+    },
+  };
+}

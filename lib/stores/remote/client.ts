@@ -1,0 +1,552 @@
+/**
+ * HTTP client for the reference memory service's REST API (spec/memory-service-api.md):
+ * recall, memory list, stats, and a health probe.
+ *
+ * - Every call has a timeout (`AbortSignal.timeout`, combined with the caller's signal); the
+ *   body read is covered too.
+ * - Nothing is retried: a recall is not idempotent (it bumps access stats and may promote
+ *   memories), and the list/stats calls are cheap enough to leave retrying to the caller.
+ * - Failures become `StoreError`s whose messages say what to do; they name the store, the
+ *   address and the variable to change, and never contain the API key or the query.
+ * - Redirects are not followed (`redirect: "manual"`), so the key is never sent to another address.
+ * - Cancellation by the caller's signal rejects with the signal's reason (an `AbortError`).
+ */
+import { z } from "zod";
+import {
+  RecallRequestSchema,
+  RecallResponseSchema,
+  type RecallFilters,
+  type RecallResponse,
+} from "@/lib/recall/schemas";
+import type { SearchMode } from "@/lib/recall/merge";
+import { StoreError } from "@/lib/stores/types";
+import type { RemoteStoreConfig } from "./config";
+
+export const RECALL_PATH = "/api/v1/memory/recall";
+export const LIST_PATH = "/api/v1/memory/list";
+export const STATS_PATH = "/api/v1/memory/stats";
+
+/** Timeout of a health probe, capped by the store's own timeout. */
+export const HEALTH_TIMEOUT_MS = 5_000;
+const MESSAGE_MAX = 300;
+
+// ---------------------------------------------------------------------------------------------
+// Wire types beyond recall (spec §8, "Memory endpoints that accept an API key")
+
+function nullish<T extends z.ZodType>(schema: T) {
+  return z.optional(schema.nullable().transform((v) => (v === null ? undefined : v)));
+}
+
+/** One row of `GET /api/v1/memory/list` (`updated_at` falls back to `created_at` there). */
+export const RemoteMemoryRowSchema = z.looseObject({
+  id: z.string().min(1),
+  summary: nullish(z.string()),
+  type: nullish(z.string()),
+  scope: nullish(z.string()),
+  importance: nullish(z.number()),
+  created_at: nullish(z.string()),
+  updated_at: nullish(z.string()),
+});
+
+export const RemoteMemoryListSchema = z.looseObject({
+  memories: z.array(RemoteMemoryRowSchema),
+  total: nullish(z.number().int().min(0)),
+  has_more: nullish(z.boolean()),
+});
+
+export const RemoteMemoryStatsSchema = z.looseObject({
+  total_count: z.number().int().min(0),
+  working_count: nullish(z.number().int().min(0)),
+  persistent_count: nullish(z.number().int().min(0)),
+  by_type: nullish(z.record(z.string(), z.number())),
+  by_importance: nullish(
+    z.looseObject({ high: nullish(z.number()), medium: nullish(z.number()), low: nullish(z.number()) }),
+  ),
+  recent_activity: z.unknown().optional(),
+});
+
+export type RemoteMemoryRow = z.output<typeof RemoteMemoryRowSchema>;
+export type RemoteMemoryList = z.output<typeof RemoteMemoryListSchema>;
+export type RemoteMemoryStats = z.output<typeof RemoteMemoryStatsSchema>;
+
+/** The service's error envelope: `{error, message, details}`. */
+const ErrorEnvelopeSchema = z.looseObject({
+  error: z.string(),
+  message: nullish(z.string()),
+  details: nullish(z.record(z.string(), z.unknown())),
+});
+
+const ValidationErrorSchema = z.looseObject({
+  loc: nullish(z.array(z.union([z.string(), z.number()]))),
+  msg: nullish(z.string()),
+  type: nullish(z.string()),
+});
+
+// ---------------------------------------------------------------------------------------------
+// Parameters
+
+/** A recall as the client sends it. The context comes from the store's configuration. */
+export interface RemoteRecallParams {
+  query: string;
+  /** 1–100; the service's default is 5. */
+  k?: number;
+  /** Unset lets the service choose (hybrid, or its query router's lane). */
+  search_mode?: SearchMode;
+  use_rerank?: boolean;
+  /** Recognised filter keys (spec §2.3) other than `context_id`, which the client sets. */
+  filters?: Omit<Partial<RecallFilters>, "context_id"> & Record<string, unknown>;
+}
+
+export interface RemoteListParams {
+  /** ILIKE on the summary, at most 200 characters. */
+  q?: string;
+  /** 1–500; the service's default is 50. */
+  limit?: number;
+  offset?: number;
+  type?: string;
+  scope?: "working" | "persistent";
+  tags?: string[];
+  tags_match?: "any" | "all";
+  order_by?: "created_at" | "trigger_from";
+}
+
+export interface RemoteCallOptions {
+  signal?: AbortSignal;
+  /** Overrides the store's timeout for this call. */
+  timeoutMs?: number;
+}
+
+/** A decoded recall answer. */
+export interface RemoteRecallAnswer {
+  response: RecallResponse;
+  /** Wall time of the HTTP exchange, body included. */
+  ms: number;
+  /** Parts of the answer that were ignored, e.g. a malformed selector block. */
+  warnings: string[];
+}
+
+export type RemoteHealth =
+  | { ok: true; latency_ms: number; memories: number }
+  | { ok: false; latency_ms: number; status: number; code: string; message: string };
+
+export interface RemoteMemoryServiceOptions {
+  fetch?: typeof fetch;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The client
+
+interface Exchange {
+  status: number;
+  ms: number;
+  json: unknown;
+}
+
+export class RemoteMemoryService {
+  private readonly fetch: typeof fetch;
+
+  constructor(
+    readonly config: RemoteStoreConfig,
+    options: RemoteMemoryServiceOptions = {},
+  ) {
+    this.fetch = options.fetch ?? globalThis.fetch;
+  }
+
+  /**
+   * `POST /api/v1/memory/recall`. Never retried: each call bumps the returned memories' access
+   * stats on the service.
+   */
+  async recall(params: RemoteRecallParams, options: RemoteCallOptions | AbortSignal = {}): Promise<RemoteRecallAnswer> {
+    const opts = options instanceof AbortSignal ? { signal: options } : options;
+    const body = this.recallBody(params);
+    const exchange = await this.exchange("POST", RECALL_PATH, { body, ...opts, what: "recall" });
+    return { ...this.decodeRecall(exchange.json), ms: exchange.ms };
+  }
+
+  /** `GET /api/v1/memory/list` for the configured context. */
+  async list(params: RemoteListParams = {}, options: RemoteCallOptions | AbortSignal = {}): Promise<RemoteMemoryList> {
+    const opts = options instanceof AbortSignal ? { signal: options } : options;
+    const query = new URLSearchParams({ context_id: this.config.contextId });
+    const problems: string[] = [];
+    if (params.q !== undefined) {
+      if (params.q.length > 200) problems.push("q is longer than 200 characters");
+      else if (params.q.trim() !== "") query.set("q", params.q);
+    }
+    if (params.limit !== undefined) {
+      if (!Number.isInteger(params.limit) || params.limit < 1 || params.limit > 500) problems.push("limit must be a whole number from 1 to 500");
+      else query.set("limit", String(params.limit));
+    }
+    if (params.offset !== undefined) {
+      if (!Number.isInteger(params.offset) || params.offset < 0) problems.push("offset must be a whole number ≥ 0");
+      else query.set("offset", String(params.offset));
+    }
+    if (params.type) query.set("type", params.type);
+    if (params.scope) query.set("scope", params.scope);
+    for (const tag of params.tags ?? []) if (tag) query.append("tags", tag);
+    if (params.tags_match) query.set("tags_match", params.tags_match);
+    if (params.order_by) query.set("order_by", params.order_by);
+    if (problems.length > 0) {
+      throw new StoreError(422, "invalid_list_request", `Cannot list the memories of ${this.describe()}: ${problems.join("; ")}.`, {
+        store: this.config.name,
+      });
+    }
+    const exchange = await this.exchange("GET", LIST_PATH, { query, ...opts, what: "list" });
+    return this.decode(RemoteMemoryListSchema, exchange.json, "a memory list");
+  }
+
+  /** `GET /api/v1/memory/stats?context_id=` for the configured context. */
+  async stats(options: RemoteCallOptions | AbortSignal = {}): Promise<RemoteMemoryStats> {
+    const opts = options instanceof AbortSignal ? { signal: options } : options;
+    const query = new URLSearchParams({ context_id: this.config.contextId });
+    const exchange = await this.exchange("GET", STATS_PATH, { query, ...opts, what: "stats" });
+    return this.decode(RemoteMemoryStatsSchema, exchange.json, "memory stats");
+  }
+
+  /**
+   * Whether the service is reachable and accepts the key for the context: a stats call (cheap,
+   * no side effects) with a short timeout. Never throws, except on the caller's cancellation.
+   */
+  async health(options: RemoteCallOptions | AbortSignal = {}): Promise<RemoteHealth> {
+    const opts = options instanceof AbortSignal ? { signal: options } : options;
+    const started = performance.now();
+    const latency = () => round(performance.now() - started);
+    try {
+      const stats = await this.stats({ ...opts, timeoutMs: opts.timeoutMs ?? Math.min(this.config.timeoutMs, HEALTH_TIMEOUT_MS) });
+      return { ok: true, latency_ms: latency(), memories: stats.total_count };
+    } catch (error) {
+      if (error instanceof StoreError) {
+        return { ok: false, latency_ms: latency(), status: error.status, code: error.code, message: error.message };
+      }
+      throw error;
+    }
+  }
+
+  // -------------------------------------------------------------------------------------------
+
+  /** "the remote store "prod" (https://memory.example.com)". */
+  private describe(): string {
+    return `the remote store "${this.config.name}" (${this.config.baseUrl})`;
+  }
+
+  private recallBody(params: RemoteRecallParams): Record<string, unknown> {
+    const { context_id: contextId, ...filters } = (params.filters ?? {}) as Record<string, unknown>;
+    if (contextId !== undefined && contextId !== null && contextId !== this.config.contextId) {
+      throw new StoreError(
+        422,
+        "invalid_recall_request",
+        `The remote store "${this.config.name}" is bound to context ${this.config.contextId}; a recall cannot choose another context.`,
+        { store: this.config.name },
+      );
+    }
+    const cleanFilters: Record<string, unknown> = {};
+    for (const [key, value] of Object.entries(filters)) {
+      if (value === undefined || value === null) continue;
+      if (Array.isArray(value) && value.length === 0) continue;
+      cleanFilters[key] = value;
+    }
+    const body: Record<string, unknown> = {
+      query: params.query,
+      k: params.k ?? 5,
+      ...(params.search_mode ? { search_mode: params.search_mode } : {}),
+      use_rerank: params.use_rerank ?? false,
+      filters: { ...cleanFilters, context_id: this.config.contextId },
+    };
+    const checked = RecallRequestSchema.safeParse(body);
+    if (!checked.success) {
+      const problems = checked.error.issues.slice(0, 3).map((issue) => `${issue.path.join(".") || "request"}: ${issue.message}`);
+      throw new StoreError(422, "invalid_recall_request", `This recall cannot be sent to ${this.describe()}: ${problems.join("; ")}.`, {
+        store: this.config.name,
+        issues: checked.error.issues.map((issue) => ({ path: issue.path.map(String), message: issue.message })),
+      });
+    }
+    return body;
+  }
+
+  private decodeRecall(json: unknown): { response: RecallResponse; warnings: string[] } {
+    const warnings: string[] = [];
+    const full = RecallResponseSchema.safeParse(json);
+    if (full.success) return { response: full.data, warnings };
+    // The selector block is newer than the API description: a malformed one is dropped with a
+    // warning rather than failing the recall.
+    const onlySelector = full.error.issues.every((issue) => issue.path[0] === "selector");
+    if (onlySelector && typeof json === "object" && json !== null) {
+      const { selector: _ignored, ...rest } = json as Record<string, unknown>;
+      const retry = RecallResponseSchema.safeParse(rest);
+      if (retry.success) {
+        warnings.push(`The service's selector block was malformed and is ignored (${issueText(full.error.issues)}).`);
+        return { response: retry.data, warnings };
+      }
+    }
+    throw this.badResponse("a RecallResponse", issueText(full.error.issues));
+  }
+
+  private decode<T extends z.ZodType>(schema: T, json: unknown, what: string): z.output<T> {
+    const parsed = schema.safeParse(json);
+    if (!parsed.success) throw this.badResponse(what, issueText(parsed.error.issues));
+    return parsed.data;
+  }
+
+  private badResponse(what: string, why: string): StoreError {
+    return new StoreError(
+      502,
+      "remote_bad_response",
+      this.config.redact(`${capitalize(this.describe())} answered with something that is not ${what} (${why}).`),
+      { store: this.config.name },
+    );
+  }
+
+  /** One HTTP exchange: the answer's JSON on 2xx, a StoreError otherwise. */
+  private async exchange(
+    method: "GET" | "POST",
+    path: string,
+    options: RemoteCallOptions & { body?: unknown; query?: URLSearchParams; what: string },
+  ): Promise<Exchange> {
+    const { signal } = options;
+    signal?.throwIfAborted();
+    const timeoutMs = options.timeoutMs ?? this.config.timeoutMs;
+    const timeout = AbortSignal.timeout(timeoutMs);
+    const combined = signal ? AbortSignal.any([signal, timeout]) : timeout;
+    const url = `${this.config.baseUrl}${path}${options.query ? `?${options.query.toString()}` : ""}`;
+    const headers: Record<string, string> = {
+      authorization: this.config.authorizationHeader(),
+      accept: "application/json",
+    };
+    if (options.body !== undefined) headers["content-type"] = "application/json";
+
+    const started = performance.now();
+    let response: Response;
+    let text: string;
+    try {
+      response = await this.fetch(url, {
+        method,
+        headers,
+        body: options.body === undefined ? undefined : JSON.stringify(options.body),
+        signal: combined,
+        redirect: "manual",
+        cache: "no-store",
+      });
+      text = await response.text();
+    } catch (error) {
+      if (signal?.aborted) throw signal.reason;
+      if (timeout.aborted) throw this.timedOut(timeoutMs, options.timeoutMs !== undefined);
+      throw this.unreachable(error);
+    }
+    const ms = round(performance.now() - started);
+
+    if (response.status < 200 || response.status >= 300) throw this.httpError(response, text);
+    let json: unknown;
+    try {
+      json = JSON.parse(text);
+    } catch {
+      const what = options.what === "recall" ? "a RecallResponse" : options.what === "list" ? "a memory list" : "memory stats";
+      throw this.badResponse(what, text.trim() === "" ? "an empty body" : "the body is not JSON");
+    }
+    return { status: response.status, ms, json };
+  }
+
+  private timedOut(timeoutMs: number, overridden: boolean): StoreError {
+    const hint = overridden ? "" : `; raise ${this.config.sources.timeout_ms} if the service is just slow`;
+    return new StoreError(504, "remote_timeout", `${capitalize(this.describe())} did not answer within ${timeoutMs} ms${hint}.`, {
+      store: this.config.name,
+      timeout_ms: timeoutMs,
+    });
+  }
+
+  private unreachable(error: unknown): StoreError {
+    const reason = networkReason(error);
+    return new StoreError(
+      502,
+      "remote_unreachable",
+      this.config.redact(
+        `Could not reach ${this.describe()}${reason ? ` (${reason})` : ""}: check ${this.config.sources.base_url} and that the service is running.`,
+      ),
+      { store: this.config.name },
+    );
+  }
+
+  private httpError(response: Response, text: string): StoreError {
+    const status = response.status;
+    const envelope = parseEnvelope(text);
+    const serviceMessage = envelope?.message ? oneLine(this.config.redact(envelope.message)) : null;
+    const said = serviceMessage ? ` The service said: "${serviceMessage}".` : "";
+    const details: Record<string, unknown> = {
+      store: this.config.name,
+      remote_status: status,
+      ...(envelope ? { remote_error: envelope.error } : {}),
+    };
+    const name = `"${this.config.name}"`;
+    const make = (httpStatus: StoreError["status"], code: string, message: string, extra: Record<string, unknown> = {}) =>
+      new StoreError(httpStatus, code, this.config.redact(message), { ...details, ...extra });
+
+    if (status === 401) {
+      return make(
+        502,
+        "remote_auth_failed",
+        `The remote store ${name} rejected its API key (invalid or expired): set a valid key in ${this.config.sources.api_key}.`,
+      );
+    }
+    if (status === 403) {
+      return make(
+        502,
+        "remote_forbidden",
+        `The remote store ${name} refused this API key (403): the key lacks access to this endpoint or workspace (some endpoints accept only a browser session). Use a key with access to context ${this.config.contextId}.${said}`,
+      );
+    }
+    if (status === 404) {
+      // No envelope, or the framework's generic "Not Found" of an unknown route: a wrong address.
+      if (!envelope || envelope.message?.trim() === "Not Found") {
+        return make(
+          502,
+          "remote_not_found",
+          `${capitalize(this.describe())} answered 404 as if the memory API were not at this address: check that ${this.config.sources.base_url} is the service's root address.`,
+        );
+      }
+      return make(
+        502,
+        "remote_not_found",
+        `The remote store ${name} found no context ${this.config.contextId}, or this API key has no access to it (the service does not say which): check ${this.config.sources.context_id} and that the key belongs to the context's workspace.`,
+      );
+    }
+    if (status === 422) {
+      const errors = validationErrors(envelope, (s) => this.config.redact(s));
+      const listed = errors.length > 0 ? `: ${errors.slice(0, 5).map((e) => (e.loc ? `${e.loc}: ${e.msg}` : e.msg)).join("; ")}` : serviceMessage ? `: ${serviceMessage}` : "";
+      return make(422, "remote_rejected", `The remote store ${name} rejected the request (422)${listed}.`, errors.length > 0 ? { errors } : {});
+    }
+    const retryAfter = parseRetryAfter(response.headers.get("retry-after"));
+    const retry = retryAfter !== null ? ` Retry after ${retryAfter} s.` : "";
+    if (status === 429) {
+      return make(503, "remote_rate_limited", `The remote store ${name} is rate-limiting this key (429).${retry}${said}`, retryAfter !== null ? { retry_after_s: retryAfter } : {});
+    }
+    if (status === 503) {
+      return make(
+        503,
+        "remote_unavailable",
+        `The remote store ${name} is temporarily unavailable (503).${retry}${said}`,
+        retryAfter !== null ? { retry_after_s: retryAfter } : {},
+      );
+    }
+    if (status >= 500) {
+      return make(502, "remote_error", `The remote store ${name} failed with HTTP ${status}.${said}`);
+    }
+    if (status >= 300 && status < 400) {
+      const location = response.headers.get("location");
+      let where = "";
+      if (location) {
+        try {
+          const target = new URL(location, this.config.baseUrl);
+          where = ` to ${target.origin}${target.pathname}`;
+        } catch {
+          /* an unusable Location: say nothing about it */
+        }
+      }
+      return make(
+        502,
+        "remote_redirect",
+        `${capitalize(this.describe())} redirected the request${where} (HTTP ${status}); redirects are not followed so the key is not sent elsewhere: set ${this.config.sources.base_url} to the final address.`,
+      );
+    }
+    return make(502, "remote_error", `The remote store ${name} answered HTTP ${status}.${said}`);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Helpers
+
+function round(ms: number): number {
+  return Math.round(ms * 1000) / 1000;
+}
+
+function capitalize(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+function oneLine(text: string): string {
+  const flat = text.replace(/\s+/g, " ").trim();
+  return flat.length > MESSAGE_MAX ? `${flat.slice(0, MESSAGE_MAX - 1)}…` : flat;
+}
+
+function issueText(issues: readonly z.core.$ZodIssue[]): string {
+  const parts = issues.slice(0, 3).map((issue) => {
+    const path = issue.path.map((p) => (typeof p === "number" ? `[${p}]` : `.${String(p)}`)).join("").replace(/^\./, "");
+    return path ? `${path}: ${issue.message}` : issue.message;
+  });
+  return parts.join("; ") + (issues.length > 3 ? `; and ${issues.length - 3} more` : "");
+}
+
+function parseEnvelope(text: string): z.output<typeof ErrorEnvelopeSchema> | null {
+  try {
+    const parsed = ErrorEnvelopeSchema.safeParse(JSON.parse(text));
+    return parsed.success ? parsed.data : null;
+  } catch {
+    return null;
+  }
+}
+
+/** `details.errors[{loc, msg, type}]` of a 422, as `loc` text and message (never the input). */
+function validationErrors(
+  envelope: z.output<typeof ErrorEnvelopeSchema> | null,
+  redact: (s: string) => string,
+): { loc: string | null; msg: string; type: string | null }[] {
+  const raw = envelope?.details?.errors;
+  if (!Array.isArray(raw)) return [];
+  const out: { loc: string | null; msg: string; type: string | null }[] = [];
+  for (const item of raw) {
+    const parsed = ValidationErrorSchema.safeParse(item);
+    if (!parsed.success || !parsed.data.msg) continue;
+    out.push({
+      loc: parsed.data.loc && parsed.data.loc.length > 0 ? parsed.data.loc.join(".") : null,
+      msg: oneLine(redact(parsed.data.msg)),
+      type: parsed.data.type ?? null,
+    });
+  }
+  return out;
+}
+
+/** Retry-After in seconds: delta-seconds or an HTTP date. */
+function parseRetryAfter(value: string | null): number | null {
+  if (!value) return null;
+  const trimmed = value.trim();
+  if (/^\d+$/.test(trimmed)) return Number(trimmed);
+  const at = Date.parse(trimmed);
+  if (Number.isNaN(at)) return null;
+  return Math.max(0, Math.ceil((at - Date.now()) / 1000));
+}
+
+/** Why a connection failed, in words ("connection refused", "host not found"…). */
+function networkReason(error: unknown): string | null {
+  const codes: string[] = [];
+  let current: unknown = error;
+  for (let depth = 0; depth < 5 && current && typeof current === "object"; depth++) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === "string") codes.push(code);
+    const errors = (current as { errors?: unknown }).errors; // AggregateError (happy eyeballs)
+    if (Array.isArray(errors)) {
+      for (const e of errors) {
+        const c = (e as { code?: unknown })?.code;
+        if (typeof c === "string") codes.push(c);
+      }
+    }
+    current = (current as { cause?: unknown }).cause;
+  }
+  const known: Record<string, string> = {
+    ECONNREFUSED: "connection refused",
+    ENOTFOUND: "host not found",
+    EAI_AGAIN: "host name lookup failed",
+    ECONNRESET: "connection reset",
+    EHOSTUNREACH: "host unreachable",
+    ENETUNREACH: "network unreachable",
+    ETIMEDOUT: "connection timed out",
+    UND_ERR_SOCKET: "connection closed",
+    UND_ERR_CONNECT_TIMEOUT: "connection timed out",
+    CERT_HAS_EXPIRED: "TLS certificate expired",
+    DEPTH_ZERO_SELF_SIGNED_CERT: "self-signed TLS certificate",
+    SELF_SIGNED_CERT_IN_CHAIN: "self-signed TLS certificate",
+    UNABLE_TO_VERIFY_LEAF_SIGNATURE: "TLS certificate not trusted",
+    ERR_TLS_CERT_ALTNAME_INVALID: "TLS certificate does not match the host",
+  };
+  for (const code of codes) if (known[code]) return known[code];
+  if (codes[0]) return codes[0];
+  // No code (e.g. undici's "bad port"): the innermost cause's message, if short.
+  const cause = error instanceof Error && error.cause instanceof Error ? error.cause : null;
+  return cause && cause.message.length <= 80 ? cause.message : null;
+}

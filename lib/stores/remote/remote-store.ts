@@ -1,0 +1,191 @@
+/**
+ * A `MemoryStore` backed by a running memory service (the reference REST API).
+ *
+ * The service does not expose its candidate pool, so the outcome carries `candidates: null` and
+ * the confidence block **as the service sent it**: level, top_score, prominence, relative_margin,
+ * result_count and rationale are never recomputed. The dashboard's extra keys are filled in from
+ * what the block allows:
+ * - `background_mean` = top / (1 + prominence) when both exist, flagged `background_derived`
+ *   (approximate: both inputs were rounded to 3 dp by the service);
+ * - `background_std` null (not recoverable);
+ * - `basis` inferred from the rationale prefix, else from the fields (recall-confidence.md
+ *   "The response block");
+ * - `thresholds` the default profile (the reference constants are hard-coded in the service);
+ * - `trace` empty (the service does not report which rules fired).
+ */
+import type { SearchMode } from "@/lib/recall/merge";
+import type { MemoryResponse, RecallResponse } from "@/lib/recall/schemas";
+import { parseSelector, type IngestedSelectorBlock } from "@/lib/recall/selector";
+import { confidenceFromWire } from "@/lib/recalls/from-wire";
+import type { ConfidenceView } from "@/lib/recalls/types";
+import { StoreError, type MemoryStore, type RecallResultItem, type StoreRecallOutcome, type StoreRecallRequest } from "@/lib/stores/types";
+import {
+  RemoteMemoryService,
+  type RemoteCallOptions,
+  type RemoteHealth,
+  type RemoteListParams,
+  type RemoteMemoryList,
+  type RemoteMemoryServiceOptions,
+  type RemoteMemoryStats,
+  type RemoteRecallParams,
+} from "./client";
+import type { RemoteStoreConfig } from "./config";
+
+
+/** A remote recall's outcome: the store outcome plus what only a remote service reports. */
+export interface RemoteStoreRecallOutcome extends StoreRecallOutcome {
+  confidence: ConfidenceView;
+  candidates: null;
+  /** The service's selector block, decoded tolerantly; null when it sent none. */
+  selector: IngestedSelectorBlock | null;
+  /** Parts of the answer that were ignored (e.g. a malformed selector block). */
+  warnings: string[];
+}
+
+/** What the store picker shows (the same shape as the registry's StoreInfo). */
+export interface RemoteStoreInfo {
+  name: string;
+  kind: "remote";
+  label: string;
+  description: string;
+}
+
+export class RemoteStore implements MemoryStore {
+  readonly kind = "remote" as const;
+  readonly name: string;
+  readonly label: string;
+  readonly client: RemoteMemoryService;
+
+  constructor(
+    readonly config: RemoteStoreConfig,
+    options: RemoteMemoryServiceOptions = {},
+  ) {
+    this.name = config.name;
+    this.label = config.label;
+    this.client = new RemoteMemoryService(config, options);
+  }
+
+  info(): RemoteStoreInfo {
+    return {
+      name: this.name,
+      kind: "remote",
+      label: this.label,
+      description:
+        `Memory service at ${this.config.baseUrl}, context ${this.config.contextId}. ` +
+        "Its candidate pool is not exposed; a recall bumps access stats on the service.",
+    };
+  }
+
+  /**
+   * Runs the recall on the service. `signal` cancels it (the promise rejects with the signal's
+   * reason); a timeout rejects with a 504 StoreError. Never retried.
+   */
+  async recall(request: StoreRecallRequest, signal?: AbortSignal): Promise<RemoteStoreRecallOutcome> {
+    const answer = await this.client.recall(toRemoteParams(request, this.name), { signal });
+    return toRemoteOutcome(answer.response, {
+      searchMode: request.searchMode,
+      remoteMs: answer.ms,
+      warnings: answer.warnings,
+      storeName: this.name,
+    });
+  }
+
+  /** The service's memory list for the configured context (for a Memories page). */
+  listMemories(params: RemoteListParams = {}, options: RemoteCallOptions | AbortSignal = {}): Promise<RemoteMemoryList> {
+    return this.client.list(params, options);
+  }
+
+  /** The service's memory stats for the configured context. */
+  stats(options: RemoteCallOptions | AbortSignal = {}): Promise<RemoteMemoryStats> {
+    return this.client.stats(options);
+  }
+
+  /** Reachable, and the key accepted for the context? Never throws (except on cancellation). */
+  health(options: RemoteCallOptions | AbortSignal = {}): Promise<RemoteHealth> {
+    return this.client.health(options);
+  }
+}
+
+/** The dashboard's recall request in the service's terms. */
+export function toRemoteParams(request: StoreRecallRequest, storeName = "remote"): RemoteRecallParams {
+  const types = request.filters?.types?.filter((t) => t !== "") ?? [];
+  if (types.length > 1) {
+    throw new StoreError(
+      422,
+      "unsupported_filter",
+      `The remote store "${storeName}" filters by one memory type at a time; choose a single type (got ${types.length}).`,
+      { store: storeName },
+    );
+  }
+  const tags = request.filters?.tags?.filter((t) => t !== "") ?? [];
+  const filters: NonNullable<RemoteRecallParams["filters"]> = {};
+  if (types.length === 1) filters.type = types[0];
+  if (tags.length > 0) {
+    filters.tags = tags;
+    if (request.filters?.tagsMatch) filters.tags_match = request.filters.tagsMatch;
+  }
+  return {
+    query: request.query,
+    k: request.k,
+    search_mode: request.searchMode,
+    use_rerank: request.useRerank ?? false,
+    filters,
+  };
+}
+
+/**
+ * A service `RecallResponse` as a store outcome. Pure; also fit for recalls captured elsewhere
+ * (`POST /api/recalls` ingests reference responses).
+ *
+ * @param context.searchMode the mode the recall asked for, when known (helps infer the basis
+ *   when the rationale is missing or unrecognised).
+ * @throws StoreError 502 when the response has no confidence block or a result has no score.
+ */
+export function toRemoteOutcome(
+  response: RecallResponse,
+  context: { searchMode?: SearchMode | null; remoteMs?: number; warnings?: string[]; storeName?: string } = {},
+): RemoteStoreRecallOutcome {
+  const storeName = context.storeName ?? "remote";
+  if (!response.confidence) {
+    throw new StoreError(
+      502,
+      "remote_bad_response",
+      `The remote store "${storeName}" answered without a confidence block; this dashboard needs a service version that reports recall confidence.`,
+      { store: storeName },
+    );
+  }
+  const results = response.results.map((item, index) => toResultItem(item, index, storeName));
+  const degraded = response.degraded === true;
+  const warnings = [...(context.warnings ?? [])];
+
+  let selector: IngestedSelectorBlock | null = null;
+  try {
+    selector = parseSelector(response.selector);
+  } catch (error) {
+    warnings.push(`The service's selector block was malformed and is ignored (${error instanceof Error ? error.message : String(error)}).`);
+  }
+
+  return {
+    results,
+    confidence: confidenceFromWire(response.confidence, { degraded, searchMode: context.searchMode }),
+    candidates: null,
+    timings: context.remoteMs === undefined ? {} : { remote_ms: context.remoteMs },
+    ...(degraded ? { degraded: { reason: response.degraded_reason ?? "unspecified" } } : {}),
+    selector,
+    warnings,
+  };
+}
+
+function toResultItem(item: MemoryResponse, index: number, storeName: string): RecallResultItem {
+  if (item.score === undefined) {
+    throw new StoreError(
+      502,
+      "remote_bad_response",
+      `The remote store "${storeName}" answered with something that is not a RecallResponse (results[${index}] has no score).`,
+      { store: storeName },
+    );
+  }
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(item)) if (value !== undefined && value !== null) out[key] = value;
+  return { ...out, memory_id: item.memory_id, summary: item.summary ?? "", score: item.score };
+}

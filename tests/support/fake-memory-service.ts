@@ -1,0 +1,570 @@
+/**
+ * A loopback test double of the reference memory service (spec/memory-service-api.md), for
+ * contract tests of the real remote-store client (DESIGN §5): it speaks the documented REST API
+ * over HTTP on 127.0.0.1.
+ *
+ * - Bearer auth: a missing or wrong key → 401 with the service's envelope.
+ * - `POST /api/v1/memory/recall`: validates the body like the service (422 `VAL-001` with
+ *   `details.errors`, 422 `HTTP-422` without `filters.context_id`, uniform 404 for another
+ *   context), then answers the next scripted answer, or by default the full §3.4 response
+ *   (golden case S-1 confidence) cut to `k` results.
+ * - `GET /api/v1/memory/list` and `GET /api/v1/memory/stats` over a small fixed corpus.
+ * - Scripted answers (`setNext`): any JSON, an error status with the envelope, raw text
+ *   (malformed JSON), a delay, a request that never answers, a dropped connection.
+ * - Every request is recorded (method, path, query, headers, body).
+ *
+ * Test-only control routes, without auth: `GET /__fake/health`, `GET /__fake/requests`,
+ * `POST /__fake/next` (body: one answer or an array), `POST /__fake/reset`.
+ *
+ * From a script (e.g. Playwright's webServer), runs until SIGTERM/SIGINT:
+ *   node --import tsx tests/support/fake-memory-service.ts --port 4010 \
+ *     [--host 127.0.0.1] [--api-key kagura_test_key] [--context-id <uuid>]
+ * It prints `fake memory service listening on http://127.0.0.1:4010` once ready.
+ *
+ * Self-contained on purpose (node:http only): it must not share the client's decoders.
+ */
+import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+
+export const FAKE_API_KEY = "kagura_fake-test-key-0123456789abcdefghijklmnopq";
+export const FAKE_CONTEXT_ID = "7d4b8c2e-1f3a-4e5b-9c6d-0a1b2c3d4e5f";
+
+// ---------------------------------------------------------------------------------------------
+// Fixture responses (spec §3.4)
+
+/** Golden case S-1 ("PRESENT") as the service serializes it. */
+export const S1_CONFIDENCE = {
+  level: "high",
+  top_score: 0.919,
+  prominence: 0.559,
+  relative_margin: 4.989,
+  result_count: 8,
+  rationale:
+    "Top semantic cosine 0.92, prominence 0.56 above the candidate-pool mean (0.59); top hit is a strong, clearly-separated match.",
+} as const;
+
+/** The §3.4 REST example, with three results (null keys omitted, as the REST route does). */
+export function fullRecallResponse(): Record<string, unknown> {
+  return {
+    results: [
+      {
+        memory_id: "3f1c2a9e-8b7d-4c6e-a5f4-1e2d3c4b5a69",
+        summary: "JWT expiry caused 401 errors after the Friday deploy",
+        type: "bug-fix",
+        importance: 0.8,
+        scope: "persistent",
+        created_at: "2026-06-01T09:12:00Z",
+        updated_at: "2026-06-10T11:00:00Z",
+        client: "mcp",
+        tags: ["auth", "jwt"],
+        score: 0.9333,
+        contradicts: [],
+      },
+      {
+        memory_id: "5b2e7c1d-4a3f-4e8b-9d6c-2f1e0d9c8b7a",
+        summary: "Refresh access tokens 60 seconds before they expire",
+        context_summary: "Fix for the 401 storm",
+        type: "decision",
+        importance: 0.6,
+        scope: "persistent",
+        created_at: "2026-06-02T10:00:00Z",
+        client: "api",
+        tags: ["auth"],
+        score: 0.6,
+        contradicts: [],
+        source_type: "manual",
+      },
+      {
+        memory_id: "9c8d7e6f-5a4b-4c3d-8e2f-1a0b9c8d7e6f",
+        summary: "Auth service runbook: rotating signing keys",
+        type: "note",
+        importance: 0.5,
+        scope: "working",
+        created_at: "2026-05-20T08:00:00Z",
+        client: "mcp",
+        tags: ["auth", "runbook"],
+        score: 0.342857,
+        contradicts: [],
+      },
+    ],
+    related_tags: [
+      { tag: "auth", count: 3, sample_summary: "JWT expiry caused 401 errors after the Friday deploy" },
+      { tag: "jwt", count: 1, sample_summary: "JWT expiry caused 401 errors after the Friday deploy" },
+      { tag: "runbook", count: 1, sample_summary: "Auth service runbook: rotating signing keys" },
+    ],
+    confidence: { ...S1_CONFIDENCE },
+  };
+}
+
+/** An empty pool: the confidence nulls are omitted (REST). */
+export function emptyRecallResponse(): Record<string, unknown> {
+  return {
+    results: [],
+    related_tags: [],
+    confidence: { level: "none", result_count: 0, rationale: "No candidates retrieved — likely nothing relevant in this context." },
+  };
+}
+
+/** A degraded hybrid recall: BM25 only, fallback confidence, no prominence. */
+export function degradedRecallResponse(): Record<string, unknown> {
+  return {
+    results: [
+      {
+        memory_id: "3f1c2a9e-8b7d-4c6e-a5f4-1e2d3c4b5a69",
+        summary: "JWT expiry caused 401 errors after the Friday deploy",
+        type: "bug-fix",
+        importance: 0.8,
+        scope: "persistent",
+        created_at: "2026-06-01T09:12:00Z",
+        client: "mcp",
+        tags: ["auth", "jwt"],
+        score: 12.7,
+        contradicts: [],
+      },
+      {
+        memory_id: "5b2e7c1d-4a3f-4e8b-9d6c-2f1e0d9c8b7a",
+        summary: "Refresh access tokens 60 seconds before they expire",
+        type: "decision",
+        importance: 0.6,
+        scope: "persistent",
+        created_at: "2026-06-02T10:00:00Z",
+        client: "api",
+        tags: ["auth"],
+        score: 4.1,
+        contradicts: [],
+      },
+    ],
+    related_tags: [{ tag: "auth", count: 2, sample_summary: "JWT expiry caused 401 errors after the Friday deploy" }],
+    confidence: {
+      level: "high",
+      top_score: 12.7,
+      relative_margin: 3.2,
+      result_count: 5,
+      rationale:
+        "Keyword-only pool: top hit sits 3.20 background-std-devs above the candidate-pool background; clear separation from background.",
+    },
+    degraded: true,
+    degraded_reason: "embedding_unavailable",
+  };
+}
+
+/** The full response with an applied selector block (the second and third results dropped). */
+export function selectorRecallResponse(): Record<string, unknown> {
+  const full = fullRecallResponse();
+  const results = full.results as Record<string, unknown>[];
+  return {
+    ...full,
+    results: results.slice(0, 1),
+    selector: {
+      applied: true,
+      model: "claude-haiku-4-5",
+      kept: 1,
+      dropped: 2,
+      dropped_memory_ids: results.slice(1).map((r) => r.memory_id),
+    },
+  };
+}
+
+/** The service's error envelope for a status, as its handlers write it. */
+export function errorEnvelope(status: number, overrides: { error?: string; message?: string; details?: Record<string, unknown> } = {}) {
+  const defaults: Record<number, { error: string; message: string; details: Record<string, unknown> }> = {
+    401: { error: "HTTP-401", message: "Invalid or expired API key", details: {} },
+    403: { error: "HTTP-403", message: "This endpoint requires a user session; API keys are not accepted", details: {} },
+    404: { error: "HTTP-404", message: "Context not found", details: {} },
+    422: {
+      error: "VAL-001",
+      message: "Request validation failed",
+      details: { errors: [{ loc: ["body", "k"], msg: "Input should be less than or equal to 100", type: "less_than_equal" }] },
+    },
+    429: { error: "HTTP-429", message: "Too many requests", details: {} },
+    500: { error: "HTTP-500", message: "Internal server error", details: {} },
+    503: { error: "HTTP-503", message: "Database unavailable", details: {} },
+  };
+  const base = defaults[status] ?? { error: `HTTP-${status}`, message: `HTTP ${status}`, details: {} };
+  return { ...base, ...overrides };
+}
+
+export interface FakeMemoryRow {
+  id: string;
+  summary: string;
+  type: string;
+  scope: "working" | "persistent";
+  importance: number;
+  created_at: string;
+  updated_at: string;
+  tags: string[];
+}
+
+export const FAKE_MEMORIES: readonly FakeMemoryRow[] = [
+  { id: "3f1c2a9e-8b7d-4c6e-a5f4-1e2d3c4b5a69", summary: "JWT expiry caused 401 errors after the Friday deploy", type: "bug-fix", scope: "persistent", importance: 0.8, created_at: "2026-06-01T09:12:00Z", updated_at: "2026-06-10T11:00:00Z", tags: ["auth", "jwt"] },
+  { id: "5b2e7c1d-4a3f-4e8b-9d6c-2f1e0d9c8b7a", summary: "Refresh access tokens 60 seconds before they expire", type: "decision", scope: "persistent", importance: 0.6, created_at: "2026-06-02T10:00:00Z", updated_at: "2026-06-02T10:00:00Z", tags: ["auth"] },
+  { id: "9c8d7e6f-5a4b-4c3d-8e2f-1a0b9c8d7e6f", summary: "Auth service runbook: rotating signing keys", type: "note", scope: "working", importance: 0.5, created_at: "2026-05-20T08:00:00Z", updated_at: "2026-05-20T08:00:00Z", tags: ["auth", "runbook"] },
+  { id: "1a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d", summary: "Daily standup is at 09:30 Berlin time", type: "schedule", scope: "persistent", importance: 0.3, created_at: "2026-05-01T07:00:00Z", updated_at: "2026-05-01T07:00:00Z", tags: ["meetings"] },
+];
+
+// ---------------------------------------------------------------------------------------------
+// Scripted answers
+
+interface AnswerBase {
+  /** Only for requests to this path (e.g. "/api/v1/memory/recall"); any API path when unset. */
+  path?: string;
+  /** Wait this long before answering. */
+  delayMs?: number;
+  headers?: Record<string, string>;
+}
+
+export type ScriptedAnswer =
+  | (AnswerBase & { json: unknown; status?: number })
+  | (AnswerBase & { error: number; code?: string; message?: string; details?: Record<string, unknown> })
+  | (AnswerBase & { raw: string; status?: number; contentType?: string })
+  /** Accept the request and never answer (until the client gives up or the server closes). */
+  | (AnswerBase & { hang: true })
+  /** Destroy the connection without an answer. */
+  | (AnswerBase & { drop: true });
+
+export interface RecordedRequest {
+  method: string;
+  path: string;
+  query: Record<string, string | string[]>;
+  headers: IncomingHttpHeaders;
+  /** The parsed JSON body, or the raw text when it is not JSON, or undefined when empty. */
+  body: unknown;
+}
+
+export interface FakeMemoryServiceOptions {
+  /** The key the service accepts (default FAKE_API_KEY). */
+  apiKey?: string;
+  /** The one context this key can see; another id → uniform 404 (default FAKE_CONTEXT_ID). */
+  contextId?: string;
+  port?: number;
+  host?: string;
+  /** The default recall answer when nothing is scripted (default: the full response cut to k). */
+  recall?: (body: { query: string; k: number; [key: string]: unknown }) => unknown;
+}
+
+export interface FakeMemoryService {
+  /** e.g. http://127.0.0.1:43123 (the service root: give it as base_url). */
+  url: string;
+  port: number;
+  apiKey: string;
+  contextId: string;
+  /** Every request received, oldest first (control routes excluded). */
+  requests: RecordedRequest[];
+  /** Queues answers for the next API requests, in order. */
+  setNext(...answers: ScriptedAnswer[]): void;
+  /** Clears the queue and the recorded requests. */
+  reset(): void;
+  close(): Promise<void>;
+}
+
+const API_PREFIX = "/api/v1/memory";
+
+function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  if (res.destroyed || res.headersSent) return;
+  const text = JSON.stringify(body);
+  res.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(text), ...headers });
+  res.end(text);
+}
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (c: Buffer) => chunks.push(c));
+    req.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
+    req.on("error", reject);
+  });
+}
+
+function queryObject(params: URLSearchParams): Record<string, string | string[]> {
+  const out: Record<string, string | string[]> = {};
+  for (const key of new Set(params.keys())) {
+    const values = params.getAll(key);
+    out[key] = values.length === 1 ? values[0]! : values;
+  }
+  return out;
+}
+
+type ValidationIssue = { loc: (string | number)[]; msg: string; type: string };
+
+/** The service's pydantic checks on `RecallRequest` (spec §2.2), input never echoed. */
+function validateRecall(body: unknown): ValidationIssue[] {
+  if (typeof body !== "object" || body === null || Array.isArray(body)) {
+    return [{ loc: ["body"], msg: "Input should be a valid dictionary", type: "dict_type" }];
+  }
+  const b = body as Record<string, unknown>;
+  const issues: ValidationIssue[] = [];
+  if (typeof b.query !== "string") issues.push({ loc: ["body", "query"], msg: "Field required", type: "missing" });
+  else if (b.query.length < 1) issues.push({ loc: ["body", "query"], msg: "String should have at least 1 character", type: "string_too_short" });
+  else if (b.query.length > 8000) issues.push({ loc: ["body", "query"], msg: "String should have at most 8000 characters", type: "string_too_long" });
+  if (b.k !== undefined && b.k !== null) {
+    if (typeof b.k !== "number" || !Number.isInteger(b.k)) issues.push({ loc: ["body", "k"], msg: "Input should be a valid integer", type: "int_type" });
+    else if (b.k < 1) issues.push({ loc: ["body", "k"], msg: "Input should be greater than or equal to 1", type: "greater_than_equal" });
+    else if (b.k > 100) issues.push({ loc: ["body", "k"], msg: "Input should be less than or equal to 100", type: "less_than_equal" });
+  }
+  if (b.search_mode !== undefined && b.search_mode !== null && !["hybrid", "semantic", "keyword"].includes(String(b.search_mode))) {
+    issues.push({ loc: ["body", "search_mode"], msg: "String should match pattern '^(hybrid|semantic|keyword)$'", type: "string_pattern_mismatch" });
+  }
+  if (b.use_rerank !== undefined && typeof b.use_rerank !== "boolean") {
+    issues.push({ loc: ["body", "use_rerank"], msg: "Input should be a valid boolean", type: "bool_type" });
+  }
+  if (b.filters !== undefined && b.filters !== null && (typeof b.filters !== "object" || Array.isArray(b.filters))) {
+    issues.push({ loc: ["body", "filters"], msg: "Input should be a valid dictionary", type: "dict_type" });
+  }
+  return issues;
+}
+
+export async function startFakeMemoryService(options: FakeMemoryServiceOptions = {}): Promise<FakeMemoryService> {
+  const apiKey = options.apiKey ?? FAKE_API_KEY;
+  const contextId = options.contextId ?? FAKE_CONTEXT_ID;
+  const requests: RecordedRequest[] = [];
+  let queue: ScriptedAnswer[] = [];
+  const timers = new Set<NodeJS.Timeout>();
+
+  const takeScripted = (path: string): ScriptedAnswer | undefined => {
+    const index = queue.findIndex((a) => a.path === undefined || a.path === path);
+    if (index < 0) return undefined;
+    return queue.splice(index, 1)[0];
+  };
+
+  const later = (ms: number | undefined, fn: () => void): void => {
+    if (!ms) return fn();
+    const timer = setTimeout(() => {
+      timers.delete(timer);
+      fn();
+    }, ms);
+    timers.add(timer);
+  };
+
+  const play = (answer: ScriptedAnswer, req: IncomingMessage, res: ServerResponse): void => {
+    if ("hang" in answer) return; // the socket stays open until the client aborts or close()
+    later(answer.delayMs, () => {
+      if (res.destroyed) return;
+      if ("drop" in answer) {
+        req.socket.destroy();
+      } else if ("error" in answer) {
+        const envelope = errorEnvelope(answer.error, {
+          ...(answer.code !== undefined ? { error: answer.code } : {}),
+          ...(answer.message !== undefined ? { message: answer.message } : {}),
+          ...(answer.details !== undefined ? { details: answer.details } : {}),
+        });
+        const headers = { ...(answer.error === 503 ? { "retry-after": "5" } : {}), ...answer.headers };
+        sendJson(res, answer.error, envelope, headers);
+      } else if ("raw" in answer) {
+        if (res.headersSent) return;
+        res.writeHead(answer.status ?? 200, { "content-type": answer.contentType ?? "application/json", ...answer.headers });
+        res.end(answer.raw);
+      } else {
+        sendJson(res, answer.status ?? 200, answer.json, answer.headers);
+      }
+    });
+  };
+
+  const defaultRecall =
+    options.recall ??
+    ((body: { k: number }) => {
+      const full = fullRecallResponse();
+      return { ...full, results: (full.results as unknown[]).slice(0, body.k) };
+    });
+
+  const handleApi = (req: IncomingMessage, res: ServerResponse, url: URL, recorded: RecordedRequest): void => {
+    const authorization = req.headers.authorization ?? "";
+    const match = /^Bearer (.+)$/.exec(authorization);
+    if (!match || match[1] !== apiKey) {
+      const message = match ? "Invalid or expired API key" : "Not authenticated";
+      return sendJson(res, 401, errorEnvelope(401, { message }), { "www-authenticate": "Bearer" });
+    }
+    const path = url.pathname;
+    const wrongContext = (id: unknown) => typeof id === "string" && id !== contextId;
+
+    if (path === `${API_PREFIX}/recall`) {
+      if (req.method !== "POST") return sendJson(res, 405, errorEnvelope(405, { message: "Method Not Allowed" }));
+      const body = recorded.body;
+      if (typeof body === "string") {
+        return sendJson(res, 422, errorEnvelope(422, { details: { errors: [{ loc: ["body"], msg: "JSON decode error", type: "json_invalid" }] } }));
+      }
+      const issues = validateRecall(body);
+      if (issues.length > 0) return sendJson(res, 422, errorEnvelope(422, { details: { errors: issues } }));
+      const b = body as Record<string, unknown>;
+      const filters = (b.filters ?? {}) as Record<string, unknown>;
+      const scripted = takeScripted(path);
+      if (scripted) return play(scripted, req, res);
+      if (filters.context_id === undefined || filters.context_id === null) {
+        return sendJson(
+          res,
+          422,
+          errorEnvelope(422, {
+            error: "HTTP-422",
+            message: "recall() requires current_workspace_id and current_context_id",
+            details: {},
+          }),
+        );
+      }
+      if (wrongContext(filters.context_id)) return sendJson(res, 404, errorEnvelope(404));
+      return sendJson(res, 200, defaultRecall({ ...b, query: String(b.query), k: typeof b.k === "number" ? b.k : 5 }));
+    }
+
+    if (path === `${API_PREFIX}/list` || path === `${API_PREFIX}/stats`) {
+      if (req.method !== "GET") return sendJson(res, 405, errorEnvelope(405, { message: "Method Not Allowed" }));
+      const scripted = takeScripted(path);
+      if (scripted) return play(scripted, req, res);
+      if (wrongContext(url.searchParams.get("context_id") ?? undefined)) return sendJson(res, 404, errorEnvelope(404));
+      if (path.endsWith("/stats")) {
+        const byType: Record<string, number> = {};
+        for (const m of FAKE_MEMORIES) byType[m.type] = (byType[m.type] ?? 0) + 1;
+        return sendJson(res, 200, {
+          total_count: FAKE_MEMORIES.length,
+          working_count: FAKE_MEMORIES.filter((m) => m.scope === "working").length,
+          persistent_count: FAKE_MEMORIES.filter((m) => m.scope === "persistent").length,
+          by_type: byType,
+          by_importance: {
+            high: FAKE_MEMORIES.filter((m) => m.importance >= 0.7).length,
+            medium: FAKE_MEMORIES.filter((m) => m.importance >= 0.4 && m.importance < 0.7).length,
+            low: FAKE_MEMORIES.filter((m) => m.importance < 0.4).length,
+          },
+          recent_activity: 0,
+        });
+      }
+      const q = url.searchParams.get("q")?.toLowerCase() ?? "";
+      const type = url.searchParams.get("type");
+      const limit = Number(url.searchParams.get("limit") ?? 50);
+      const offset = Number(url.searchParams.get("offset") ?? 0);
+      if (!Number.isInteger(limit) || limit < 1 || limit > 500 || !Number.isInteger(offset) || offset < 0) {
+        return sendJson(
+          res,
+          422,
+          errorEnvelope(422, { details: { errors: [{ loc: ["query", "limit"], msg: "Input should be between 1 and 500", type: "value_error" }] } }),
+        );
+      }
+      const matching = FAKE_MEMORIES.filter((m) => (!q || m.summary.toLowerCase().includes(q)) && (!type || m.type === type));
+      const page = matching.slice(offset, offset + limit);
+      return sendJson(res, 200, {
+        memories: page.map(({ tags: _tags, ...m }) => m),
+        total: matching.length,
+        has_more: offset + page.length < matching.length,
+      });
+    }
+
+    const scripted = takeScripted(path);
+    if (scripted) return play(scripted, req, res);
+    return sendJson(res, 404, errorEnvelope(404, { message: "Not Found" }));
+  };
+
+  const handleControl = (req: IncomingMessage, res: ServerResponse, url: URL, raw: string): void => {
+    if (url.pathname === "/__fake/health") return sendJson(res, 200, { status: "ok" });
+    if (url.pathname === "/__fake/requests") return sendJson(res, 200, { requests });
+    if (url.pathname === "/__fake/reset" && req.method === "POST") {
+      queue = [];
+      requests.length = 0;
+      return sendJson(res, 200, { status: "ok" });
+    }
+    if (url.pathname === "/__fake/next" && req.method === "POST") {
+      try {
+        const parsed = JSON.parse(raw) as ScriptedAnswer | ScriptedAnswer[];
+        queue.push(...(Array.isArray(parsed) ? parsed : [parsed]));
+        return sendJson(res, 200, { queued: queue.length });
+      } catch {
+        return sendJson(res, 400, { error: "bad_json", message: "POST /__fake/next takes a scripted answer or an array of them" });
+      }
+    }
+    return sendJson(res, 404, { error: "not_found", message: "unknown control route" });
+  };
+
+  const server: Server = createServer((req, res) => {
+    void (async () => {
+      const url = new URL(req.url ?? "/", "http://fake.invalid");
+      const raw = await readBody(req);
+      if (url.pathname.startsWith("/__fake/")) return handleControl(req, res, url, raw);
+      let body: unknown;
+      if (raw !== "") {
+        try {
+          body = JSON.parse(raw);
+        } catch {
+          body = raw;
+        }
+      }
+      const recorded: RecordedRequest = {
+        method: req.method ?? "GET",
+        path: url.pathname,
+        query: queryObject(url.searchParams),
+        headers: req.headers,
+        body,
+      };
+      requests.push(recorded);
+      handleApi(req, res, url, recorded);
+    })().catch((error: unknown) => {
+      sendJson(res, 500, errorEnvelope(500, { message: `fake memory service bug: ${String(error)}` }));
+    });
+  });
+
+  const host = options.host ?? "127.0.0.1";
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port ?? 0, host, () => {
+      server.off("error", reject);
+      resolve();
+    });
+  });
+  const { port } = server.address() as AddressInfo;
+
+  return {
+    url: `http://${host.includes(":") ? `[${host}]` : host}:${port}`,
+    port,
+    apiKey,
+    contextId,
+    requests,
+    setNext: (...answers) => {
+      queue.push(...answers);
+    },
+    reset: () => {
+      queue = [];
+      requests.length = 0;
+    },
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        for (const timer of timers) clearTimeout(timer);
+        timers.clear();
+        server.close((error) => (error ? reject(error) : resolve()));
+        server.closeAllConnections();
+      }),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Command line
+
+function argValue(args: readonly string[], name: string): string | undefined {
+  const i = args.indexOf(name);
+  if (i >= 0) return args[i + 1];
+  const prefixed = args.find((a) => a.startsWith(`${name}=`));
+  return prefixed?.slice(name.length + 1);
+}
+
+/** Starts the fake from the command line and keeps it running until SIGTERM/SIGINT. */
+export async function main(args: readonly string[] = process.argv.slice(2)): Promise<FakeMemoryService> {
+  const portText = argValue(args, "--port") ?? process.env.FAKE_MEMORY_SERVICE_PORT ?? "0";
+  const port = Number(portText);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port must be a port number, got "${portText}"`);
+  const service = await startFakeMemoryService({
+    port,
+    host: argValue(args, "--host") ?? process.env.FAKE_MEMORY_SERVICE_HOST ?? "127.0.0.1",
+    apiKey: argValue(args, "--api-key") ?? process.env.FAKE_MEMORY_SERVICE_API_KEY ?? FAKE_API_KEY,
+    contextId: argValue(args, "--context-id") ?? process.env.FAKE_MEMORY_SERVICE_CONTEXT_ID ?? FAKE_CONTEXT_ID,
+  });
+  console.log(`fake memory service listening on ${service.url}`);
+  const stop = () => {
+    void service.close().finally(() => process.exit(0));
+  };
+  process.once("SIGTERM", stop);
+  process.once("SIGINT", stop);
+  return service;
+}
+
+const entry = process.argv[1];
+if (entry && import.meta.url === pathToFileURL(path.resolve(entry)).href) {
+  main().catch((error: unknown) => {
+    console.error(error instanceof Error ? error.message : String(error));
+    process.exit(1);
+  });
+}
