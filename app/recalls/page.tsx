@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
-import { ComingSoon } from "@/components/layout/coming-soon";
+import { Suspense } from "react";
+import { HistoryView } from "@/components/history/history-view";
 import { PageHeader } from "@/components/layout/page-header";
 
 export const metadata: Metadata = { title: "History" };
@@ -8,12 +9,16 @@ export default function HistoryPage() {
   return (
     <>
       <PageHeader title="Recall history" description="Every logged recall: run in the console or ingested from production." />
-      <ComingSoon>
-        <p>
-          A filterable table of logged recalls (store, level, selector drops, text, time range) with shareable filters,
-          each row opening the same view the console shows, plus CSV and JSON Lines export.
-        </p>
-      </ComingSoon>
+      {/* The view reads its filters from the URL (useSearchParams), which needs a Suspense boundary. */}
+      <Suspense
+        fallback={
+          <section className="panel" role="status">
+            <p>Loading recall history…</p>
+          </section>
+        }
+      >
+        <HistoryView />
+      </Suspense>
     </>
   );
 }

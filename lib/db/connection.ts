@@ -26,14 +26,16 @@ export async function openDatabase(config: DatabaseConfig): Promise<OpenDatabase
 
 async function openPglite(dataDir: string): Promise<OpenDatabase> {
   acquirePgliteLock(dataDir);
-  const [{ PGlite }, { PrismaPGlite }] = await Promise.all([
+  const [{ PGlite }, { PrismaPGlite }, { pg_trgm }] = await Promise.all([
     import("@electric-sql/pglite"),
     import("pglite-prisma-adapter"),
+    // Trigram indexes make "text in the query" searches of a large history fast (a migration creates one).
+    import("@electric-sql/pglite/contrib/pg_trgm"),
   ]);
   let db: InstanceType<typeof PGlite>;
   try {
     fs.mkdirSync(dataDir, { recursive: true });
-    db = new PGlite(dataDir);
+    db = new PGlite(dataDir, { extensions: { pg_trgm } });
     await db.waitReady;
   } catch (error) {
     releasePgliteLock(dataDir);

@@ -151,3 +151,40 @@ describe("memories API", () => {
     expect(json.details.issues[0].path).toEqual(["limit"]);
   });
 });
+
+describe("POST /api/recalls (ingestion)", () => {
+  const response = {
+    results: [{ memory_id: "r-1", summary: "From production", score: 0.9 }],
+    confidence: { level: "moderate", top_score: 0.7, prominence: 0.3, result_count: 5, rationale: "Top semantic cosine 0.70, prominence 0.30 above the candidate-pool mean (0.54); top hit is a plausible match." },
+    selector: { applied: true, model: "prod-llm", kept: 1, dropped: 1, dropped_memory_ids: ["r-2"] },
+  };
+
+  it("accepts a batch item by item, shows the ingested recall in the history, and is idempotent", async () => {
+    const recallsRoute = await import("@/app/api/recalls/route");
+    const items = [
+      { external_id: "prod-1", store: "prod", request: { query: "ingested question" }, response },
+      { external_id: "prod-1", store: "prod", request: { query: "ingested question" }, response },
+      { store: "prod", request: {}, response },
+    ];
+    const first = await callRoute(recallsRoute.POST, { body: { recalls: items } });
+    expect(first.status).toBe(201);
+    expect(first.json).toMatchObject({ accepted: 1, duplicates: 1, rejected: 1 });
+    const again = await callRoute(recallsRoute.POST, { body: { recalls: [items[0]] } });
+    expect(again.status).toBe(200);
+    expect(again.json.results[0]).toEqual({ index: 0, status: "duplicate", external_id: "prod-1" });
+
+    const history = await callRoute(recallsRoute.GET, { url: "/api/recalls?source=ingest&q=ingested" });
+    expect(history.json.items).toHaveLength(1);
+    expect(history.json.items[0]).toMatchObject({ source: "ingest", store: "prod", level: "moderate", selector_applied: true, selector_kept: 1, selector_dropped: 1, has_candidates: false });
+  });
+
+  it("refuses an oversized body with 413, and a body that is not a batch with 422", async () => {
+    const recallsRoute = await import("@/app/api/recalls/route");
+    const big = JSON.stringify({ recalls: [{ store: "prod", request: { query: "x".repeat(17_000_000) }, response }] });
+    const tooLarge = await callRoute(recallsRoute.POST, { rawBody: big });
+    expect(tooLarge.status).toBe(413);
+    expect(tooLarge.json.error).toBe("payload_too_large");
+    const notBatch = await callRoute(recallsRoute.POST, { body: [{ store: "prod" }] });
+    expect(notBatch.status).toBe(422);
+  });
+});

@@ -1,0 +1,20 @@
+import { NextResponse } from "next/server";
+import { apiRoute } from "@/lib/api/route";
+import { getPrisma } from "@/lib/db";
+import { HistoryQuerySchema, listRecalls } from "@/lib/recalls/history";
+import { INGEST_LIMITS, IngestBodySchema, ingestRecalls } from "@/lib/recalls/ingest";
+
+export const dynamic = "force-dynamic";
+
+/** The recall history: filtered, newest first, one keyset page at a time (`{ items, next_cursor }`). */
+export const GET = apiRoute({ query: HistoryQuerySchema }, async ({ query }) => listRecalls(await getPrisma(), query));
+
+/**
+ * Ingests recalls captured elsewhere: `{ recalls: [{ external_id?, store, request, response,
+ * candidates?, latency_ms?, created_at? }] }`. Per-item results (accepted / duplicate / rejected
+ * with reasons); idempotent on `external_id`; 201 when anything was accepted.
+ */
+export const POST = apiRoute({ body: IngestBodySchema, maxBodyBytes: INGEST_LIMITS.bodyBytes }, async ({ body }) => {
+  const outcome = await ingestRecalls(await getPrisma(), body.recalls);
+  return NextResponse.json(outcome, { status: outcome.accepted > 0 ? 201 : 200 });
+});

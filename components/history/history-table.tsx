@@ -1,0 +1,134 @@
+"use client";
+
+import Link from "next/link";
+import { useRouter } from "next/navigation";
+import type { MouseEvent } from "react";
+import { LevelBadge } from "@/components/recall/level-badge";
+import type { HistoryItem } from "@/lib/recalls/history";
+import { formatNumber, formatScore, MISSING, selectorReasonText } from "@/lib/recalls/format";
+import styles from "./history.module.css";
+
+const timeFormat = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "medium" });
+
+export function recallHref(id: string): string {
+  return `/recalls/${encodeURIComponent(id)}`;
+}
+
+/** What the selector column says: counts when it ran, "off" or why not when it did not. */
+export function selectorCell(item: HistoryItem): { text: string; title: string; dropped: boolean } {
+  if (item.status === "error") return { text: MISSING, title: "The recall failed; no selector ran.", dropped: false };
+  if (item.selector_applied) {
+    const kept = item.selector_kept ?? null;
+    const dropped = item.selector_dropped ?? null;
+    const model = item.selector_model ? `Selector ${item.selector_model}` : "The selector";
+    return {
+      text: `${kept ?? "?"} kept · ${dropped ?? "?"} dropped`,
+      title: `${model} kept ${kept ?? "an unknown number of"} and dropped ${dropped ?? "an unknown number of"} results.`,
+      dropped: (dropped ?? 0) > 0,
+    };
+  }
+  const reason = item.selector_reason;
+  if (reason === "disabled" || reason === "off") return { text: "off", title: selectorReasonText(reason), dropped: false };
+  // An ingested recall may state neither; that is unknown, not "off".
+  if (reason === null || reason.trim() === "") return { text: "not run", title: selectorReasonText(null), dropped: false };
+  return { text: `not run: ${reason}`, title: selectorReasonText(reason), dropped: false };
+}
+
+function HistoryRow({ item }: { item: HistoryItem }) {
+  const router = useRouter();
+  const href = recallHref(item.id);
+  const failed = item.status === "error";
+  const selector = selectorCell(item);
+  const created = new Date(item.created_at);
+
+  // The query cell's link is the keyboard and assistive-technology target; a click anywhere else
+  // on the row goes to the same place for the mouse (but not while selecting text).
+  const onClick = (event: MouseEvent<HTMLTableRowElement>) => {
+    if (event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+    if ((event.target as HTMLElement).closest("a, button, input, select, textarea")) return;
+    if (window.getSelection()?.toString()) return;
+    router.push(href);
+  };
+
+  return (
+    <tr data-testid="history-row" data-recall-id={item.id} data-status={item.status} className={styles.row} onClick={onClick}>
+      <td className={styles.nowrap}>
+        <time dateTime={item.created_at} title={item.created_at}>
+          {timeFormat.format(created)}
+        </time>
+      </td>
+      <td className={styles.storeCell}>
+        <span className={styles.store} title={item.store}>
+          {item.store}
+        </span>
+        {item.source === "ingest" ? (
+          <span className={styles.chip} title="Captured elsewhere and ingested">
+            ingested
+          </span>
+        ) : null}
+      </td>
+      <td className={styles.queryCell}>
+        <Link href={href} className={styles.queryLink} title={item.query} data-testid="history-query">
+          {item.query}
+        </Link>
+      </td>
+      <td className={styles.levelCell}>
+        <LevelBadge level={failed ? null : item.level} />
+        {failed ? (
+          <span className={`${styles.chip} ${styles.chipError}`} title="The store failed; the detail page says how">
+            failed
+          </span>
+        ) : !item.has_candidates ? (
+          <span className={styles.chip} title="No candidate pool was recorded, so the score distribution cannot be drawn" data-testid="no-pool">
+            no pool
+          </span>
+        ) : null}
+      </td>
+      <td className={styles.num}>{formatScore(item.top_score)}</td>
+      <td className={styles.num}>{formatScore(item.prominence)}</td>
+      <td className={styles.num}>{failed ? MISSING : item.returned_count}</td>
+      <td className={styles.nowrap} title={selector.title}>
+        <span className={selector.dropped ? styles.dropped : selector.text === "off" ? styles.muted : undefined}>{selector.text}</span>
+      </td>
+      <td className={`${styles.num} ${styles.nowrap}`}>
+        {item.latency_ms === null ? MISSING : `${formatNumber(item.latency_ms, 1)} ms`}
+      </td>
+    </tr>
+  );
+}
+
+export function HistoryTable({ items, busy }: { items: HistoryItem[]; busy: boolean }) {
+  return (
+    <div className={styles.tableScroll}>
+      <table className={styles.table} data-testid="history-table" aria-busy={busy}>
+        <caption className={styles.visuallyHidden}>Logged recalls, newest first. Each query opens the recall.</caption>
+        <thead>
+          <tr>
+            <th scope="col">Time</th>
+            <th scope="col">Store</th>
+            <th scope="col">Query</th>
+            <th scope="col">Level</th>
+            <th scope="col" className={styles.num} title="Raw cosine of the best candidate (hybrid or BM25 score for keyword-only pools)">
+              Top score
+            </th>
+            <th scope="col" className={styles.num}>
+              Prominence
+            </th>
+            <th scope="col" className={styles.num} title="Results on the returned page">
+              Results
+            </th>
+            <th scope="col">Selector</th>
+            <th scope="col" className={styles.num}>
+              Latency
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {items.map((item) => (
+            <HistoryRow key={item.id} item={item} />
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}

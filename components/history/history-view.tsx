@@ -1,0 +1,174 @@
+"use client";
+
+import Link from "next/link";
+import { usePathname, useRouter, useSearchParams } from "next/navigation";
+import { useCallback, useMemo, useRef, useState } from "react";
+import { errorMessage } from "@/lib/queries/fetch-json";
+import { hasHistoryFilters } from "@/lib/recalls/history";
+import { useHistory } from "@/lib/queries/use-history";
+import { useStores } from "@/lib/queries/use-recall";
+import { HistoryFilterBar } from "./history-filters";
+import { HistoryTable } from "./history-table";
+import { effectiveFilters, isFiltered, RANGE_PRESETS, readHistoryUrl, writeHistoryUrl, type HistoryUrlState } from "./history-url";
+import styles from "./history.module.css";
+
+const EMPTY_STATE: HistoryUrlState = { filters: {}, range: null };
+
+function plural(n: number, one: string, many: string): string {
+  return `${n.toLocaleString("en-US")} ${n === 1 ? one : many}`;
+}
+
+/** The History page's interactive part: filters (kept in the URL), the table, paging. */
+export function HistoryView() {
+  const searchParams = useSearchParams();
+  const router = useRouter();
+  const pathname = usePathname();
+  const url = useMemo(() => readHistoryUrl(searchParams), [searchParams]);
+  const state: HistoryUrlState = useMemo(() => ({ filters: url.filters, range: url.range }), [url]);
+
+  // A relative range is anchored when it is chosen (or the page opens, or Refresh is pressed),
+  // so the query key stays put while the person reads.
+  const [refreshed, setRefreshed] = useState(0);
+  const anchor = useMemo(() => Date.now(), [url.range, refreshed]);
+  const filters = useMemo(() => effectiveFilters(state, anchor), [state, anchor]);
+  const list = useHistory(filters, { enabled: url.invalid === null });
+  const stores = useStores();
+
+  // The latest state, for callbacks that fire after a pause (the debounced text boxes).
+  const stateRef = useRef(state);
+  stateRef.current = state;
+  const navigate = useCallback(
+    (next: HistoryUrlState) => {
+      const query = writeHistoryUrl(next);
+      router.replace(query ? `${pathname}?${query}` : pathname, { scroll: false });
+    },
+    [router, pathname],
+  );
+  const onQuery = useCallback(
+    (q: string) => navigate({ ...stateRef.current, filters: { ...stateRef.current.filters, q: q || undefined } }),
+    [navigate],
+  );
+  const onStore = useCallback(
+    (store: string) => navigate({ ...stateRef.current, filters: { ...stateRef.current.filters, store: store || undefined } }),
+    [navigate],
+  );
+  const clearFilters = () => navigate(EMPTY_STATE);
+  const refresh = () => {
+    if (url.range) setRefreshed((n) => n + 1);
+    else void list.refetch();
+  };
+
+  const items = useMemo(() => list.data?.pages.flatMap((page) => page.items) ?? [], [list.data]);
+  const filtered = isFiltered(state);
+  const busy = list.isFetching && !list.isFetchingNextPage;
+  const storeNames = useMemo(() => {
+    const names = (stores.data ?? []).map((s) => s.name);
+    return state.filters.store && !names.includes(state.filters.store) ? [...names, state.filters.store] : names;
+  }, [stores.data, state.filters.store]);
+
+  let resultsLine = "";
+  if (list.data && !list.isPlaceholderData) {
+    if (items.length > 0) {
+      const since = url.range ? ` in the ${RANGE_PRESETS.find((p) => p.value === url.range)!.label.toLowerCase()}` : "";
+      resultsLine = `Showing ${plural(items.length, "recall", "recalls")}${since}${hasHistoryFilters(state.filters) ? " matching the filters" : ""}, newest first${list.hasNextPage ? "; more below" : ""}.`;
+    }
+  }
+
+  return (
+    <div className={styles.history}>
+      <section className={`panel ${styles.panel}`} aria-label="Recall history">
+        <HistoryFilterBar state={state} onChange={navigate} onQuery={onQuery} onStore={onStore} stores={storeNames} />
+        <div className={styles.toolbar}>
+          <p className={styles.resultsLine} role="status" aria-live="polite">
+            {resultsLine}
+            {busy && list.data ? <span className={styles.loadingNote}> Loading…</span> : null}
+          </p>
+          <div className={styles.toolbarActions}>
+            {filtered ? (
+              <button type="button" className={`${styles.button} ${styles.buttonGhost}`} onClick={clearFilters}>
+                Clear filters
+              </button>
+            ) : null}
+            <button type="button" className={styles.button} onClick={refresh} disabled={url.invalid !== null || list.isFetching}>
+              Refresh
+            </button>
+          </div>
+        </div>
+
+        {url.invalid !== null ? (
+          <div className={styles.alert} role="alert">
+            <p>
+              <strong>This link&apos;s filters cannot be read.</strong> {url.invalid}
+            </p>
+            <button type="button" className={styles.button} onClick={clearFilters}>
+              Clear filters
+            </button>
+          </div>
+        ) : list.isPending ? (
+          <div className={styles.state} role="status">
+            <span className={styles.spinner} aria-hidden="true" />
+            <p>Loading recalls…</p>
+          </div>
+        ) : list.isError && !list.data ? (
+          <div className={styles.alert} role="alert">
+            <p>
+              <strong>Could not load the history.</strong> {errorMessage(list.error)}
+            </p>
+            <button type="button" className={styles.button} onClick={() => void list.refetch()}>
+              Try again
+            </button>
+          </div>
+        ) : items.length === 0 && !list.isPlaceholderData ? (
+          filtered ? (
+            <div className={styles.empty} data-testid="history-empty">
+              <p className={styles.emptyTitle}>No recalls match these filters</p>
+              <p className={styles.muted}>Widen the time range, pick more levels, or start over.</p>
+              <button type="button" className={styles.button} onClick={clearFilters}>
+                Clear filters
+              </button>
+            </div>
+          ) : (
+            <div className={styles.empty} data-testid="history-empty">
+              <p className={styles.emptyTitle}>No recalls yet — run one in the console</p>
+              <p className={styles.muted}>Every recall run in the console, or ingested from elsewhere, is logged here.</p>
+              <Link href="/" className={`${styles.button} ${styles.buttonPrimary}`}>
+                Open the console
+              </Link>
+            </div>
+          )
+        ) : (
+          <>
+            {list.isError && !list.isFetchNextPageError ? (
+              <div className={styles.alert} role="alert">
+                <p>Could not refresh the list: {errorMessage(list.error)}</p>
+                <button type="button" className={styles.button} onClick={() => void list.refetch()}>
+                  Try again
+                </button>
+              </div>
+            ) : null}
+            <HistoryTable items={items} busy={busy} />
+            <div className={styles.loadMore}>
+              {list.hasNextPage ? (
+                <button
+                  type="button"
+                  className={styles.button}
+                  disabled={list.isFetchingNextPage}
+                  onClick={() => void list.fetchNextPage()}
+                >
+                  {list.isFetchingNextPage ? "Loading…" : "Load more"}
+                </button>
+              ) : items.length > 0 ? (
+                <p className={styles.muted}>That is all of them.</p>
+              ) : null}
+              {list.isFetchNextPageError ? (
+                <p className={styles.rowError} role="alert">
+                  Could not load more: {errorMessage(list.error)}
+                </p>
+              ) : null}
+            </div>
+          </>
+        )}
+      </section>
+    </div>
+  );
+}

@@ -1,0 +1,83 @@
+import { expect, test, type Page } from "@playwright/test";
+
+/**
+ * History: recalls run in the console are listed newest first; a text filter narrows the table,
+ * lives in the URL and survives a reload; a row opens the logged recall's detail page.
+ * Query texts carry a per-run stamp, so earlier runs against the same server cannot match.
+ */
+
+async function runRecall(page: Page, query: string): Promise<string> {
+  await page.goto("/");
+  const box = page.getByRole("textbox", { name: "Query" });
+  await box.fill(query);
+  await box.press("Enter");
+  await expect(page).toHaveURL(/\/\?recall=[0-9a-f-]{36}$/, { timeout: 30_000 });
+  await expect(page.getByTestId("recall-query")).toHaveText(query);
+  return new URL(page.url()).searchParams.get("recall")!;
+}
+
+function stamp(): string {
+  return `${Date.now().toString(36)}${Math.floor(Math.random() * 1296).toString(36)}`;
+}
+
+test("console recalls show up in history; a text filter narrows them, survives reload and opens the detail @postgres", async ({
+  page,
+}) => {
+  const run = stamp();
+  const older = `Who handles Kafka consumer lag pages? (history ${run} alpha)`;
+  const newer = `What went wrong with VAT on Belgian invoices? (history ${run} beta)`;
+  const olderId = await runRecall(page, older);
+  const newerId = await runRecall(page, newer);
+
+  await page.goto("/recalls");
+  await expect(page.getByRole("heading", { level: 1, name: "Recall history" })).toBeVisible();
+  const table = page.getByTestId("history-table");
+  const rows = table.getByTestId("history-row");
+  // Newest first: the two just run are on top.
+  await expect(rows.nth(0)).toHaveAttribute("data-recall-id", newerId);
+  await expect(rows.nth(1)).toHaveAttribute("data-recall-id", olderId);
+  await expect(rows.nth(0).getByTestId("history-query")).toHaveText(newer);
+  await expect(rows.nth(0).getByTestId("level-badge")).toHaveAttribute("data-level", /^(high|moderate|low|none)$/);
+
+  // Narrow by text: one row left, and the URL says so.
+  const search = page.getByRole("searchbox", { name: "Search queries" });
+  await search.fill(`${run} alpha`);
+  await expect(page).toHaveURL(new RegExp(`[?&]q=${encodeURIComponent(`${run} alpha`).replace(/%20/g, "(\\+|%20)")}(&|$)`));
+  await expect(rows).toHaveCount(1);
+  await expect(rows.first()).toHaveAttribute("data-recall-id", olderId);
+
+  // A reload (or a shared link) shows the same filtered view.
+  await page.reload();
+  await expect(page.getByRole("searchbox", { name: "Search queries" })).toHaveValue(`${run} alpha`);
+  await expect(rows).toHaveCount(1);
+  await expect(rows.first()).toHaveAttribute("data-recall-id", olderId);
+
+  // Clicking the row (not only its link) opens the logged recall.
+  await rows.first().locator("td").first().click();
+  await expect(page).toHaveURL(new RegExp(`/recalls/${olderId}$`));
+  await expect(page.getByRole("heading", { level: 1, name: "Logged recall" })).toBeVisible();
+  await expect(page.getByTestId("recall-query")).toHaveText(older);
+});
+
+test("filters that match nothing say so and can be cleared; the query link is keyboard reachable", async ({ page }) => {
+  const run = stamp();
+  const query = `Where do the deploy runbooks live? (history ${run})`;
+  const id = await runRecall(page, query);
+
+  await page.goto(`/recalls?q=${encodeURIComponent(`no such recall ${run}`)}&level=high,none&range=24h`);
+  await expect(page.getByTestId("history-empty")).toContainText("No recalls match these filters");
+  await expect(page.getByRole("checkbox", { name: "High" })).toBeChecked();
+  await expect(page.getByRole("combobox", { name: "Time" })).toHaveValue("24h");
+
+  await page.getByTestId("history-empty").getByRole("button", { name: "Clear filters" }).click();
+  await expect(page).toHaveURL(/\/recalls$/);
+  const first = page.getByTestId("history-row").first();
+  await expect(first).toHaveAttribute("data-recall-id", id);
+  await expect(page.getByRole("checkbox", { name: "High" })).not.toBeChecked();
+
+  // The query text is a link: focus it and press Enter.
+  await first.getByRole("link").focus();
+  await page.keyboard.press("Enter");
+  await expect(page).toHaveURL(new RegExp(`/recalls/${id}$`));
+  await expect(page.getByTestId("recall-query")).toHaveText(query);
+});

@@ -1,0 +1,34 @@
+import { keepPreviousData, useInfiniteQuery } from "@tanstack/react-query";
+import { HISTORY_PAGE_SIZE, historyFilterParams, type HistoryFilters, type HistoryPage } from "@/lib/recalls/history";
+import { fetchJson } from "./fetch-json";
+
+/** The recall history (`GET /api/recalls`, DESIGN §7), page by page through `next_cursor`. */
+
+export const historyKeys = {
+  all: ["history"] as const,
+  /** Keyed by the filters' query string: equal filters, equal key. */
+  list: (filters: HistoryFilters) => [...historyKeys.all, "list", historyFilterParams(filters).toString()] as const,
+};
+
+export function historyUrl(filters: HistoryFilters, cursor: string | null, limit = HISTORY_PAGE_SIZE): string {
+  const params = historyFilterParams(filters);
+  params.set("limit", String(limit));
+  if (cursor) params.set("cursor", cursor);
+  return `/api/recalls?${params.toString()}`;
+}
+
+/**
+ * Newest first; the previous list stays up while a new filter loads. Always refetched on mount
+ * (a recall run a moment ago in the console should be there when History opens).
+ */
+export function useHistory(filters: HistoryFilters, options: { enabled?: boolean } = {}) {
+  return useInfiniteQuery({
+    queryKey: historyKeys.list(filters),
+    queryFn: ({ pageParam, signal }) => fetchJson<HistoryPage>(historyUrl(filters, pageParam), { signal }),
+    initialPageParam: null as string | null,
+    getNextPageParam: (last) => last.next_cursor,
+    placeholderData: keepPreviousData,
+    staleTime: 0,
+    enabled: options.enabled ?? true,
+  });
+}

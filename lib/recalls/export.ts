@@ -1,0 +1,55 @@
+import type { PrismaClient } from "@prisma/client";
+import { stringify } from "csv-stringify/sync";
+import { decodeHistoryCursor, listRecalls, type HistoryCursor, type HistoryFilters, type HistoryItem } from "./history";
+
+export type ExportFormat = "csv" | "jsonl";
+
+/** Rows fetched per page while streaming: memory stays flat however large the history. */
+const EXPORT_PAGE = 1_000;
+
+export const EXPORT_COLUMNS: readonly (keyof HistoryItem)[] = [
+  "id", "created_at", "source", "store", "query", "k", "search_mode", "status", "level", "top_score",
+  "prominence", "returned_count", "selector_applied", "selector_model", "selector_kept", "selector_dropped",
+  "selector_reason", "latency_ms", "has_candidates",
+];
+
+/** One page of the export as text. CSV cells starting with = + - @ are neutralized (a leading '), numbers excepted. */
+export function encodeExportPage(items: readonly HistoryItem[], format: ExportFormat, first: boolean): string {
+  if (format === "jsonl") return items.map((item) => JSON.stringify(item)).join("\n") + (items.length ? "\n" : "");
+  return stringify(
+    items.map((item) => EXPORT_COLUMNS.map((column) => item[column])),
+    { header: first, columns: EXPORT_COLUMNS as string[], escape_formulas: true, cast: { boolean: (b) => (b ? "true" : "false") } },
+  );
+}
+
+/** The filtered history, newest first, as a stream that reads one keyset page at a time. */
+export function exportStream(
+  prisma: PrismaClient,
+  filters: HistoryFilters,
+  format: ExportFormat,
+  pageSize = EXPORT_PAGE,
+): ReadableStream<Uint8Array> {
+  const encoder = new TextEncoder();
+  let cursor: HistoryCursor | undefined;
+  let first = true;
+  let done = false;
+  return new ReadableStream({
+    async pull(controller) {
+      if (done) return controller.close();
+      const page = await listRecalls(prisma, {
+        ...filters,
+        limit: pageSize,
+        cursor,
+      });
+      const text = encodeExportPage(page.items, format, first);
+      // A CSV with no rows still gets its header.
+      if (text || first) controller.enqueue(encoder.encode(text || (format === "csv" ? `${EXPORT_COLUMNS.join(",")}\n` : "")));
+      first = false;
+      cursor = page.next_cursor ? (decodeHistoryCursor(page.next_cursor) ?? undefined) : undefined;
+      if (!cursor) {
+        done = true;
+        controller.close();
+      }
+    },
+  });
+}

@@ -1,0 +1,348 @@
+/**
+ * The recall history: which logged recalls a filter selects, one keyset page at a time
+ * (`GET /api/recalls`, DESIGN §7), and the query-string form of those filters that the History
+ * page keeps in its URL.
+ *
+ * Client-safe apart from `listRecalls`, which takes the Prisma client as an argument (Prisma is a
+ * type-only import here), so the page parses and writes its URL with the same schema the route
+ * validates with.
+ *
+ * Paging is keyset on (created_at DESC, id DESC): the cursor is the last row's pair and the next
+ * page is every row strictly after it in that order, so rows sharing a timestamp are neither
+ * repeated nor skipped, and a deep page costs what the first one does.
+ */
+import { z } from "zod";
+import type { Prisma, PrismaClient } from "@prisma/client";
+import { LEVELS, type Level } from "@/lib/recall/confidence";
+
+export const HISTORY_PAGE_SIZE = 50;
+export const HISTORY_MAX_PAGE_SIZE = 200;
+export const HISTORY_QUERY_MAX_CHARS = 200;
+
+/** Levels strongest first: the order a level list is normalized to (and shown in). */
+export const HISTORY_LEVELS: readonly Level[] = [...LEVELS].reverse();
+
+// ---------------------------------------------------------------------------------------------
+// Cursor: base64url of JSON [created_at ISO, id]. Opaque to callers; decoded strictly so a damaged
+// or foreign cursor is a 422, never a database error.
+
+export interface HistoryCursor {
+  createdAt: Date;
+  id: string;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+const MAX_CURSOR_CHARS = 200;
+
+function toBase64Url(text: string): string {
+  const bytes = new TextEncoder().encode(text);
+  let binary = "";
+  for (const byte of bytes) binary += String.fromCharCode(byte);
+  return btoa(binary).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+}
+
+function fromBase64Url(text: string): string | null {
+  if (!/^[A-Za-z0-9_-]*$/.test(text) || text.length % 4 === 1) return null;
+  const padded = text.replace(/-/g, "+").replace(/_/g, "/") + "=".repeat((4 - (text.length % 4)) % 4);
+  try {
+    const binary = atob(padded);
+    const bytes = Uint8Array.from(binary, (ch) => ch.charCodeAt(0));
+    return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+  } catch {
+    return null;
+  }
+}
+
+export function encodeHistoryCursor(cursor: HistoryCursor): string {
+  return toBase64Url(JSON.stringify([cursor.createdAt.toISOString(), cursor.id]));
+}
+
+/** The position a cursor names, or null when it is not one `encodeHistoryCursor` wrote. */
+export function decodeHistoryCursor(cursor: string): HistoryCursor | null {
+  if (cursor.length === 0 || cursor.length > MAX_CURSOR_CHARS) return null;
+  const json = fromBase64Url(cursor);
+  if (json === null) return null;
+  let value: unknown;
+  try {
+    value = JSON.parse(json);
+  } catch {
+    return null;
+  }
+  if (!Array.isArray(value) || value.length !== 2) return null;
+  const [iso, id] = value as unknown[];
+  if (typeof iso !== "string" || typeof id !== "string" || !UUID.test(id)) return null;
+  const createdAt = new Date(iso);
+  // Exactly the form we write (millisecond ISO in UTC), so the pair compares like the column.
+  if (Number.isNaN(createdAt.getTime()) || createdAt.toISOString() !== iso) return null;
+  return { createdAt, id };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Query schema, shared by the route (422 on bad input) and the History page (its URL).
+
+const BAD_CURSOR = "The cursor is damaged or not one this API issued; start over from the first page (drop the cursor).";
+
+const BooleanParam = z.enum(["true", "false"], "expected true or false").transform((value) => value === "true");
+
+const IsoDateTime = z.iso
+  .datetime({ offset: true, message: "expected an ISO 8601 date-time with a time zone, e.g. 2025-01-31T09:00:00Z" })
+  .transform((value) => new Date(value));
+
+const LevelList = z
+  .string()
+  .max(100)
+  .transform((text, ctx) => {
+    const parts = text
+      .split(",")
+      .map((part) => part.trim().toLowerCase())
+      .filter(Boolean);
+    const unknown = parts.filter((part) => !(HISTORY_LEVELS as readonly string[]).includes(part));
+    if (parts.length === 0 || unknown.length > 0) {
+      ctx.addIssue({
+        code: "custom",
+        message: `level takes one or more of ${HISTORY_LEVELS.join(", ")}, comma-separated${unknown.length ? ` (not ${unknown.map((u) => `"${u}"`).join(", ")})` : ""}`,
+      });
+      return z.NEVER;
+    }
+    return HISTORY_LEVELS.filter((level) => parts.includes(level));
+  });
+
+const filterShape = {
+  /** Exact store name. */
+  store: z.string().trim().min(1).max(100).optional(),
+  /** One or several levels (OR). */
+  level: LevelList.optional(),
+  selector_applied: BooleanParam.optional(),
+  /** true: the selector dropped at least one result; false: it dropped none or did not run. */
+  has_dropped: BooleanParam.optional(),
+  /** Text the query contains, case-insensitive. */
+  q: z
+    .string()
+    .trim()
+    .max(HISTORY_QUERY_MAX_CHARS, `q is longer than ${HISTORY_QUERY_MAX_CHARS} characters`)
+    .transform((text) => text || undefined)
+    .optional(),
+  /** Inclusive lower bound on created_at. */
+  from: IsoDateTime.optional(),
+  /** Exclusive upper bound on created_at. */
+  to: IsoDateTime.optional(),
+  status: z.enum(["ok", "error"]).optional(),
+  source: z.enum(["console", "ingest"]).optional(),
+};
+
+const pageShape = {
+  limit: z.coerce
+    .number("limit must be a number")
+    .int("limit must be a whole number")
+    .min(1, "limit is at least 1")
+    .max(HISTORY_MAX_PAGE_SIZE, `limit is at most ${HISTORY_MAX_PAGE_SIZE}`)
+    .default(HISTORY_PAGE_SIZE),
+  cursor: z
+    .string()
+    .transform((text, ctx) => {
+      const cursor = decodeHistoryCursor(text);
+      if (!cursor) {
+        ctx.addIssue({ code: "custom", message: BAD_CURSOR });
+        return z.NEVER;
+      }
+      return cursor;
+    })
+    .optional(),
+};
+
+/** A parameter sent empty (`?store=&level=`, as a plain HTML form does) counts as not sent. */
+function dropEmpty(value: unknown): unknown {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return value;
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== "" && v !== undefined));
+}
+
+function timeRangeRule(value: { from?: Date | undefined; to?: Date | undefined }, ctx: z.RefinementCtx) {
+  if (value.from && value.to && value.from.getTime() >= value.to.getTime()) {
+    ctx.addIssue({ code: "custom", path: ["from"], message: "from must be earlier than to" });
+  }
+}
+
+/** The History page's filters (no paging). */
+export const HistoryFiltersSchema = z.preprocess(dropEmpty, z.object(filterShape).superRefine(timeRangeRule));
+
+/** The query string of `GET /api/recalls`: the filters plus `limit` and `cursor`. */
+export const HistoryQuerySchema = z.preprocess(
+  dropEmpty,
+  z.object({ ...filterShape, ...pageShape }).superRefine(timeRangeRule),
+);
+
+export type HistoryFilters = z.output<typeof HistoryFiltersSchema>;
+export type HistoryQuery = z.output<typeof HistoryQuerySchema>;
+
+/** The filter keys, in the order they are written to a query string. */
+export const HISTORY_FILTER_KEYS = [
+  "store",
+  "level",
+  "selector_applied",
+  "has_dropped",
+  "status",
+  "source",
+  "q",
+  "from",
+  "to",
+] as const satisfies readonly (keyof HistoryFilters)[];
+
+/** Filters → query-string parameters (only the ones set); `HistoryFiltersSchema` reads them back. */
+export function historyFilterParams(filters: HistoryFilters): URLSearchParams {
+  const params = new URLSearchParams();
+  for (const key of HISTORY_FILTER_KEYS) {
+    const value = filters[key];
+    if (value === undefined) continue;
+    if (value instanceof Date) params.set(key, value.toISOString());
+    else if (Array.isArray(value)) {
+      if (value.length > 0) params.set(key, value.join(","));
+    } else params.set(key, String(value));
+  }
+  return params;
+}
+
+/** True when any filter is set. */
+export function hasHistoryFilters(filters: HistoryFilters): boolean {
+  return HISTORY_FILTER_KEYS.some((key) => {
+    const value = filters[key];
+    return Array.isArray(value) ? value.length > 0 : value !== undefined;
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// The list.
+
+/** One row of the history table: the flattened columns only (no pool, no JSON blobs). */
+export interface HistoryItem {
+  id: string;
+  created_at: string;
+  source: "console" | "ingest";
+  store: string;
+  query: string;
+  k: number;
+  search_mode: string;
+  status: "ok" | "error";
+  /** high | moderate | low | none; null when unknown (a failed recall). */
+  level: string | null;
+  top_score: number | null;
+  prominence: number | null;
+  /** Results on the returned page (after the selector). */
+  returned_count: number;
+  selector_applied: boolean;
+  /** Set when the selector ran. */
+  selector_model: string | null;
+  selector_kept: number | null;
+  selector_dropped: number | null;
+  /** Why the selector did not run, when it did not (null for a failed recall). */
+  selector_reason: string | null;
+  latency_ms: number | null;
+  /** Whether the candidate pool was recorded (so the score distribution can be drawn). */
+  has_candidates: boolean;
+}
+
+export interface HistoryPage {
+  items: HistoryItem[];
+  /** Pass back as `cursor` for the next page; null on the last page. */
+  next_cursor: string | null;
+}
+
+const HISTORY_SELECT = {
+  id: true,
+  createdAt: true,
+  source: true,
+  store: true,
+  query: true,
+  k: true,
+  searchMode: true,
+  status: true,
+  level: true,
+  topScore: true,
+  prominence: true,
+  returnedCount: true,
+  selectorApplied: true,
+  selectorModel: true,
+  selectorKept: true,
+  selectorDropped: true,
+  selectorReason: true,
+  latencyMs: true,
+  hasCandidates: true,
+} as const satisfies Prisma.RecallSelect;
+
+type HistoryRow = Prisma.RecallGetPayload<{ select: typeof HISTORY_SELECT }>;
+
+/**
+ * The WHERE clause of a history page. The cursor condition is written as
+ * `created_at <= c AND (created_at < c OR id < i)`, equivalent to the row comparison
+ * `(created_at, id) < (c, i)`: its first half is a range condition the (created_at DESC, id DESC)
+ * index can start the scan from (an OR alone would make a deep page scan every newer row), the
+ * second only has to reject the ties at the cursor's own timestamp.
+ */
+export function historyWhere(query: HistoryFilters & { cursor?: HistoryCursor | undefined }): Prisma.RecallWhereInput {
+  const and: Prisma.RecallWhereInput[] = [];
+  if (query.store !== undefined) and.push({ store: query.store });
+  if (query.level !== undefined && query.level.length > 0) {
+    and.push({ level: query.level.length === 1 ? query.level[0] : { in: [...query.level] } });
+  }
+  if (query.selector_applied !== undefined) and.push({ selectorApplied: query.selector_applied });
+  if (query.has_dropped === true) and.push({ selectorDropped: { gt: 0 } });
+  if (query.has_dropped === false) and.push({ OR: [{ selectorDropped: null }, { selectorDropped: { lte: 0 } }] });
+  if (query.status !== undefined) and.push({ status: query.status });
+  if (query.source !== undefined) and.push({ source: query.source });
+  // Prisma passes `contains` to ILIKE as is: % and _ (and the escape character) are made literal.
+  if (query.q !== undefined) and.push({ query: { contains: escapeLike(query.q), mode: "insensitive" } });
+  if (query.from !== undefined || query.to !== undefined) {
+    and.push({
+      createdAt: { ...(query.from ? { gte: query.from } : {}), ...(query.to ? { lt: query.to } : {}) },
+    });
+  }
+  if (query.cursor) {
+    const { createdAt, id } = query.cursor;
+    and.push({ createdAt: { lte: createdAt } }, { OR: [{ createdAt: { lt: createdAt } }, { id: { lt: id } }] });
+  }
+  return and.length === 0 ? {} : and.length === 1 ? and[0]! : { AND: and };
+}
+
+/** Text → an ILIKE pattern fragment matching exactly that text (backslash is Postgres's default escape). */
+export function escapeLike(text: string): string {
+  return text.replace(/[\\%_]/g, (ch) => `\\${ch}`);
+}
+
+/** One page of the history, newest first. */
+export async function listRecalls(prisma: PrismaClient, query: HistoryQuery): Promise<HistoryPage> {
+  const rows = await prisma.recall.findMany({
+    where: historyWhere(query),
+    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+    take: query.limit + 1,
+    select: HISTORY_SELECT,
+  });
+  const page = rows.slice(0, query.limit);
+  const last = page[page.length - 1];
+  return {
+    items: page.map(toHistoryItem),
+    next_cursor: rows.length > query.limit && last ? encodeHistoryCursor({ createdAt: last.createdAt, id: last.id }) : null,
+  };
+}
+
+function toHistoryItem(row: HistoryRow): HistoryItem {
+  return {
+    id: row.id,
+    created_at: row.createdAt.toISOString(),
+    source: row.source === "ingest" ? "ingest" : "console",
+    store: row.store,
+    query: row.query,
+    k: row.k,
+    search_mode: row.searchMode,
+    status: row.status === "error" ? "error" : "ok",
+    level: row.level,
+    top_score: row.topScore,
+    prominence: row.prominence,
+    returned_count: row.returnedCount,
+    selector_applied: row.selectorApplied,
+    selector_model: row.selectorModel,
+    selector_kept: row.selectorKept,
+    selector_dropped: row.selectorDropped,
+    selector_reason: row.selectorReason,
+    latency_ms: row.latencyMs,
+    has_candidates: row.hasCandidates,
+  };
+}
