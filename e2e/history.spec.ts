@@ -81,3 +81,52 @@ test("filters that match nothing say so and can be cleared; the query link is ke
   await expect(page).toHaveURL(new RegExp(`/recalls/${id}$`));
   await expect(page.getByTestId("recall-query")).toHaveText(query);
 });
+
+test("an ingested recall appears in the history with its selector block, and the filtered history exports @postgres", async ({ page, request }) => {
+  const marker = `ingested ${Date.now()}`;
+  const posted = await request.post("/api/recalls", {
+    data: {
+      recalls: [
+        {
+          external_id: `e2e-${marker}`,
+          store: "production",
+          request: { query: marker, k: 3 },
+          response: {
+            results: [
+              { memory_id: "p-1", summary: "Kept by the production selector", score: 0.91 },
+              { memory_id: "p-2", summary: "Dropped by the production selector", score: 0.42 },
+            ],
+            confidence: {
+              level: "high", top_score: 0.919, prominence: 0.559, relative_margin: 4.989, result_count: 8,
+              rationale: "Top semantic cosine 0.92, prominence 0.56 above the candidate-pool mean (0.59); top hit is a strong, clearly-separated match.",
+            },
+            selector: { applied: true, model: "prod-selector", kept: 1, dropped: 1, dropped_memory_ids: ["p-2"] },
+          },
+          latency_ms: 88,
+        },
+      ],
+    },
+  });
+  expect(posted.status()).toBe(201);
+
+  await page.goto(`/recalls?source=ingest&q=${encodeURIComponent(marker)}`);
+  const rows = page.getByTestId("history-row");
+  await expect(rows).toHaveCount(1);
+  await expect(rows.first()).toContainText("production");
+  await rows.first().getByRole("link", { name: marker }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "Logged recall" })).toBeVisible();
+  const selector = page.getByTestId("selector-panel");
+  await expect(selector).toHaveAttribute("data-applied", "true");
+  await expect(selector.getByTestId("selector-model")).toContainText("prod-selector");
+  await expect(page.locator('[data-testid="result-row"][data-dropped="true"]')).toHaveCount(1);
+
+  await page.goto(`/recalls?source=ingest&q=${encodeURIComponent(marker)}`);
+  const download = page.waitForEvent("download");
+  await page.getByTestId("export-csv").click();
+  const file = await (await download).path();
+  const text = (await import("node:fs")).readFileSync(file!, "utf8");
+  const lines = text.trim().split("\n");
+  expect(lines[0]).toMatch(/^id,created_at,source,store,query/);
+  expect(lines).toHaveLength(2);
+  expect(lines[1]).toContain(marker);
+});

@@ -4,6 +4,7 @@ import { runScript, UsageError } from "./run-script";
 const BENCHES: Record<string, () => Promise<{ run: (args: string[]) => Promise<void> }>> = {
   recall: () => import("./bench/recall"),
   logging: () => import("./bench/logging"),
+  history: () => import("./bench/history"),
 };
 
 runScript(async () => {

@@ -4,7 +4,7 @@ import Link from "next/link";
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
 import { useCallback, useMemo, useRef, useState } from "react";
 import { errorMessage } from "@/lib/queries/fetch-json";
-import { hasHistoryFilters } from "@/lib/recalls/history";
+import { hasHistoryFilters, historyFilterParams } from "@/lib/recalls/history";
 import { useHistory } from "@/lib/queries/use-history";
 import { useStores } from "@/lib/queries/use-recall";
 import { HistoryFilterBar } from "./history-filters";
@@ -16,6 +16,13 @@ const EMPTY_STATE: HistoryUrlState = { filters: {}, range: null };
 
 function plural(n: number, one: string, many: string): string {
   return `${n.toLocaleString("en-US")} ${n === 1 ? one : many}`;
+}
+
+/** The filtered history as a file (streamed by the server, however many recalls match). */
+function exportHref(filters: Parameters<typeof historyFilterParams>[0], format: "csv" | "jsonl"): string {
+  const params = historyFilterParams(filters);
+  params.set("format", format);
+  return `/api/recalls/export?${params.toString()}`;
 }
 
 /** The History page's interactive part: filters (kept in the URL), the table, paging. */
@@ -92,6 +99,16 @@ export function HistoryView() {
             <button type="button" className={styles.button} onClick={refresh} disabled={url.invalid !== null || list.isFetching}>
               Refresh
             </button>
+            {url.invalid === null ? (
+              <>
+                <a className={`${styles.button} ${styles.buttonGhost}`} href={exportHref(filters, "csv")} download data-testid="export-csv">
+                  Export CSV
+                </a>
+                <a className={`${styles.button} ${styles.buttonGhost}`} href={exportHref(filters, "jsonl")} download data-testid="export-jsonl">
+                  Export JSONL
+                </a>
+              </>
+            ) : null}
           </div>
         </div>
 
