@@ -7,6 +7,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { inferBasis } from "@/lib/recalls/from-wire";
 import { RemoteStore, toRemoteOutcome } from "@/lib/stores/remote/remote-store";
 import { RecallResponseSchema } from "@/lib/recall/schemas";
+import { DEFAULT_THRESHOLDS } from "@/lib/recall/thresholds";
 import { StoreError, type StoreRecallRequest } from "@/lib/stores/types";
 import {
   FAKE_API_KEY,
@@ -143,6 +144,7 @@ describe("RemoteStore against the fake memory service", () => {
       background_derived: false,
       basis: "empty",
       thresholds: "default",
+      threshold_values: { ...DEFAULT_THRESHOLDS },
       trace: [],
     });
     expect(outcome.candidates).toBeNull();
