@@ -1,6 +1,7 @@
 "use client";
 
-import { useCallback, useEffect, useId, useRef, useState, type FormEvent } from "react";
+import { useDebouncedCommit } from "@/lib/hooks/use-debounced-commit";
+import { useCallback, useEffect, useId, useState, type FormEvent } from "react";
 import type { Level } from "@/lib/recall/confidence";
 import { HISTORY_LEVELS, HISTORY_QUERY_MAX_CHARS, type HistoryFilters } from "@/lib/recalls/history";
 import { levelWord } from "@/lib/recalls/format";
@@ -36,34 +37,10 @@ function DebouncedText({
   eager?: (text: string) => boolean;
 }) {
   const id = useId();
-  const [text, setText] = useState(value);
-  const committed = useRef(value);
-
-  useEffect(() => {
-    if (value !== committed.current) {
-      committed.current = value;
-      setText(value);
-    }
-  }, [value]);
-
-  useEffect(() => {
-    const next = text.trim();
-    if (next === committed.current || (eager && !eager(next))) return;
-    const timer = setTimeout(() => {
-      if (next === committed.current) return; // committed meanwhile (Enter, blur)
-      committed.current = next;
-      onCommit(next);
-    }, DEBOUNCE_MS);
-    return () => clearTimeout(timer);
-  }, [text, onCommit, eager]);
-
+  const { text, setText, commitNow: commit } = useDebouncedCommit(value, onCommit, { delayMs: DEBOUNCE_MS, eager });
   const commitNow = (event?: FormEvent) => {
     event?.preventDefault();
-    const next = text.trim();
-    if (next !== committed.current) {
-      committed.current = next;
-      onCommit(next);
-    }
+    commit();
   };
 
   return (

@@ -1,5 +1,6 @@
 "use client";
 
+import { useDebouncedCommit } from "@/lib/hooks/use-debounced-commit";
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
 import { useCallback, useEffect, useId, useMemo, useRef, useState, type FormEvent } from "react";
 import { errorMessage } from "@/lib/queries/fetch-json";
@@ -31,33 +32,10 @@ function describeFilters(filters: MemoryListFilters): string {
  */
 function SearchBox({ value, onCommit }: { value: string; onCommit: (q: string) => void }) {
   const id = useId();
-  const [text, setText] = useState(value);
-  const committed = useRef(value);
-
-  useEffect(() => {
-    if (value !== committed.current) {
-      committed.current = value;
-      setText(value);
-    }
-  }, [value]);
-
-  useEffect(() => {
-    const next = text.trim();
-    if (next === committed.current) return;
-    const timer = setTimeout(() => {
-      committed.current = next;
-      onCommit(next);
-    }, SEARCH_DEBOUNCE_MS);
-    return () => clearTimeout(timer);
-  }, [text, onCommit]);
-
+  const { text, setText, commitNow } = useDebouncedCommit(value, onCommit, { delayMs: SEARCH_DEBOUNCE_MS });
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
-    const next = text.trim();
-    if (next !== committed.current) {
-      committed.current = next;
-      onCommit(next);
-    }
+    commitNow();
   };
 
   return (

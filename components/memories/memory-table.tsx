@@ -4,62 +4,12 @@ import { useEffect, useRef, useState, type KeyboardEvent } from "react";
 import { errorMessage } from "@/lib/queries/fetch-json";
 import { useDeleteMemory } from "@/lib/queries/use-memories";
 import type { MemoryView } from "@/lib/stores/memory-schemas";
+import { CopyButton } from "@/components/recall/copy-button";
 
 const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short" });
 
 function short(text: string, max = 60): string {
   return text.length > max ? `${text.slice(0, max - 1)}…` : text;
-}
-
-async function copyText(text: string): Promise<boolean> {
-  try {
-    if (navigator.clipboard && window.isSecureContext) {
-      await navigator.clipboard.writeText(text);
-      return true;
-    }
-  } catch {
-    // Denied or unavailable: fall back below.
-  }
-  // Plain-http deployments have no Clipboard API; the old selection route still works there.
-  const area = document.createElement("textarea");
-  area.value = text;
-  area.setAttribute("readonly", "");
-  area.style.position = "fixed";
-  area.style.opacity = "0";
-  document.body.appendChild(area);
-  area.select();
-  let ok = false;
-  try {
-    ok = document.execCommand("copy");
-  } catch {
-    ok = false;
-  }
-  area.remove();
-  return ok;
-}
-
-function CopyIdButton({ id }: { id: string }) {
-  const [state, setState] = useState<"idle" | "copied" | "failed">("idle");
-  useEffect(() => {
-    if (state === "idle") return;
-    const timer = setTimeout(() => setState("idle"), 2000);
-    return () => clearTimeout(timer);
-  }, [state]);
-  return (
-    <>
-      <button
-        type="button"
-        className="button button-small"
-        aria-label={`Copy id ${id}`}
-        onClick={async () => setState((await copyText(id)) ? "copied" : "failed")}
-      >
-        {state === "copied" ? "Copied" : "Copy"}
-      </button>
-      <span className="visually-hidden" role="status">
-        {state === "copied" ? `Copied ${id}` : state === "failed" ? "Could not copy; select the id and copy it by hand." : ""}
-      </span>
-    </>
-  );
 }
 
 interface RowProps {
@@ -153,7 +103,7 @@ function MemoryRow({ memory, activeTag, onTag, onDeleted }: RowProps) {
           <code className="memory-id-text" title={memory.id}>
             {memory.id}
           </code>
-          <CopyIdButton id={memory.id} />
+          <CopyButton value={memory.id} className="button button-small" />
         </div>
       </td>
       <td className="memory-actions">

@@ -11,7 +11,11 @@
  * - the thresholds live in raw-cosine space (prominence bands at `mean_bg × (1 + band)`, absolute
  *   guards, near-duplicate floor); a keyword-only pool gets the z-score view instead;
  * - markers outside the data range widen the domain so they stay visible, within reason (cosines
- *   never leave [-1, 1]); a marker that cannot be shown is flagged `inDomain: false`.
+ *   never leave [-1, 1]); a marker that cannot be shown is flagged `inDomain: false`;
+ * - a store that does not expose its pool (`candidates === null`) still gets a chart: the markers
+ *   the confidence block allows (background derived from top / (1 + prominence), marked so), the
+ *   returned results only where their score is in the axis' space, and a note that says plainly
+ *   what is missing (`prepareWithoutPool`).
  *
  * Client-safe: no React, no I/O.
  */
@@ -19,7 +23,7 @@ import type { Basis, Level } from "@/lib/recall/confidence";
 import type { SearchMode } from "@/lib/recall/merge";
 import { fmean, formatFixed } from "@/lib/recall/numeric";
 import type { Thresholds } from "@/lib/recall/thresholds";
-import type { CandidateView, RecallView } from "@/lib/recalls/types";
+import type { CandidateView, ConfidenceView, RecallResultView, RecallView } from "@/lib/recalls/types";
 
 // ---------------------------------------------------------------------------------------------
 // Types
@@ -37,10 +41,17 @@ export const SCORE_METRICS: readonly ScoreMetric[] = ["raw_cosine", "bm25", "hyb
  */
 export type ChartView = "cosine" | "zscore" | "score";
 
-export type LaneId = "pool" | "outside";
+/**
+ * The row a point sits in: the confidence pool, fetched but outside it, or (for a store that does
+ * not expose its pool) the returned page, whose result scores are all there is.
+ */
+export type LaneId = "pool" | "outside" | "returned";
 
-/** How a point is drawn: in the confidence pool, fetched but outside it, or dropped by the selector. */
-export type PointCategory = "pool" | "outside" | "dropped";
+/**
+ * How a point is drawn: in the confidence pool, fetched but outside it, a returned result of a
+ * store without a pool, or dropped by the selector.
+ */
+export type PointCategory = "pool" | "outside" | "returned" | "dropped";
 
 export type PointSymbol = "circle" | "ring" | "cross";
 
@@ -75,7 +86,10 @@ export interface DistributionPoint {
   symbol: PointSymbol;
   /** Radius in px. */
   radius: number;
-  /** Every score of the candidate, for the tooltip (null = not scored by that arm). */
+  /**
+   * Every score of the candidate, for the tooltip (null = not scored by that arm). For a returned
+   * result of a store without a pool, only the result score is known, under the metric it is.
+   */
   scores: { raw_cosine: number | null; bm25: number | null; hybrid: number | null };
 }
 
@@ -170,11 +184,25 @@ export interface PreparedScoreDistribution {
   pointLegend: PointLegendItem[];
   /** One-sentence text alternative for the figure. */
   ariaLabel: string;
+  /**
+   * False when the store did not expose its candidate pool (`candidates === null`): the chart then
+   * draws what the confidence block and the returned results allow (see `prepareWithoutPool`).
+   */
+  poolExposed: boolean;
 }
 
-/** What prepare reads: the candidates and confidence, and the search mode when known. */
+/** A returned result, as far as the chart reads it (only used when the pool is not exposed). */
+export type ResultInput = Pick<RecallResultView, "memory_id" | "summary" | "score" | "dropped">;
+
+/**
+ * What prepare reads: the candidates and confidence, the search mode (and rerank) when known, and,
+ * for a recall whose store does not expose its pool, the returned results and whether the recall
+ * ran degraded.
+ */
 export type ScoreDistributionInput = Pick<RecallView, "candidates" | "confidence"> & {
-  request?: { search_mode?: SearchMode } | null;
+  request?: { search_mode?: SearchMode; use_rerank?: boolean } | null;
+  results?: readonly ResultInput[] | null;
+  degraded?: { reason: string } | null;
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -184,6 +212,7 @@ export const POINT_STYLES: Readonly<Record<PointCategory, { fill: string; stroke
   Object.freeze({
     pool: { fill: "#334e68", stroke: "#1f2f40", symbol: "circle", label: "in the confidence pool" },
     outside: { fill: "#ffffff", stroke: "#5f6b7a", symbol: "ring", label: "fetched, outside the pool" },
+    returned: { fill: "#3b4a8c", stroke: "#242f5e", symbol: "circle", label: "returned result (the page)" },
     dropped: { fill: "#b42318", stroke: "#b42318", symbol: "cross", label: "dropped by the selector" },
   });
 
@@ -269,9 +298,9 @@ function modeName(mode: SearchMode | undefined): string | null {
 // ---------------------------------------------------------------------------------------------
 // Metric availability
 
-function metricOption(candidates: readonly CandidateView[] | null, metric: ScoreMetric, mode: SearchMode | undefined): MetricOption {
+/** Whether the pool has values for `metric` (a recall without its pool: `noPoolMetricOption`). */
+function metricOption(candidates: readonly CandidateView[], metric: ScoreMetric, mode: SearchMode | undefined): MetricOption {
   const label = METRIC_LABELS[metric];
-  if (candidates === null) return { metric, label, available: false, reason: "This store does not expose its candidate pool." };
   if (candidates.length === 0) return { metric, label, available: false, reason: "No candidates." };
   if (candidates.some((c) => valueOf(c, metric) !== null)) return { metric, label, available: true };
   return { metric, label, available: false, reason: missingMetricReason(metric, mode) };
@@ -310,10 +339,12 @@ function fallbackMetric(candidates: readonly CandidateView[]): ScoreMetric {
 
 /**
  * The metric a chart should open on: raw cosine when any candidate has one; for a keyword-only
- * pool the score its z-score came from; otherwise the first metric with values.
+ * pool the score its z-score came from; otherwise the first metric with values. Without the pool:
+ * raw cosine for a semantic confidence block, else the keyword-only block's own axis.
  */
 export function defaultScoreMetric(input: ScoreDistributionInput): ScoreMetric {
-  const candidates = input.candidates ?? [];
+  if (input.candidates === null) return noPoolDefaultMetric(input);
+  const candidates = input.candidates;
   if (candidates.some((c) => valueOf(c, "raw_cosine") !== null)) return "raw_cosine";
   if (candidates.length > 0 && isKeywordOnlyPool(input)) return fallbackMetric(candidates);
   for (const m of ["hybrid", "bm25"] as const) if (candidates.some((c) => valueOf(c, m) !== null)) return m;
@@ -417,7 +448,7 @@ export function histogramBins(values: readonly number[], laneY = 1): HistogramBi
 // ---------------------------------------------------------------------------------------------
 // Points: lanes and dodge
 
-const LANE_Y: Readonly<Record<LaneId, number>> = Object.freeze({ pool: 1, outside: 0 });
+const LANE_Y: Readonly<Record<LaneId, number>> = Object.freeze({ pool: 1, outside: 0, returned: 1 });
 const DODGE_STEP = 0.1;
 const DODGE_MAX = 4;
 /** Two points closer than this fraction of the domain width would overlap (≈ 9 px at 600 px). */
@@ -508,11 +539,17 @@ function zOf(t: Thresholds, band: BandLevel): number {
   return band === "high" ? t.z_high : band === "moderate" ? t.z_moderate : t.z_low;
 }
 
-/** The cosine-space markers for a semantic confidence block, plus the caveats they need. */
+/**
+ * The cosine-space markers for a semantic confidence block, plus the caveats they need.
+ *
+ * @param withoutPool the store did not expose its pool: the background mean (when there is one)
+ *   may be derived from top / (1 + prominence), and a missing one cannot be explained by the pool
+ */
 function cosineMarkers(
   input: ScoreDistributionInput,
   top: number | null,
   notes: string[],
+  withoutPool = false,
 ): MarkerDraft[] {
   const conf = input.confidence;
   const out: MarkerDraft[] = [];
@@ -554,12 +591,17 @@ function cosineMarkers(
   const mean = conf.background_mean;
   const usable = mean !== null && mean > t.bg_eps;
   if (mean !== null) {
+    const derived = conf.background_derived === true;
     out.push({
       id: "background_mean",
       kind: "background_mean",
       x: mean,
-      label: `background mean ${formatScore(mean)} (the pool without its top)`,
-      shortLabel: "mean",
+      label: derived
+        ? `background mean ≈ ${formatScore(mean)}, derived from top / (1 + prominence)`
+        : withoutPool
+          ? `background mean ${formatScore(mean)} (as logged with the recall)`
+          : `background mean ${formatScore(mean)} (the pool without its top)`,
+      shortLabel: derived ? "mean ≈" : "mean",
     });
   }
   if (topX !== null) {
@@ -610,12 +652,21 @@ function cosineMarkers(
       shortLabel: "floor",
     });
   } else {
-    notes.push(
-      `The background mean (${mean === null ? "n/a" : formatScore(mean)}) is not above ${String(t.bg_eps)}, so there is ` +
-        "no frame for prominence and no prominence bands: the absolute cosine bands applied " +
-        `(high ≥ ${formatScore(t.strong_abs_cosine)}, moderate ≥ ${formatScore(t.abs_moderate_cosine)}, ` +
-        `low ≥ ${formatScore(t.abs_low_cosine)}).`,
-    );
+    const bands =
+      `(high ≥ ${formatScore(t.strong_abs_cosine)}, moderate ≥ ${formatScore(t.abs_moderate_cosine)}, ` +
+      `low ≥ ${formatScore(t.abs_low_cosine)})`;
+    if (withoutPool && mean === null) {
+      notes.push(
+        "The service sent no prominence, so there are no prominence bands to draw. On the semantic path it leaves " +
+          `prominence out when the background mean is not above ${String(t.bg_eps)}, and then the absolute cosine ` +
+          `bands apply ${bands}.`,
+      );
+    } else {
+      notes.push(
+        `The background mean (${mean === null ? "n/a" : formatScore(mean)}) is not above ${String(t.bg_eps)}, so there is ` +
+          `no frame for prominence and no prominence bands: the absolute cosine bands applied ${bands}.`,
+      );
+    }
     out.push({
       id: "near_duplicate",
       kind: "near_duplicate",
@@ -759,13 +810,91 @@ function scoreMarkers(
 }
 
 // ---------------------------------------------------------------------------------------------
+// Layout shared by both paths: domain, ticks, label rows, lanes and dodge, point legend
+
+const LANE_LABELS: Readonly<Record<LaneId, string>> = Object.freeze({
+  pool: "In pool",
+  outside: "Outside pool",
+  returned: "Returned page",
+});
+const LANE_ORDER: readonly LaneId[] = ["returned", "pool", "outside"];
+const POINT_CATEGORY_ORDER: readonly PointCategory[] = ["pool", "returned", "outside", "dropped"];
+
+interface ChartLayout {
+  domain: [number, number];
+  ticks: number[];
+  labelRows: number;
+  lanes: LaneInfo[];
+  yDomain: [number, number];
+}
+
+/**
+ * The x domain (the data, widened for markers within reach), marker visibility and label rows, the
+ * lanes and the dodge of the points. `anchors` stand in for the data when there are no points
+ * (a chart of markers only); at least one of them or one point must exist.
+ */
+function layoutChart(
+  points: DistributionPoint[],
+  markers: DistributionMarker[],
+  bounded: boolean,
+  anchors: readonly number[] = [],
+): ChartLayout {
+  const xs = points.length > 0 ? points.map((p) => p.x) : [...anchors];
+  if (xs.length === 0) xs.push(...markers.map((m) => m.x));
+  const dataLo = Math.min(...xs);
+  const dataHi = Math.max(...xs);
+  const reachLo = bounded ? -1 : dataLo - Math.max(dataHi - dataLo, Math.abs(dataHi) * 0.25, 1e-6);
+  const reachHi = bounded ? 1 : dataHi + Math.max(dataHi - dataLo, Math.abs(dataHi) * 0.25, 1e-6);
+  let lo = dataLo;
+  let hi = dataHi;
+  for (const m of markers) {
+    if (m.x >= reachLo && m.x <= reachHi) {
+      lo = Math.min(lo, m.x);
+      hi = Math.max(hi, m.x);
+    } else {
+      m.inDomain = false;
+    }
+  }
+  const { domain, ticks } = niceDomain(lo, hi, bounded);
+  for (const m of markers) {
+    if (m.x < domain[0] || m.x > domain[1]) m.inDomain = false;
+    if (!m.inDomain) m.label += bounded ? " (outside the cosine range, not drawn)" : " (off the chart)";
+  }
+  const labelRows = layoutLabels(markers, domain);
+
+  const span = domain[1] - domain[0] || 1;
+  const lanes: LaneInfo[] = [];
+  for (const id of LANE_ORDER) {
+    const inLane = points.filter((p) => p.lane === id);
+    if (inLane.length === 0) continue;
+    lanes.push({ id, y: LANE_Y[id], label: LANE_LABELS[id], count: inLane.length });
+    dodge(inLane, span * COLLISION_FRACTION);
+  }
+  const laneYs = lanes.length > 0 ? lanes.map((l) => l.y) : [LANE_Y.pool];
+  const yDomain: [number, number] = [Math.min(...laneYs) - 0.6, Math.max(...laneYs) + 0.6];
+  return { domain, ticks, labelRows, lanes, yDomain };
+}
+
+function pointLegendOf(points: readonly DistributionPoint[]): PointLegendItem[] {
+  return POINT_CATEGORY_ORDER.map((category) => {
+    const s = POINT_STYLES[category];
+    return {
+      category,
+      label: s.label,
+      fill: s.fill,
+      stroke: s.stroke,
+      symbol: s.symbol,
+      count: points.filter((p) => p.category === category).length,
+    };
+  }).filter((item) => item.count > 0);
+}
+
+// ---------------------------------------------------------------------------------------------
 // Prepare
 
-function emptyResult(
-  base: Pick<PreparedScoreDistribution, "metric" | "availableMetrics" | "metricOptions">,
-  reason: string,
-  ariaPrefix: string,
-): PreparedScoreDistribution {
+type PreparedBase = Pick<PreparedScoreDistribution, "metric" | "availableMetrics" | "metricOptions" | "poolExposed">;
+
+function emptyResult(base: PreparedBase, reason: string, ariaPrefix: string): PreparedScoreDistribution {
   return {
     ...base,
     status: "empty",
@@ -792,26 +921,24 @@ function emptyResult(
 /**
  * Prepares the score distribution of one recall for the chart.
  *
+ * When the store does not expose its candidate pool (`candidates === null`), the chart draws what
+ * the confidence block and the returned results allow instead (see `prepareWithoutPool`).
+ *
  * @param view the recall's candidates and confidence block (and, optionally, its request, whose
- *   search mode makes the reasons more precise)
+ *   search mode makes the reasons more precise; its results and degraded flag, used when the pool
+ *   is not exposed)
  * @param metric the score to put on the x axis
  */
 export function prepareScoreDistribution(view: ScoreDistributionInput, metric: ScoreMetric): PreparedScoreDistribution {
   const candidates = view.candidates;
+  const ariaPrefix = `Score distribution (${METRIC_LABELS[metric]})`;
+  if (candidates === null) return prepareWithoutPool(view, metric, ariaPrefix);
+
   const mode = view.request?.search_mode ?? undefined;
   const metricOptions = SCORE_METRICS.map((m) => metricOption(candidates, m, mode));
   const availableMetrics = metricOptions.filter((o) => o.available).map((o) => o.metric);
-  const base = { metric, availableMetrics, metricOptions };
-  const ariaPrefix = `Score distribution (${METRIC_LABELS[metric]})`;
+  const base: PreparedBase = { metric, availableMetrics, metricOptions, poolExposed: true };
 
-  if (candidates === null) {
-    return emptyResult(
-      base,
-      "This store does not expose its candidate pool, so there is no distribution to draw. " +
-        "The top score and prominence it reported are in the confidence panel.",
-      ariaPrefix,
-    );
-  }
   if (candidates.length === 0) {
     return emptyResult(base, "No candidates: the store found nothing for this query, so confidence is none.", ariaPrefix);
   }
@@ -906,57 +1033,8 @@ export function prepareScoreDistribution(view: ScoreDistributionInput, metric: S
         : scoreMarkers(view, poolValues, top, metric, zMetric, notes);
   const markers = drafts.map(finishMarker);
 
-  // Domain: the data, widened for markers within reach.
-  const xs = points.map((p) => p.x);
-  const dataLo = Math.min(...xs);
-  const dataHi = Math.max(...xs);
-  const bounded = chartView === "cosine";
-  const reachLo = bounded ? -1 : dataLo - Math.max(dataHi - dataLo, Math.abs(dataHi) * 0.25, 1e-6);
-  const reachHi = bounded ? 1 : dataHi + Math.max(dataHi - dataLo, Math.abs(dataHi) * 0.25, 1e-6);
-  let lo = dataLo;
-  let hi = dataHi;
-  for (const m of markers) {
-    if (m.x >= reachLo && m.x <= reachHi) {
-      lo = Math.min(lo, m.x);
-      hi = Math.max(hi, m.x);
-    } else {
-      m.inDomain = false;
-    }
-  }
-  const { domain, ticks } = niceDomain(lo, hi, bounded);
-  for (const m of markers) {
-    if (m.x < domain[0] || m.x > domain[1]) m.inDomain = false;
-    if (!m.inDomain) m.label += bounded ? " (outside the cosine range, not drawn)" : " (off the chart)";
-  }
-  const labelRows = layoutLabels(markers, domain);
-
-  // Lanes and dodge.
-  const span = domain[1] - domain[0] || 1;
-  const lanes: LaneInfo[] = [];
-  const outsidePoints = points.filter((p) => !p.inPool);
-  if (poolPoints.length > 0) lanes.push({ id: "pool", y: LANE_Y.pool, label: "In pool", count: poolPoints.length });
-  if (outsidePoints.length > 0) lanes.push({ id: "outside", y: LANE_Y.outside, label: "Outside pool", count: outsidePoints.length });
-  dodge(poolPoints, span * COLLISION_FRACTION);
-  dodge(outsidePoints, span * COLLISION_FRACTION);
-  const laneYs = lanes.map((l) => l.y);
-  const yDomain: [number, number] = [Math.min(...laneYs) - 0.6, Math.max(...laneYs) + 0.6];
-
+  const { domain, ticks, labelRows, lanes, yDomain } = layoutChart(points, markers, chartView === "cosine");
   const bins = histogramBins(poolValues, LANE_Y.pool);
-
-  // Legend of point kinds.
-  const pointLegend: PointLegendItem[] = (["pool", "outside", "dropped"] as const)
-    .map((category) => {
-      const s = POINT_STYLES[category];
-      return {
-        category,
-        label: s.label,
-        fill: s.fill,
-        stroke: s.stroke,
-        symbol: s.symbol,
-        count: points.filter((p) => p.category === category).length,
-      };
-    })
-    .filter((item) => item.count > 0);
 
   const ariaLabel = describe(view, chartView, plotted, points.length, poolPoints.length, markers);
   return {
@@ -977,7 +1055,7 @@ export function prepareScoreDistribution(view: ScoreDistributionInput, metric: S
     binColor: HISTOGRAM_COLOR,
     markers,
     labelRows,
-    pointLegend,
+    pointLegend: pointLegendOf(points),
     ariaLabel,
   };
 }
@@ -1003,5 +1081,372 @@ function describe(
     parts.push(`Level ${level}.`);
   }
   parts.push("Markers are listed below the chart.");
+  return parts.join(" ");
+}
+
+// ---------------------------------------------------------------------------------------------
+// Without the candidate pool (a remote memory service, or an ingested recall without a pool)
+//
+// DESIGN §2: the response does not carry the pool's raw cosines, so the chart draws what it can,
+// in the space of the confidence block, and says plainly what it cannot:
+// - semantic basis: the top score (cosine), the background mean derived as top / (1 + prominence)
+//   (marked derived), the prominence bands at mean × (1 + band), the absolute guards and the
+//   near-duplicate floor; the returned results are points only where their score is a raw cosine
+//   (semantic mode), otherwise they get their own axis (the Hybrid / BM25 toggle) with no
+//   thresholds;
+// - keyword-only / degraded basis: the z-score bands need the background's mean and spread, which
+//   are not reported, so only the top and the result scores are drawn (on the BM25 or hybrid axis).
+
+/** The sentence a chart of a recall without its pool carries when the background was derived. */
+export const NO_POOL_NOTE =
+  "This store does not expose its candidate pool: no raw cosines beyond the top, so the background is derived " +
+  "from the top score and prominence (both rounded to 3 dp by the service) and its spread is unknown.";
+
+/** The phrase every chart (or empty reason) of a recall without its pool contains. */
+export const NO_POOL_PHRASE = "This store does not expose its candidate pool";
+
+const RESULT_SCORE_NAMES: Readonly<Record<ScoreMetric, string>> = Object.freeze({
+  raw_cosine: "raw cosines",
+  bm25: "raw BM25 scores",
+  hybrid: "hybrid scores (normalized semantic + keyword)",
+});
+
+const RESULT_AXIS_LABELS: Readonly<Record<ScoreMetric, string>> = Object.freeze({
+  raw_cosine: "Raw cosine (semantic similarity)",
+  bm25: "BM25 score of the returned results (raw keyword score)",
+  hybrid: "Hybrid score of the returned results (normalized semantic + keyword)",
+});
+
+interface NoPoolContext {
+  conf: ConfidenceView | null;
+  mode: SearchMode | undefined;
+  degraded: { reason: string } | null;
+  rerank: boolean;
+  /** The confidence block's numbers are cosines (semantic or single semantic basis). */
+  cosineBasis: boolean;
+  /**
+   * What `results[].score` is (memory-service-api.md "What score is"): the raw cosine in semantic
+   * mode, the raw BM25 in keyword mode or a degraded hybrid recall, the hybrid score otherwise;
+   * null when the mode is unknown.
+   */
+  resultMetric: ScoreMetric | null;
+  /** Where a keyword-only (fallback) block's top score lives: raw BM25, or hybrid for a hybrid pool without cosines. */
+  fallbackMetric: ScoreMetric;
+  results: readonly ResultInput[];
+  /** Results with a finite score. */
+  scored: number;
+}
+
+function noPoolContext(view: ScoreDistributionInput): NoPoolContext {
+  const conf = view.confidence;
+  const mode = view.request?.search_mode ?? undefined;
+  const degraded = view.degraded ?? null;
+  const basis = conf?.basis;
+  const results = view.results ?? [];
+  const resultMetric: ScoreMetric | null =
+    degraded !== null || mode === "keyword" ? "bm25" : mode === "semantic" ? "raw_cosine" : mode === "hybrid" ? "hybrid" : null;
+  return {
+    conf,
+    mode,
+    degraded,
+    rerank: view.request?.use_rerank === true,
+    cosineBasis: basis === "semantic" || basis === "single_semantic",
+    resultMetric,
+    fallbackMetric: mode === "hybrid" && degraded === null ? "hybrid" : "bm25",
+    results,
+    scored: results.filter((r) => r.score !== null && Number.isFinite(r.score)).length,
+  };
+}
+
+function hasTop(conf: ConfidenceView | null): conf is ConfidenceView & { top_score: number } {
+  return conf !== null && conf.top_score !== null && Number.isFinite(conf.top_score);
+}
+
+function noPoolMetricOption(ctx: NoPoolContext, metric: ScoreMetric): MetricOption {
+  const label = METRIC_LABELS[metric];
+  const no = (reason: string): MetricOption => ({ metric, label, available: false, reason });
+  if (!hasTop(ctx.conf)) return no(`${NO_POOL_PHRASE}, and it reported no top score.`);
+  const degradedReason = "this recall ran degraded (the semantic arm failed), so the hybrid search was served by BM25 alone";
+  if (metric === "raw_cosine") {
+    if (ctx.cosineBasis) return { metric, label, available: true };
+    if (ctx.degraded !== null) return no(`No raw cosines: ${degradedReason}.`);
+    return no(missingMetricReason("raw_cosine", ctx.mode));
+  }
+  const space = ctx.cosineBasis ? ctx.resultMetric : ctx.fallbackMetric;
+  if (metric === space) {
+    // A keyword-only block's top is on this axis even when no result carries a score.
+    if (!ctx.cosineBasis || ctx.scored > 0) return { metric, label, available: true };
+    return no(ctx.results.length === 0 ? "No results were returned." : "No returned result carries a score.");
+  }
+  if (space === null) return no("The search mode is not known, so the results' scores cannot be named.");
+  if (metric === "hybrid" && ctx.degraded !== null) return no(`No hybrid scores: ${degradedReason}; its scores are raw BM25.`);
+  if (ctx.mode === "semantic" || ctx.mode === "keyword") return no(missingMetricReason(metric, ctx.mode));
+  return no(`${NO_POOL_PHRASE}: no per-arm ${label} scores, only the results' ${RESULT_SCORE_NAMES[space]}.`);
+}
+
+/** The defaults of a recall without its pool: the cosine view for a semantic block, else the fallback's own axis. */
+function noPoolDefaultMetric(input: ScoreDistributionInput): ScoreMetric {
+  const ctx = noPoolContext(input);
+  return hasTop(ctx.conf) && !ctx.cosineBasis ? ctx.fallbackMetric : "raw_cosine";
+}
+
+/** What is missing without the pool, for the block's basis (always opens with NO_POOL_PHRASE). */
+function noPoolSentence(conf: ConfidenceView): string {
+  switch (conf.basis) {
+    case "semantic":
+      if (conf.background_mean === null) {
+        return `${NO_POOL_PHRASE}: no raw cosines beyond the top, and without a prominence the background cannot be derived, so its mean and spread are unknown.`;
+      }
+      if (conf.background_derived === true) return NO_POOL_NOTE;
+      return `${NO_POOL_PHRASE}: no raw cosines beyond the top, so the background mean is the one logged with this recall and its spread is unknown.`;
+    case "single_semantic":
+      return `${NO_POOL_PHRASE}: it reported a single semantic candidate, whose cosine is the top score.`;
+    case "zscore": {
+      const z = conf.relative_margin;
+      return (
+        `${NO_POOL_PHRASE}: the level came from the z-score of the top over the pool's background` +
+        `${z === null ? "" : ` (z ${formatScore(z)})`}, but the service reports neither the background's mean nor its ` +
+        "spread, so the z-score bands cannot be drawn without the pool: the top score is drawn with the returned results' scores."
+      );
+    }
+    case "single":
+      return `${NO_POOL_PHRASE}: it reported a single keyword-only candidate, which is always moderate, so there are no bands to draw.`;
+    case "empty":
+      return `${NO_POOL_PHRASE}, and it reported no candidates.`;
+  }
+}
+
+/**
+ * The returned results as points on `plotted`, where their scores live there (null scores are
+ * gaps, cosines outside [-1, 1] are not cosines); the notes say what was left out.
+ */
+function resultPoints(ctx: NoPoolContext, plotted: ScoreMetric, notes: string[]): DistributionPoint[] {
+  if (ctx.resultMetric !== plotted) return [];
+  const points: DistributionPoint[] = [];
+  let missing = 0;
+  let outOfRange = 0;
+  ctx.results.forEach((r, i) => {
+    const x = r.score;
+    if (x === null || !Number.isFinite(x)) {
+      missing++;
+      return;
+    }
+    if (plotted === "raw_cosine" && Math.abs(x) > 1) {
+      outOfRange++;
+      return;
+    }
+    const dropped = r.dropped === true;
+    const category: PointCategory = dropped ? "dropped" : "returned";
+    const style = POINT_STYLES[category];
+    points.push({
+      x,
+      y: 0,
+      lane: "returned",
+      memoryId: r.memory_id,
+      summary: truncate(r.summary, SUMMARY_MAX),
+      rank: i + 1,
+      // The results are drawn from the candidate pool (memory-service-api.md, the candidate pool).
+      inPool: true,
+      returned: true,
+      dropped,
+      isTop: false,
+      category,
+      fill: style.fill,
+      stroke: style.stroke,
+      symbol: style.symbol,
+      radius: POINT_RADIUS,
+      scores: {
+        raw_cosine: plotted === "raw_cosine" ? x : null,
+        bm25: plotted === "bm25" ? x : null,
+        hybrid: plotted === "hybrid" ? x : null,
+      },
+    });
+  });
+  if (missing > 0) {
+    const left = missing === 1 ? "it is left out" : "they are left out";
+    notes.push(`${plural(missing, "returned result has", "returned results have")} no score; ${left}, not drawn at 0.`);
+  }
+  if (outOfRange > 0) {
+    notes.push(
+      `${plural(outOfRange, "returned result has a score", "returned results have scores")} outside [-1, 1], ` +
+        "which cannot be a cosine; left out of this axis.",
+    );
+  }
+  return points;
+}
+
+/** An empty chart's reason for a recall without its pool, saying so if the reason does not. */
+function withPoolPhrase(reason: string | undefined): string {
+  if (reason === undefined) return `${NO_POOL_PHRASE}.`;
+  if (reason.includes(NO_POOL_PHRASE)) return reason;
+  return `${reason} ${NO_POOL_PHRASE}, so only its confidence block and the returned results' scores can be drawn.`;
+}
+
+function rerankNote(ctx: NoPoolContext, plotted: ScoreMetric): string | null {
+  if (!ctx.rerank || plotted !== "hybrid") return null;
+  return "A rerank was requested: where the reranker ran, a result's score is its relevance score, not the hybrid score.";
+}
+
+function prepareWithoutPool(view: ScoreDistributionInput, metric: ScoreMetric, ariaPrefix: string): PreparedScoreDistribution {
+  const ctx = noPoolContext(view);
+  const metricOptions = SCORE_METRICS.map((m) => noPoolMetricOption(ctx, m));
+  const availableMetrics = metricOptions.filter((o) => o.available).map((o) => o.metric);
+  const base: PreparedBase = { metric, availableMetrics, metricOptions, poolExposed: false };
+  const conf = ctx.conf;
+
+  if (conf === null) {
+    return emptyResult(
+      base,
+      `${NO_POOL_PHRASE}, and this recall has no confidence block (no top score, no prominence), so there is nothing to draw.`,
+      ariaPrefix,
+    );
+  }
+  if (!hasTop(conf)) {
+    const reason =
+      conf.result_count === 0
+        ? `${NO_POOL_PHRASE}, and it found no candidates for this query (confidence none), so there is nothing to draw.`
+        : `${NO_POOL_PHRASE}, and its confidence block has no top score, so there is nothing to draw. ` +
+          "The level and rationale it sent are in the confidence panel.";
+    return emptyResult(base, reason, ariaPrefix);
+  }
+  const top = conf.top_score;
+  const option = metricOptions.find((o) => o.metric === metric);
+
+  const notes: string[] = [noPoolSentence(conf)];
+  if (ctx.degraded !== null) {
+    notes.push(
+      `This recall ran degraded (${ctx.degraded.reason}): the hybrid search was served by BM25 alone, so confidence ` +
+        "used the keyword-only fallback.",
+    );
+  }
+
+  let chartView: ChartView;
+  let plotted: ScoreMetric;
+  let points: DistributionPoint[];
+  let drafts: MarkerDraft[];
+  const anchors: number[] = [top];
+
+  if (ctx.cosineBasis && metric === "raw_cosine") {
+    // The confidence block's cosine space: markers always, the results only when they are cosines.
+    chartView = "cosine";
+    plotted = "raw_cosine";
+    drafts = cosineMarkers(view, top, notes, true);
+    if (conf.background_mean !== null) anchors.push(conf.background_mean);
+    points = resultPoints(ctx, "raw_cosine", notes);
+    if (ctx.resultMetric === "raw_cosine") {
+      if (points.length > 0) {
+        notes.push(
+          `The points are the ${plural(points.length, "returned result", "returned results")}: in semantic mode a result's ` +
+            "score is its raw cosine, so they share this axis with the markers. The rest of the pool is not shown.",
+        );
+      } else {
+        notes.push(`${ctx.results.length === 0 ? "No results were returned" : "No returned result has a cosine"}, so only the markers are drawn.`);
+      }
+    } else if (ctx.resultMetric === null) {
+      notes.push("The search mode is not known, so the returned results' scores cannot be placed on this axis: only the markers are drawn.");
+    } else if (ctx.scored > 0) {
+      notes.push(
+        `The returned results' scores are ${RESULT_SCORE_NAMES[ctx.resultMetric]}, not cosines, so they are not drawn ` +
+          `on this axis: switch to ${METRIC_LABELS[ctx.resultMetric]} to see them. Only the markers are drawn here.`,
+      );
+    } else {
+      notes.push("No returned result carries a score, so only the markers are drawn.");
+    }
+  } else if (ctx.cosineBasis) {
+    // The results' own axis (hybrid or BM25 scores): no thresholds, they live in cosine space.
+    if (option?.available !== true || ctx.resultMetric !== metric) {
+      return emptyResult(base, withPoolPhrase(option?.reason), ariaPrefix);
+    }
+    chartView = "score";
+    plotted = metric;
+    drafts = [];
+    points = resultPoints(ctx, metric, notes);
+    if (points.length === 0) return emptyResult(base, `${NO_POOL_PHRASE}, and no returned result has a score on this axis.`, ariaPrefix);
+    notes.push(
+      `The points are the ${plural(points.length, "returned result", "returned results")}' ${RESULT_SCORE_NAMES[metric]}, ` +
+        "on their own axis: the confidence thresholds live in raw-cosine space, so none is drawn here (see Raw cosine).",
+    );
+    const rerank = rerankNote(ctx, metric);
+    if (rerank !== null) notes.push(rerank);
+  } else {
+    // Keyword-only / degraded block: its top on its own axis, with the results when they share it.
+    if (metric !== "raw_cosine" && metric !== ctx.fallbackMetric) {
+      return emptyResult(base, withPoolPhrase(option?.reason), ariaPrefix);
+    }
+    chartView = "score";
+    plotted = ctx.fallbackMetric;
+    const single = conf.basis === "single";
+    const z = conf.relative_margin;
+    drafts = [
+      {
+        id: "top",
+        kind: "top",
+        x: top,
+        label: single
+          ? `top ${formatScore(top)} (the only candidate)`
+          : `top ${formatScore(top)} · z ${z === null ? "n/a" : formatScore(z)}`,
+        shortLabel: "top",
+      },
+    ];
+    points = resultPoints(ctx, plotted, notes);
+    if (points.length > 0) {
+      notes.push(
+        `The points are the ${plural(points.length, "returned result", "returned results")}' ${RESULT_SCORE_NAMES[plotted]}, ` +
+          "in the same space as the top.",
+      );
+    } else if (ctx.resultMetric !== null && ctx.resultMetric !== plotted && ctx.scored > 0) {
+      notes.push(`The returned results' scores are ${RESULT_SCORE_NAMES[ctx.resultMetric]}, so they are not drawn on this axis.`);
+    } else {
+      notes.push("No returned result has a score on this axis, so only the top is drawn.");
+    }
+    const rerank = rerankNote(ctx, plotted);
+    if (rerank !== null) notes.push(rerank);
+  }
+
+  const markers = drafts.map(finishMarker);
+  const bounded = chartView === "cosine";
+  const { domain, ticks, labelRows, lanes, yDomain } = layoutChart(points, markers, bounded, anchors);
+
+  return {
+    ...base,
+    status: "ok",
+    notes,
+    note: notes.join(" "),
+    plottedMetric: plotted,
+    view: chartView,
+    axisLabel: RESULT_AXIS_LABELS[plotted],
+    domain,
+    ticks,
+    yDomain,
+    lanes,
+    points,
+    bins: [],
+    showHistogram: false,
+    binColor: HISTOGRAM_COLOR,
+    markers,
+    labelRows,
+    pointLegend: pointLegendOf(points),
+    ariaLabel: describeWithoutPool(conf, chartView, plotted, points.length, markers),
+  };
+}
+
+function describeWithoutPool(
+  conf: ConfidenceView,
+  chartView: ChartView,
+  plotted: ScoreMetric,
+  count: number,
+  markers: readonly DistributionMarker[],
+): string {
+  const drawn = count > 0 ? `${plural(count, "returned result", "returned results")}` : "markers only";
+  const parts = [
+    `Score distribution of a recall whose store does not expose its candidate pool: ${drawn}, ${METRIC_LABELS[plotted]} scores.`,
+  ];
+  const top = markers.find((m) => m.kind === "top");
+  const mean = markers.find((m) => m.kind === "background_mean");
+  if (top) parts.push(`Top ${top.valueText}.`);
+  if (mean) parts.push(conf.background_derived === true ? `Background mean ≈ ${mean.valueText} (derived).` : `Background mean ${mean.valueText}.`);
+  if (chartView === "cosine" && conf.prominence !== null) parts.push(`Prominence ${formatScore(conf.prominence)}.`);
+  parts.push(`Level ${conf.level}.`);
+  if (markers.length > 0) parts.push("Markers are listed below the chart.");
   return parts.join(" ");
 }

@@ -2,7 +2,9 @@
 
 /**
  * The score distribution of one recall (DESIGN §1): a strip plot of the candidates' scores with the
- * background mean, the top and the confidence thresholds drawn in the same space.
+ * background mean, the top and the confidence thresholds drawn in the same space. For a store that
+ * does not expose its pool (DESIGN §2), the markers its confidence block allows and the returned
+ * results where they share the axis, with a note that says what is missing.
  *
  * Render-only: every position, colour, label and sentence comes from `prepareScoreDistribution`
  * (lib/charts/score-distribution.ts). `ScoreDistribution` holds the metric toggle and calls
@@ -135,6 +137,8 @@ function SymbolShape({ kind, cx, cy, r, fill, stroke }: { kind: PointSymbol; cx:
 
 function statusText(p: DistributionPoint): string {
   if (p.dropped) return "dropped by the selector";
+  // A store without a pool: the returned page is all that is known.
+  if (p.lane === "returned") return "returned on the page";
   if (p.returned) return p.inPool ? "in the pool · on the page" : "on the page";
   return p.inPool ? "in the pool · not on the page" : "outside the pool";
 }
@@ -155,15 +159,17 @@ function PointTooltip({ active, payload, axisName }: TooltipContentArgs & { axis
     <div className={styles.tooltip}>
       <p className={styles.tooltipSummary}>{p.summary}</p>
       <p className={styles.tooltipMeta}>
-        <code>{p.memoryId}</code> · rank {p.rank}
+        <code>{p.memoryId}</code> · {p.lane === "returned" ? "result" : "rank"} {p.rank}
       </p>
       <p className={styles.tooltipScore}>
-        {axisName} <strong>{formatScore(p.x)}</strong>
-        {p.isTop ? " (top of the pool)" : ""}
+        {p.lane === "returned" ? "score" : axisName} <strong>{formatScore(p.x)}</strong>
+        {p.lane === "returned" ? ` (${axisName})` : p.isTop ? " (top of the pool)" : ""}
       </p>
-      <p className={styles.tooltipMeta}>
-        cosine {scoreText(p.scores.raw_cosine)} · BM25 {scoreText(p.scores.bm25)} · hybrid {scoreText(p.scores.hybrid)}
-      </p>
+      {p.lane === "returned" ? null : (
+        <p className={styles.tooltipMeta}>
+          cosine {scoreText(p.scores.raw_cosine)} · BM25 {scoreText(p.scores.bm25)} · hybrid {scoreText(p.scores.hybrid)}
+        </p>
+      )}
       <p className={styles.tooltipStatus} style={{ color: p.stroke }}>
         {statusText(p)}
       </p>
@@ -239,7 +245,13 @@ export function ScoreDistributionChart({ data, onMetricChange, height = SCORE_DI
       </div>
 
       {data.status === "empty" ? (
-        <div role="figure" aria-label={data.ariaLabel} data-testid="score-distribution" className={styles.figure}>
+        <div
+          role="figure"
+          aria-label={data.ariaLabel}
+          data-testid="score-distribution"
+          data-pool-exposed={data.poolExposed}
+          className={styles.figure}
+        >
           <div className={styles.empty} data-testid="chart-empty">
             <p className={styles.emptyTitle}>Nothing to plot</p>
             <p className={styles.emptyReason}>{data.emptyReason}</p>
@@ -252,6 +264,7 @@ export function ScoreDistributionChart({ data, onMetricChange, height = SCORE_DI
           data-testid="score-distribution"
           data-view={data.view}
           data-metric={data.plottedMetric}
+          data-pool-exposed={data.poolExposed}
           className={styles.figure}
         >
           <div className={styles.chart} style={{ height }}>
