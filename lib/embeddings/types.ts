@@ -1,3 +1,4 @@
+import { crossBundleInstance } from "@/lib/errors/cross-bundle";
 /** Turns texts into unit-length vectors. Every stored vector records the `id` that made it. */
 export interface Embedder {
   /** Stable model id, stored with each vector (e.g. "use-lite-512"). */
@@ -11,8 +12,14 @@ export interface Embedder {
 }
 
 /** A text the model cannot embed (empty, whitespace only). */
+const EmbeddingInputError_BRAND = crossBundleInstance("EmbeddingInputError");
+
 export class EmbeddingInputError extends Error {
   override readonly name = "EmbeddingInputError";
+  readonly [EmbeddingInputError_BRAND.brand] = true;
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return EmbeddingInputError_BRAND.hasInstance(value);
+  }
   constructor(
     message: string,
     readonly index: number,
@@ -22,8 +29,14 @@ export class EmbeddingInputError extends Error {
 }
 
 /** The embedding model or service failed or timed out. */
+const EmbeddingServiceError_BRAND = crossBundleInstance("EmbeddingServiceError");
+
 export class EmbeddingServiceError extends Error {
   override readonly name = "EmbeddingServiceError";
+  readonly [EmbeddingServiceError_BRAND.brand] = true;
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return EmbeddingServiceError_BRAND.hasInstance(value);
+  }
   constructor(
     message: string,
     readonly reason: "unavailable" | "timeout" | "bad_response",
