@@ -5,6 +5,7 @@ const BENCHES: Record<string, () => Promise<{ run: (args: string[]) => Promise<v
   recall: () => import("./bench/recall"),
   logging: () => import("./bench/logging"),
   history: () => import("./bench/history"),
+  insights: () => import("./bench/insights"),
 };
 
 runScript(async () => {

@@ -9,6 +9,7 @@ import { mirrorRemoteMemories } from "../lib/stores/mirror";
 import { getRemoteStores } from "../lib/stores/remote";
 import { openStoreForScript } from "./open-store";
 import { runScript, UsageError } from "./run-script";
+import { runningApp } from "./running-app";
 
 runScript(async () => {
   const args = process.argv.slice(2);
@@ -22,32 +23,23 @@ runScript(async () => {
       `usage: npm run mirror -- <remote-store> [--limit N]; configured remote stores: ${stores.map((s) => s.name).join(", ") || "none (set REMOTE_STORES or REMOTE_STORE_URL)"}`,
     );
   }
-  const appUrl = process.env.RECALL_INSPECTOR_URL ?? `http://127.0.0.1:${process.env.PORT ?? 3000}`;
-  const viaApp = await appIsUp(appUrl);
-  const direct = viaApp ? null : await openStoreForScript();
+  const app = await runningApp();
+  const direct = app ? null : await openStoreForScript();
   try {
-    const add = viaApp
-      ? async (items: MemoryInput[]) => postToApp(appUrl, items)
+    const add = app
+      ? async (items: MemoryInput[]) => postToApp(app, items)
       : async (items: MemoryInput[]) => direct!.store.add(items);
     const outcome = await mirrorRemoteMemories(store.client, add, {
       limit,
       onPage: (seen, total) => process.stdout.write(`\rread ${seen}${total === null ? "" : ` of ${total}`} memories`),
     });
     console.log(
-      `\nmirrored ${store.name} into the embedded store${viaApp ? ` (through the app at ${appUrl})` : ""}: ${outcome.created} added, ${outcome.skipped} already there or not valid, ${outcome.seen} read.`,
+      `\nmirrored ${store.name} into the embedded store${app ? ` (through the app at ${app})` : ""}: ${outcome.created} added, ${outcome.skipped} already there or not valid, ${outcome.seen} read.`,
     );
   } finally {
     await direct?.close();
   }
 });
-
-async function appIsUp(url: string): Promise<boolean> {
-  try {
-    return (await fetch(`${url}/api/health`)).ok;
-  } catch {
-    return false;
-  }
-}
 
 async function postToApp(url: string, memories: MemoryInput[]): Promise<{ created: number; rejected: number }> {
   const response = await fetch(`${url}/api/memories`, {

@@ -9,6 +9,7 @@ import { openDatabase } from "../lib/db/connection";
 import { migrate } from "../lib/db/migrator";
 import { applyRetention, type RetentionOutcome } from "../lib/recalls/retention";
 import { runScript, UsageError } from "./run-script";
+import { runningApp } from "./running-app";
 
 runScript(async () => {
   const args = process.argv.slice(2);
@@ -18,24 +19,19 @@ runScript(async () => {
   if (!Number.isInteger(keepDays) || keepDays < 1) {
     throw new UsageError("usage: npm run retention -- --keep-days <days> [--dry-run]   (or set RETENTION_DAYS)");
   }
-  const appUrl = process.env.RECALL_INSPECTOR_URL ?? `http://127.0.0.1:${process.env.PORT ?? 3000}`;
-  const outcome = (await viaApp(appUrl, keepDays, dryRun)) ?? (await directly(keepDays, dryRun));
+  const app = await runningApp();
+  const outcome = app ? await viaApp(app, keepDays, dryRun) : await directly(keepDays, dryRun);
   console.log(
     `${outcome.dry_run ? "would delete" : "deleted"} ${outcome.deleted} recalls created before ${outcome.cutoff} (keeping ${outcome.keep_days} days).`,
   );
 });
 
-async function viaApp(url: string, keepDays: number, dryRun: boolean): Promise<RetentionOutcome | null> {
-  let response: Response;
-  try {
-    response = await fetch(`${url}/api/recalls/retention`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ keep_days: keepDays, dry_run: dryRun }),
-    });
-  } catch {
-    return null; // no app running there
-  }
+async function viaApp(url: string, keepDays: number, dryRun: boolean): Promise<RetentionOutcome> {
+  const response = await fetch(`${url}/api/recalls/retention`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ keep_days: keepDays, dry_run: dryRun }),
+  });
   const body = (await response.json()) as RetentionOutcome & { message?: string };
   if (!response.ok) throw new UsageError(`the app at ${url} refused: ${body.message ?? response.status}`);
   console.log(`(through the running app at ${url})`);
