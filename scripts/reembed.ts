@@ -1,12 +1,21 @@
 /**
  * `npm run reembed`: embeds again every memory whose vector is missing or was made by another
  * model than the configured one (after switching EMBEDDINGS_* settings). While the app runs on
- * the embedded database, use `curl -X POST localhost:3000/api/memories/reembed` instead.
+ * the embedded database, the work goes through its API (POST /api/memories/reembed).
  */
 import { openStoreForScript } from "./open-store";
-import { runScript } from "./run-script";
+import { runScript, UsageError } from "./run-script";
+import { runningApp } from "./running-app";
 
 runScript(async () => {
+  const app = await runningApp();
+  if (app) {
+    const response = await fetch(`${app}/api/memories/reembed`, { method: "POST" });
+    const body = (await response.json()) as { reembedded?: number; message?: string };
+    if (!response.ok) throw new UsageError(`the app at ${app} refused: ${body.message ?? response.status}`);
+    console.log(`${body.reembedded} memories re-embedded (through the running app at ${app}).`);
+    return;
+  }
   const { store, close } = await openStoreForScript();
   try {
     const { reembedded } = await store.reembed((done, total) => process.stdout.write(`\rre-embedded ${done}/${total}`));
