@@ -10,7 +10,7 @@ export default function MemoriesPage() {
     <>
       <PageHeader
         title="Memories"
-        description="The embedded store: the memories recalls are answered from. Browse, search, add, import and delete them."
+        description="The memories recalls are answered from: browse and search any store; add, import and delete in the embedded one."
       />
       {/* The view reads its filters from the URL (useSearchParams), which needs a Suspense boundary. */}
       <Suspense

@@ -4,18 +4,43 @@ import { useDebouncedCommit } from "@/lib/hooks/use-debounced-commit";
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
 import { useCallback, useEffect, useId, useMemo, useRef, useState, type FormEvent } from "react";
 import { errorMessage } from "@/lib/queries/fetch-json";
-import { useMemoryList, useMemoryStats, type MemoryListFilters } from "@/lib/queries/use-memories";
+import {
+  EMBEDDED_STORE,
+  isRemoteStoreName,
+  storeParam,
+  useMemoryList,
+  useMemoryStats,
+  type MemoryListFilters,
+} from "@/lib/queries/use-memories";
+import { useStores } from "@/lib/queries/use-recall";
 import type { MemoryView } from "@/lib/stores/memory-schemas";
 import { AddMemoryForm } from "./add-memory-form";
 import { ImportMemories } from "./import-memories";
 import { MemoryStatsPanel } from "./memory-stats";
-import { MemoryTable } from "./memory-table";
+import { MemoryTable, RemoteMemoryTable } from "./memory-table";
+import { StorePicker } from "./store-picker";
 
 const SEARCH_DEBOUNCE_MS = 300;
-const FILTER_KEYS = ["q", "type", "tag"] as const;
+const FILTER_KEYS = ["store", "q", "type", "tag"] as const;
 
 function filtersFrom(params: URLSearchParams | { get(name: string): string | null }): MemoryListFilters {
-  return { q: (params.get("q") ?? "").trim(), type: params.get("type") ?? "", tag: params.get("tag") ?? "" };
+  return {
+    store: storeParam((params.get("store") ?? "").trim()),
+    q: (params.get("q") ?? "").trim(),
+    type: params.get("type") ?? "",
+    tag: params.get("tag") ?? "",
+  };
+}
+
+/** Why a remote store's memories cannot be changed here, and how to get a copy that can. */
+function ReadOnlyNotice({ store }: { store: string }) {
+  return (
+    <p className="memories-readonly" role="note" data-testid="remote-read-only">
+      <strong>Read-only.</strong> Memories of a remote store are managed by that service; run{" "}
+      <code>npm run mirror -- {store}</code> to copy them here (into the embedded store, where their full candidate pool can be
+      inspected). The service lists summaries, types, scope, importance and dates, not contents or tags.
+    </p>
+  );
 }
 
 function describeFilters(filters: MemoryListFilters): string {
@@ -61,6 +86,13 @@ export function MemoriesView() {
   const pathname = usePathname();
   const filters = useMemo(() => filtersFrom(searchParams), [searchParams]);
   const filtered = Boolean(filters.q || filters.type || filters.tag);
+  const remote = isRemoteStoreName(filters.store);
+  const stores = useStores();
+  const storeName = filters.store || EMBEDDED_STORE;
+  const storeInfo = stores.data?.find((s) => s.name === storeName);
+  const storeLabel = storeInfo?.label ?? storeName;
+  const storeDescription = storeInfo?.description ?? "";
+  const showPicker = remote || Boolean(stores.data?.some((s) => s.kind === "remote"));
 
   // The latest URL, for callbacks that fire after a pause (the search debounce).
   const paramsRef = useRef(searchParams);
@@ -82,8 +114,15 @@ export function MemoriesView() {
   const onSearch = useCallback((q: string) => setFilters({ q }), [setFilters]);
   const clearFilters = () => setFilters({ q: "", type: "", tag: "" });
 
-  const stats = useMemoryStats();
+  const stats = useMemoryStats(filters.store);
   const list = useMemoryList(filters);
+  const listFailed = list.isError && !list.data;
+  // One failure of the store (a rejected key, an unreachable service) is reported once, by the list.
+  const statsErrorShownBelow = stats.isError && listFailed && errorMessage(stats.error) === errorMessage(list.error);
+  const retryAll = () => {
+    if (stats.isError) void stats.refetch();
+    void list.refetch();
+  };
 
   const ids = useId();
   const [addOpen, setAddOpen] = useState(false);
@@ -113,6 +152,13 @@ export function MemoriesView() {
 
   const summaryLineRef = useRef<HTMLParagraphElement>(null);
   const [deletedNote, setDeletedNote] = useState<string | null>(null);
+  const onStore = (store: string) => {
+    setAddOpen(false);
+    setImportOpen(false);
+    // Types and tags belong to a store; the search text carries over.
+    setFilters({ store: storeParam(store), type: "", tag: "" });
+  };
+
   const onDeleted = useCallback((memory: MemoryView) => {
     setDeletedNote(`Deleted “${memory.summary.length > 60 ? `${memory.summary.slice(0, 59)}…` : memory.summary}”.`);
     summaryLineRef.current?.focus();
@@ -139,40 +185,63 @@ export function MemoriesView() {
         filters.type ? `type “${filters.type}”` : null,
         filters.tag ? `tag “${filters.tag}”` : null,
       ].filter(Boolean);
-      resultsLine = labels.length ? `${shown} for ${labels.join(", ")}, newest first.` : `${shown}, newest first.`;
+      const order = remote ? "in the service’s order" : "newest first";
+      resultsLine = labels.length ? `${shown} for ${labels.join(", ")}, ${order}.` : `${shown}, ${order}.`;
     }
   }
 
   return (
     <div className="memories">
+      {showPicker ? (
+        <section className="panel memories-source" aria-label="Store">
+          <StorePicker
+            stores={stores.data}
+            value={storeName}
+            onChange={onStore}
+          />
+          {remote ? (
+            <ReadOnlyNotice store={filters.store} />
+          ) : storeDescription ? (
+            <p className="memories-store-description muted">{storeDescription}</p>
+          ) : null}
+        </section>
+      ) : null}
+
       <section className="panel memories-overview" aria-label="Store overview">
-        <MemoryStatsPanel stats={stats} activeType={filters.type} onType={(type) => setFilters({ type })} />
-        <div className="memories-overview-actions">
-          <button
-            type="button"
-            ref={addToggleRef}
-            className="button button-primary"
-            aria-expanded={addOpen}
-            aria-controls={`${ids}-add`}
-            onClick={() => (addOpen ? setAddOpen(false) : openAdd())}
-          >
-            Add memory
-          </button>
-          <button
-            type="button"
-            ref={importToggleRef}
-            className="button"
-            aria-expanded={importOpen}
-            aria-controls={`${ids}-import`}
-            onClick={() => (importOpen ? setImportOpen(false) : openImport())}
-          >
-            Import file
-          </button>
-        </div>
+        <MemoryStatsPanel
+          stats={stats}
+          activeType={filters.type}
+          onType={(type) => setFilters({ type })}
+          errorShownBelow={statsErrorShownBelow}
+        />
+        {remote ? null : (
+          <div className="memories-overview-actions">
+            <button
+              type="button"
+              ref={addToggleRef}
+              className="button button-primary"
+              aria-expanded={addOpen}
+              aria-controls={`${ids}-add`}
+              onClick={() => (addOpen ? setAddOpen(false) : openAdd())}
+            >
+              Add memory
+            </button>
+            <button
+              type="button"
+              ref={importToggleRef}
+              className="button"
+              aria-expanded={importOpen}
+              aria-controls={`${ids}-import`}
+              onClick={() => (importOpen ? setImportOpen(false) : openImport())}
+            >
+              Import file
+            </button>
+          </div>
+        )}
       </section>
 
-      <div id={`${ids}-add`} className="panel memories-subpanel" hidden={!addOpen}>
-        {addOpen ? (
+      <div id={`${ids}-add`} className="panel memories-subpanel" hidden={remote || !addOpen}>
+        {addOpen && !remote ? (
           <AddMemoryForm
             knownTypes={Object.keys(stats.data?.by_type ?? {})}
             summaryRef={summaryRef}
@@ -183,8 +252,8 @@ export function MemoriesView() {
           />
         ) : null}
       </div>
-      <div id={`${ids}-import`} className="panel memories-subpanel" hidden={!importOpen}>
-        {importOpen ? (
+      <div id={`${ids}-import`} className="panel memories-subpanel" hidden={remote || !importOpen}>
+        {importOpen && !remote ? (
           <ImportMemories
             fileRef={fileRef}
             onClose={() => {
@@ -242,18 +311,23 @@ export function MemoriesView() {
         {list.isPending ? (
           <div className="memories-state" role="status">
             <span className="spinner" aria-hidden="true" />
-            <p>
-              Loading memories… The first request after the server starts opens the store (and, on a first start, loads the demo
-              corpus), which can take a few seconds.
-            </p>
+            {remote ? (
+              <p>Loading the memories of {storeLabel} from its service…</p>
+            ) : (
+              <p>
+                Loading memories… The first request after the server starts opens the store (and, on a first start, loads the demo
+                corpus), which can take a few seconds.
+              </p>
+            )}
           </div>
-        ) : list.isError && !list.data ? (
+        ) : listFailed ? (
           <div className="memories-state memories-state-error" role="alert">
             <p>
-              <strong>Could not load memories.</strong> {errorMessage(list.error)}
+              <strong>{remote ? `Could not load the memories of ${storeLabel}.` : "Could not load memories."}</strong>{" "}
+              <span data-testid="memories-error">{errorMessage(list.error)}</span>
             </p>
-            <button type="button" className="button" onClick={() => void list.refetch()}>
-              Try again
+            <button type="button" className="button" disabled={list.isFetching} onClick={retryAll}>
+              {list.isFetching ? "Trying…" : "Try again"}
             </button>
           </div>
         ) : memories.length === 0 && total === 0 ? (
@@ -262,11 +336,16 @@ export function MemoriesView() {
               <p className="empty-state-title">No memories {condition}.</p>
               <p className="muted">
                 {filters.q ? "Search looks at summaries only (not content or tags). Try fewer words, or " : "Try "}
-                another type or tag, or clear the filters.
+                {remote ? "another type" : "another type or tag"}, or clear the filters.
               </p>
               <button type="button" className="button" onClick={clearFilters}>
                 Clear filters
               </button>
+            </div>
+          ) : remote ? (
+            <div className="empty-state">
+              <p className="empty-state-title">{storeLabel} holds no memories in its context.</p>
+              <p className="muted">Memories appear here once agents store them through the service.</p>
             </div>
           ) : (
             <div className="empty-state">
@@ -292,13 +371,17 @@ export function MemoriesView() {
                 </button>
               </div>
             ) : null}
-            <MemoryTable
-              memories={memories}
-              activeTag={filters.tag}
-              onTag={(tag) => setFilters({ tag })}
-              onDeleted={onDeleted}
-              busy={searching}
-            />
+            {remote ? (
+              <RemoteMemoryTable memories={memories} storeLabel={storeLabel} busy={searching} />
+            ) : (
+              <MemoryTable
+                memories={memories}
+                activeTag={filters.tag}
+                onTag={(tag) => setFilters({ tag })}
+                onDeleted={onDeleted}
+                busy={searching}
+              />
+            )}
             <div className="load-more">
               {list.hasNextPage ? (
                 <button type="button" className="button" disabled={list.isFetchingNextPage} onClick={() => void list.fetchNextPage()}>

@@ -8,15 +8,78 @@ function plural(n: number, one: string, many: string): string {
   return `${n.toLocaleString("en-US")} ${n === 1 ? one : many}`;
 }
 
+function TypeCounts({ byType, activeType, onType }: { byType: Record<string, number>; activeType: string; onType: (type: string) => void }) {
+  const types = Object.entries(byType);
+  return (
+    <div className="stat stat-types">
+      <dt>By type</dt>
+      <dd>
+        {types.length === 0 ? (
+          <span className="muted">none yet</span>
+        ) : (
+          <ul className="type-counts" aria-label="Memories by type (choose one to filter)">
+            {types.map(([type, count]) => (
+              <li key={type}>
+                <button type="button" className="type-count" aria-pressed={type === activeType} onClick={() => onType(type === activeType ? "" : type)}>
+                  <span>{type}</span> <span className="type-count-n">{count.toLocaleString("en-US")}</span>
+                </button>
+              </li>
+            ))}
+          </ul>
+        )}
+      </dd>
+    </div>
+  );
+}
+
+/** A remote store at a glance, as its service counts: memories, working/persistent, types. */
+function RemoteStats({
+  stats,
+  activeType,
+  onType,
+}: {
+  stats: MemoryStats & { remote: NonNullable<MemoryStats["remote"]> };
+  activeType: string;
+  onType: (type: string) => void;
+}) {
+  const { working_count: working, persistent_count: persistent } = stats.remote;
+  const scopes = [
+    persistent !== null ? `${persistent.toLocaleString("en-US")} persistent` : null,
+    working !== null ? `${working.toLocaleString("en-US")} working` : null,
+  ].filter(Boolean);
+  return (
+    <dl className="memory-stats">
+      <div className="stat">
+        <dt>Memories</dt>
+        <dd className="stat-value" data-testid="memory-total">
+          {stats.total.toLocaleString("en-US")}
+        </dd>
+      </div>
+      {scopes.length > 0 ? (
+        <div className="stat">
+          <dt>Scope</dt>
+          <dd className="stat-scopes" data-testid="memory-scopes">
+            {scopes.join(" · ")}
+          </dd>
+        </div>
+      ) : null}
+      <TypeCounts byType={stats.by_type} activeType={activeType} onType={onType} />
+    </dl>
+  );
+}
+
 /** The store at a glance: how many memories, of which types, embedded with which model. */
 export function MemoryStatsPanel({
   stats,
   activeType,
   onType,
+  errorShownBelow = false,
 }: {
   stats: UseQueryResult<MemoryStats>;
   activeType: string;
   onType: (type: string) => void;
+  /** The same failure is already reported (with a retry) by the list below: say so instead of repeating it. */
+  errorShownBelow?: boolean;
 }) {
   const reembed = useReembedMemories();
 
@@ -26,6 +89,9 @@ export function MemoryStatsPanel({
         Loading counts…
       </p>
     );
+  }
+  if (stats.isError && errorShownBelow) {
+    return <p className="memory-stats-placeholder">Counts unavailable (the store could not be read; see below).</p>;
   }
   if (stats.isError) {
     return (
@@ -38,8 +104,10 @@ export function MemoryStatsPanel({
     );
   }
 
-  const { total, by_type: byType, embedding_model: model, stale_vectors: stale } = stats.data;
-  const types = Object.entries(byType);
+  const data = stats.data;
+  if (data.remote) return <RemoteStats stats={{ ...data, remote: data.remote }} activeType={activeType} onType={onType} />;
+
+  const { total, by_type: byType, embedding_model: model, stale_vectors: stale } = data;
 
   return (
     <>
@@ -58,29 +126,7 @@ export function MemoryStatsPanel({
             </code>
           </dd>
         </div>
-        <div className="stat stat-types">
-          <dt>By type</dt>
-          <dd>
-            {types.length === 0 ? (
-              <span className="muted">none yet</span>
-            ) : (
-              <ul className="type-counts" aria-label="Memories by type (choose one to filter)">
-                {types.map(([type, count]) => (
-                  <li key={type}>
-                    <button
-                      type="button"
-                      className="type-count"
-                      aria-pressed={type === activeType}
-                      onClick={() => onType(type === activeType ? "" : type)}
-                    >
-                      <span>{type}</span> <span className="type-count-n">{count.toLocaleString("en-US")}</span>
-                    </button>
-                  </li>
-                ))}
-              </ul>
-            )}
-          </dd>
-        </div>
+        <TypeCounts byType={byType} activeType={activeType} onType={onType} />
       </dl>
 
       {stale > 0 ? (

@@ -20,6 +20,63 @@ interface RowProps {
   onDeleted: (memory: MemoryView) => void;
 }
 
+function CreatedCell({ memory }: { memory: MemoryView }) {
+  const created = new Date(memory.created_at);
+  return (
+    <td className="nowrap">
+      {memory.created_at ? (
+        <time dateTime={memory.created_at} title={memory.created_at}>
+          {Number.isNaN(created.getTime()) ? memory.created_at : dateFormat.format(created)}
+        </time>
+      ) : (
+        <span className="muted" aria-label="Unknown">
+          —
+        </span>
+      )}
+    </td>
+  );
+}
+
+function IdCell({ memory }: { memory: MemoryView }) {
+  return (
+    <td>
+      <div className="memory-id">
+        <code className="memory-id-text" title={memory.id}>
+          {memory.id}
+        </code>
+        <CopyButton value={memory.id} className="button button-small" />
+      </div>
+    </td>
+  );
+}
+
+/**
+ * A remote store's memory: what its list endpoint returns (no content, no tags), with the
+ * service's scope, and no actions (the service manages its memories).
+ */
+function RemoteMemoryRow({ memory }: { memory: MemoryView }) {
+  return (
+    <tr>
+      <td className="memory-summary">
+        <span>{memory.summary}</span>
+      </td>
+      <td>
+        {memory.type ? (
+          <span className="type-badge">{memory.type}</span>
+        ) : (
+          <span className="muted" aria-label="No type">
+            —
+          </span>
+        )}
+      </td>
+      <td>{memory.scope ? <span className={`scope-badge scope-${memory.scope}`}>{memory.scope}</span> : <span className="muted">—</span>}</td>
+      <td className="num">{memory.importance.toFixed(2)}</td>
+      <CreatedCell memory={memory} />
+      <IdCell memory={memory} />
+    </tr>
+  );
+}
+
 function MemoryRow({ memory, activeTag, onTag, onDeleted }: RowProps) {
   const remove = useDeleteMemory();
   const [confirming, setConfirming] = useState(false);
@@ -54,8 +111,6 @@ function MemoryRow({ memory, activeTag, onTag, onDeleted }: RowProps) {
       // Shown in the row by remove.isError.
     }
   };
-  const created = new Date(memory.created_at);
-
   return (
     <tr aria-busy={remove.isPending || undefined}>
       <td className="memory-summary">
@@ -93,19 +148,8 @@ function MemoryRow({ memory, activeTag, onTag, onDeleted }: RowProps) {
         )}
       </td>
       <td className="num">{memory.importance.toFixed(2)}</td>
-      <td className="nowrap">
-        <time dateTime={memory.created_at} title={memory.created_at}>
-          {Number.isNaN(created.getTime()) ? memory.created_at : dateFormat.format(created)}
-        </time>
-      </td>
-      <td>
-        <div className="memory-id">
-          <code className="memory-id-text" title={memory.id}>
-            {memory.id}
-          </code>
-          <CopyButton value={memory.id} className="button button-small" />
-        </div>
-      </td>
+      <CreatedCell memory={memory} />
+      <IdCell memory={memory} />
       <td className="memory-actions">
         {confirming ? (
           <div className="row-confirm" role="group" aria-label={`Confirm deleting “${short(memory.summary)}”`} onKeyDown={onConfirmKey}>
@@ -135,6 +179,34 @@ function MemoryRow({ memory, activeTag, onTag, onDeleted }: RowProps) {
         )}
       </td>
     </tr>
+  );
+}
+
+/** A remote store's memories, read-only, in the order the service lists them. */
+export function RemoteMemoryTable({ memories, storeLabel, busy }: { memories: readonly MemoryView[]; storeLabel: string; busy: boolean }) {
+  return (
+    <div className="table-scroll">
+      <table className="memory-table" aria-busy={busy || undefined}>
+        <caption className="visually-hidden">Memories of {storeLabel}, as the service lists them</caption>
+        <thead>
+          <tr>
+            <th scope="col">Summary</th>
+            <th scope="col">Type</th>
+            <th scope="col">Scope</th>
+            <th scope="col" className="num">
+              Importance
+            </th>
+            <th scope="col">Created</th>
+            <th scope="col">ID</th>
+          </tr>
+        </thead>
+        <tbody>
+          {memories.map((memory) => (
+            <RemoteMemoryRow key={memory.id} memory={memory} />
+          ))}
+        </tbody>
+      </table>
+    </div>
   );
 }
 

@@ -8,11 +8,19 @@ import {
   type QueryClient,
 } from "@tanstack/react-query";
 import type { ImportItemResult, MemoryInput, MemoryView } from "@/lib/stores/memory-schemas";
-import { fetchJson } from "./fetch-json";
+import { ApiRequestError, fetchJson } from "./fetch-json";
 
-/** Hooks for the embedded store's memories API (DESIGN §7): list, stats, add/import, delete, re-embed. */
+/**
+ * Hooks for the memories API (DESIGN §7): list and stats of the embedded store or of a remote
+ * store (read-only), and the embedded store's add/import, delete and re-embed.
+ */
+
+/** The embedded store's name; `store: ""` means the same. */
+export const EMBEDDED_STORE = "embedded";
 
 export interface MemoryListFilters {
+  /** The store to list: "" (or "embedded") for the embedded store, else a remote store's name. */
+  store: string;
   /** Matches the summary, case-insensitive; "" for none. */
   q: string;
   /** Exact type; "" for all. */
@@ -31,8 +39,16 @@ export interface MemoryListPage {
 export interface MemoryStats {
   total: number;
   by_type: Record<string, number>;
-  embedding_model: string;
+  /** The embedded store's model; null for a remote store (the service does not say). */
+  embedding_model: string | null;
   stale_vectors: number;
+  /** What only a remote store reports (absent for the embedded store). */
+  remote?: {
+    store: string;
+    working_count: number | null;
+    persistent_count: number | null;
+    by_importance: { high: number | null; medium: number | null; low: number | null } | null;
+  };
 }
 
 export interface ImportOutcome {
@@ -50,11 +66,36 @@ export const memoryKeys = {
   all: ["memories"] as const,
   lists: () => [...memoryKeys.all, "list"] as const,
   list: (filters: MemoryListFilters) => [...memoryKeys.lists(), filters] as const,
-  stats: () => [...memoryKeys.all, "stats"] as const,
+  stats: (store = "") => [...memoryKeys.all, "stats", storeParam(store)] as const,
 };
+
+/** The `store` query parameter: "" for the embedded store (the API's default). */
+export function storeParam(store: string): string {
+  return store === EMBEDDED_STORE ? "" : store;
+}
+
+export function isRemoteStoreName(store: string): boolean {
+  return storeParam(store) !== "";
+}
+
+/**
+ * Retry once, and only what may pass by itself: not a refused request (4xx), a rejected key,
+ * a missing context or a bad answer (those need a person to change something).
+ */
+const PERMANENT_CODES = new Set(["remote_auth_failed", "remote_forbidden", "remote_not_found", "remote_bad_response", "remote_rejected"]);
+export function retryMemoryQuery(failures: number, error: Error): boolean {
+  if (failures >= 1) return false;
+  if (error instanceof ApiRequestError) {
+    if (error.status >= 400 && error.status < 500) return false;
+    if (PERMANENT_CODES.has(error.code)) return false;
+  }
+  return true;
+}
 
 export function memoryListUrl(filters: MemoryListFilters, cursor: string | null, limit = MEMORY_PAGE_SIZE): string {
   const params = new URLSearchParams();
+  const store = storeParam(filters.store);
+  if (store) params.set("store", store);
   if (filters.q.trim()) params.set("q", filters.q.trim());
   if (filters.type) params.set("type", filters.type);
   if (filters.tag) params.set("tag", filters.tag);
@@ -70,14 +111,24 @@ export function useMemoryList(filters: MemoryListFilters) {
     queryFn: ({ pageParam, signal }) => fetchJson<MemoryListPage>(memoryListUrl(filters, pageParam), { signal }),
     initialPageParam: null as string | null,
     getNextPageParam: (last) => last.next_cursor,
-    placeholderData: keepPreviousData,
+    // Keep the previous result up while a new search of the same store loads; another store's
+    // memories are never shown as if they were this one's.
+    placeholderData: (previous, query) =>
+      previous && query && (query.queryKey[2] as MemoryListFilters | undefined)?.store === filters.store
+        ? keepPreviousData(previous)
+        : undefined,
+    retry: retryMemoryQuery,
   });
 }
 
-export function useMemoryStats() {
+/** The store's counts; `store` "" (or "embedded") for the embedded store. */
+export function useMemoryStats(store = "") {
+  const param = storeParam(store);
   return useQuery({
-    queryKey: memoryKeys.stats(),
-    queryFn: ({ signal }) => fetchJson<MemoryStats>("/api/memories/stats", { signal }),
+    queryKey: memoryKeys.stats(store),
+    queryFn: ({ signal }) =>
+      fetchJson<MemoryStats>(param ? `/api/memories/stats?store=${encodeURIComponent(param)}` : "/api/memories/stats", { signal }),
+    retry: retryMemoryQuery,
   });
 }
 

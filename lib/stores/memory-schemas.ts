@@ -51,6 +51,8 @@ export const MemoryListQuerySchema = z.object({
   tag: z.string().max(MEMORY_LIMITS.tagChars).optional(),
   limit: z.coerce.number().int().min(1).max(200).default(50),
   cursor: z.string().max(500).optional(),
+  /** The store to list: "embedded" (the default) or a configured remote store's name. */
+  store: z.string().trim().max(64).optional(),
 });
 export type MemoryListQuery = z.output<typeof MemoryListQuerySchema>;
 
@@ -65,6 +67,8 @@ export interface MemoryView {
   created_at: string;
   updated_at: string | null;
   embedding_model: string | null;
+  /** A remote service's memory scope ("working" | "persistent"); absent for the embedded store. */
+  scope?: string;
 }
 
 /** Per-item outcome of an import. */

@@ -1,6 +1,27 @@
+import { z } from "zod";
+import { ApiError } from "@/lib/api/errors";
 import { apiRoute } from "@/lib/api/route";
 import { getEmbeddedStore } from "@/lib/stores";
+import { isRemoteMemorySource, remoteMemoryStats } from "@/lib/stores/remote-memories";
+import { resolveStore } from "@/lib/stores/registry";
 
 export const dynamic = "force-dynamic";
 
-export const GET = apiRoute({}, async () => (await getEmbeddedStore()).stats());
+const StatsQuerySchema = z.object({ store: z.string().trim().max(64).optional() });
+
+/**
+ * `{total, by_type, embedding_model, stale_vectors}` of the embedded store; with `store=<remote>`,
+ * the service's stats in that shape (`embedding_model: null`, `stale_vectors: 0`) plus
+ * `remote: {store, working_count, persistent_count, by_importance}`.
+ */
+export const GET = apiRoute({ query: StatsQuerySchema }, async ({ query, request }) => {
+  if (!query.store || query.store === "embedded") return (await getEmbeddedStore()).stats();
+  const store = await resolveStore(query.store);
+  if (!isRemoteMemorySource(store)) return (await getEmbeddedStore()).stats();
+  try {
+    return await remoteMemoryStats(store, request.signal);
+  } catch (error) {
+    if (request.signal.aborted) throw new ApiError(499, "client_closed_request", "The request was cancelled.");
+    throw error;
+  }
+});

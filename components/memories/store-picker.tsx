@@ -1,0 +1,45 @@
+"use client";
+
+import { useId } from "react";
+import type { StoreOption } from "@/lib/queries/use-recall";
+
+const EMBEDDED_OPTION: StoreOption = { name: "embedded", kind: "embedded", label: "Embedded", description: "", health: { ok: true } };
+
+/**
+ * Which store the Memories page shows: the embedded one or a configured remote store (with its
+ * reachability, as the console's picker says it). `value` is the store's name ("embedded" for the
+ * embedded store); a name that is not configured (an old link) stays selectable so the page can
+ * say what is wrong with it. While the stores load (`stores` undefined) the current one is listed bare.
+ */
+export function StorePicker({
+  stores,
+  value,
+  onChange,
+}: {
+  stores: readonly StoreOption[] | undefined;
+  value: string;
+  onChange: (store: string) => void;
+}) {
+  const id = useId();
+  const options = stores ?? [EMBEDDED_OPTION];
+  const known = options.some((s) => s.name === value);
+  return (
+    <div className="field memories-store">
+      <label htmlFor={id}>Store</label>
+      <select id={id} value={value} onChange={(e) => onChange(e.target.value)}>
+        {options.map((s) => (
+          <option key={s.name} value={s.name} title={s.health.ok ? s.description : `${s.description} Not reachable: ${s.health.message ?? "unknown error"}`}>
+            {s.label}
+            {s.kind === "remote" ? (s.health.ok ? " (remote)" : " (remote, unreachable)") : ""}
+          </option>
+        ))}
+        {known ? null : (
+          <option value={value}>
+            {value}
+            {stores ? " (not configured)" : ""}
+          </option>
+        )}
+      </select>
+    </div>
+  );
+}
