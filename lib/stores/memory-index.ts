@@ -189,12 +189,13 @@ export function normalizeText(text: string): string {
 const STOPWORDS = new Set(ENGLISH_STOPWORDS);
 
 /**
- * How a word enters the keyword index: NFKC, lower case, English stopwords dropped. Stopwords
- * carry almost no BM25 weight but match nearly every memory, which would make the arm scan
- * the whole corpus for "what is the …".
+ * How a word enters the keyword index: lower case, English stopwords dropped. Stopwords carry
+ * almost no BM25 weight but match nearly every memory, which would make the arm scan the whole
+ * corpus for "what is the …". Callers NFKC-normalize the whole text first (once, not per word:
+ * per-word normalization was a third of the index rebuild).
  */
 export function keywordTerm(word: string): string | null {
-  const term = normalizeText(word).toLowerCase();
+  const term = word.toLowerCase();
   return term && !STOPWORDS.has(term) ? term : null;
 }
 
