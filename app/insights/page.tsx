@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
-import { ComingSoon } from "@/components/layout/coming-soon";
+import { Suspense } from "react";
+import { InsightsView } from "@/components/insights/insights-view";
 import { PageHeader } from "@/components/layout/page-header";
 
 export const metadata: Metadata = { title: "Insights" };
@@ -7,13 +8,20 @@ export const metadata: Metadata = { title: "Insights" };
 export default function InsightsPage() {
   return (
     <>
-      <PageHeader title="Insights" description="How the selector and the confidence signal behave across many recalls." />
-      <ComingSoon>
-        <p>
-          Selector drop rates, the level mix and the weak-hit rate over time, per store and selector model; the memories
-          dropped most often; and the recalls where confidence and selector disagree.
-        </p>
-      </ComingSoon>
+      <PageHeader
+        title="Insights"
+        description="How the selector and the confidence signal behave across many recalls: drop rates, the level mix, weak hits, the memories dropped most, and where the two disagree."
+      />
+      {/* The view reads its range and filters from the URL (useSearchParams), which needs a Suspense boundary. */}
+      <Suspense
+        fallback={
+          <section className="panel" role="status">
+            <p>Loading insights…</p>
+          </section>
+        }
+      >
+        <InsightsView />
+      </Suspense>
     </>
   );
 }

@@ -111,6 +111,17 @@ describe("HistoryQuerySchema", () => {
     }
   });
 
+  it("takes a selector model and a dropped memory id as exact, trimmed strings", () => {
+    expect(HistoryQuerySchema.parse({ selector_model: " gpt-x ", dropped_memory: "mem-0042" })).toEqual({
+      selector_model: "gpt-x",
+      dropped_memory: "mem-0042",
+      limit: 50,
+    });
+    expect(issues({ selector_model: "x".repeat(201) })[0]!.path).toBe("selector_model");
+    expect(issues({ dropped_memory: "x".repeat(201) })[0]!.path).toBe("dropped_memory");
+    expect(HistoryQuerySchema.parse({ selector_model: "", dropped_memory: "" })).toEqual({ limit: 50 });
+  });
+
   it("ignores parameters it does not know (e.g. the page's own range preset)", () => {
     expect(HistoryQuerySchema.parse({ range: "7d", store: "embedded" })).toEqual({ store: "embedded", limit: 50 });
   });
@@ -159,6 +170,11 @@ describe("filters in a query string", () => {
     const params = historyFilterParams(filters);
     expect(params.toString()).toBe("store=embedded&level=high%2Cnone&has_dropped=true&q=deploy&to=2025-02-01T00%3A00%3A00.000Z");
     expect(HistoryFiltersSchema.parse(Object.fromEntries(params))).toEqual(filters);
+    const drill = HistoryFiltersSchema.parse({ dropped_memory: "m/1 ä", selector_model: "gpt-x", store: "prod" });
+    const drillParams = historyFilterParams(drill);
+    expect(drillParams.toString()).toBe("store=prod&selector_model=gpt-x&dropped_memory=m%2F1+%C3%A4");
+    expect(HistoryFiltersSchema.parse(Object.fromEntries(drillParams))).toEqual(drill);
+    expect(hasHistoryFilters({ dropped_memory: "m" })).toBe(true);
     expect(historyFilterParams({}).toString()).toBe("");
   });
 
@@ -185,6 +201,8 @@ describe("historyWhere", () => {
     expect(historyWhere({ has_dropped: true })).toEqual({ selectorDropped: { gt: 0 } });
     expect(historyWhere({ has_dropped: false })).toEqual({ OR: [{ selectorDropped: null }, { selectorDropped: { lte: 0 } }] });
     expect(historyWhere({ q: "Kafka" })).toEqual({ query: { contains: "Kafka", mode: "insensitive" } });
+    expect(historyWhere({ selector_model: "gpt-x" })).toEqual({ selectorModel: "gpt-x" });
+    expect(historyWhere({ dropped_memory: "mem-1" })).toEqual({ droppedMemoryIds: { has: "mem-1" } });
     const from = new Date("2025-01-01T00:00:00Z");
     expect(historyWhere({ from })).toEqual({ createdAt: { gte: from } });
   });

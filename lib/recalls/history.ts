@@ -128,6 +128,10 @@ const filterShape = {
   to: IsoDateTime.optional(),
   status: z.enum(["ok", "error"]).optional(),
   source: z.enum(["console", "ingest"]).optional(),
+  /** Exact selector model (only recalls the selector ran on have one). */
+  selector_model: z.string().trim().min(1).max(200).optional(),
+  /** A memory id the selector dropped: the recall's dropped_memory_ids (capped at 20) contain it. */
+  dropped_memory: z.string().trim().min(1).max(200).optional(),
 };
 
 const pageShape = {
@@ -182,6 +186,8 @@ export const HISTORY_FILTER_KEYS = [
   "has_dropped",
   "status",
   "source",
+  "selector_model",
+  "dropped_memory",
   "q",
   "from",
   "to",
@@ -288,6 +294,9 @@ export function historyWhere(query: HistoryFilters & { cursor?: HistoryCursor | 
   if (query.has_dropped === false) and.push({ OR: [{ selectorDropped: null }, { selectorDropped: { lte: 0 } }] });
   if (query.status !== undefined) and.push({ status: query.status });
   if (query.source !== undefined) and.push({ source: query.source });
+  if (query.selector_model !== undefined) and.push({ selectorModel: query.selector_model });
+  // Array containment (@>), which the GIN index on dropped_memory_ids serves.
+  if (query.dropped_memory !== undefined) and.push({ droppedMemoryIds: { has: query.dropped_memory } });
   // Prisma passes `contains` to ILIKE as is: % and _ (and the escape character) are made literal.
   if (query.q !== undefined) and.push({ query: { contains: escapeLike(query.q), mode: "insensitive" } });
   if (query.from !== undefined || query.to !== undefined) {

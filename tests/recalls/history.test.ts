@@ -234,6 +234,13 @@ describe.each(DATABASE_KINDS)("recall history on %s", (kind) => {
       [{ status: "ok" }, (s) => s.level !== null],
       [{ source: "ingest" }, (s) => s.source === "ingest"],
       [{ store: "embedded", level: "high,moderate", has_dropped: "true" }, (s) => s.store === "embedded" && (s.level === "high" || s.level === "moderate") && (s.dropped ?? 0) > 0],
+      [{ selector_model: "selector-model" }, (s) => s.dropped !== null],
+      [{ selector_model: "another-model" }, () => false],
+      // The selector drops results from the top of the page: m-1 goes whenever two are dropped.
+      [{ dropped_memory: "m-1" }, (s) => (s.dropped ?? 0) >= 2],
+      [{ dropped_memory: "m-0" }, (s) => (s.dropped ?? 0) >= 1],
+      [{ dropped_memory: "m-4" }, () => false],
+      [{ dropped_memory: "m-0", store: "remote-prod" }, (s) => (s.dropped ?? 0) >= 1 && s.store === "remote-prod"],
     ];
     for (const [params, keep] of cases) {
       const want = expected(specs, keep);

@@ -1,0 +1,238 @@
+"use client";
+
+import Link from "next/link";
+import { usePathname, useRouter, useSearchParams } from "next/navigation";
+import { useCallback, useEffect, useMemo, useState, useSyncExternalStore } from "react";
+import { prepareLevelChart, prepareSelectorChart } from "@/lib/insights/chart";
+import { bucketWords } from "@/lib/insights/format";
+import { drill, type DrillScope } from "@/lib/insights/links";
+import type { InsightsResponse } from "@/lib/insights/schema";
+import { errorMessage } from "@/lib/queries/fetch-json";
+import { useInsights } from "@/lib/queries/use-insights";
+import { useStores } from "@/lib/queries/use-recall";
+import { LevelChart, SelectorChart } from "./insight-charts";
+import { BucketTable, Disagreements, DroppedTable, HeadlineStats, ModelTable, ReasonTable, StoreTable } from "./insight-tables";
+import { InsightsFilterBar } from "./insights-filters";
+import { allowedBuckets, DEFAULT_RANGE, defaultBucket, insightsApiParams, readInsightsUrl, writeInsightsUrl, type InsightsUrlState } from "./insights-url";
+import styles from "./insights.module.css";
+
+const noSubscribe = () => () => {};
+
+/** The browser's IANA zone; null while rendering on the server (the query waits for it). */
+function useBrowserTimeZone(): string | null {
+  return useSyncExternalStore(
+    noSubscribe,
+    () => Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC",
+    () => null,
+  );
+}
+
+function rangeText(data: InsightsResponse): string {
+  const format = new Intl.DateTimeFormat("en-US", { dateStyle: "medium", timeStyle: "short", timeZone: data.tz });
+  return `${format.format(new Date(data.from))} – ${format.format(new Date(data.to))}`;
+}
+
+function scopeOf(data: InsightsResponse): DrillScope {
+  return { from: new Date(data.from), to: new Date(data.to), store: data.filters.store, selector_model: data.filters.selector_model };
+}
+
+/** The Insights page's interactive part: filters kept in the URL, headline numbers, charts, tables. */
+export function InsightsView() {
+  const searchParams = useSearchParams();
+  const router = useRouter();
+  const pathname = usePathname();
+  const url = useMemo(() => readInsightsUrl(searchParams), [searchParams]);
+  const state: InsightsUrlState = useMemo(() => {
+    const { invalid: _invalid, ...rest } = url;
+    return rest;
+  }, [url]);
+  const browserTz = useBrowserTimeZone();
+
+  // A preset is anchored when the URL changes (or Refresh is pressed), so the query key stays
+  // put while the person reads.
+  const [refreshed, setRefreshed] = useState(0);
+  const anchor = useMemo(() => Date.now(), [searchParams, refreshed]);
+  const bucket = state.bucket ?? defaultBucket(state, anchor);
+  const params = useMemo(
+    () => (url.invalid !== null || browserTz === null ? null : insightsApiParams(state, anchor, browserTz)),
+    [url.invalid, browserTz, state, anchor],
+  );
+  const insights = useInsights(params);
+  const data = insights.data;
+  const tz = state.tz ?? browserTz;
+
+  const navigate = useCallback(
+    (next: InsightsUrlState) => {
+      const query = writeInsightsUrl(next);
+      router.replace(query ? `${pathname}?${query}` : pathname, { scroll: false });
+    },
+    [router, pathname],
+  );
+  const reset = () => navigate({ range: DEFAULT_RANGE });
+
+  // Stores and models offered by the filters: configured stores, and every one seen this visit.
+  const configured = useStores();
+  const [seen, setSeen] = useState<{ stores: string[]; models: string[] }>({ stores: [], models: [] });
+  useEffect(() => {
+    if (!data) return;
+    setSeen((prev) => {
+      const stores = [...new Set([...prev.stores, ...data.by_store.map((s) => s.store)])];
+      const models = [...new Set([...prev.models, ...data.by_model.flatMap((m) => (m.selector_model ? [m.selector_model] : []))])];
+      return stores.length === prev.stores.length && models.length === prev.models.length ? prev : { stores, models };
+    });
+  }, [data]);
+  const storeOptions = useMemo(() => {
+    const names = new Set([...(configured.data ?? []).map((s) => s.name), ...seen.stores]);
+    if (state.store) names.add(state.store);
+    return [...names].sort();
+  }, [configured.data, seen.stores, state.store]);
+  const modelOptions = useMemo(() => {
+    const names = new Set(seen.models);
+    if (state.selector_model) names.add(state.selector_model);
+    return [...names].sort();
+  }, [seen.models, state.selector_model]);
+
+  const selectorChart = useMemo(() => (data ? prepareSelectorChart(data) : null), [data]);
+  const levelChart = useMemo(() => (data ? prepareLevelChart(data) : null), [data]);
+  const scope = useMemo(() => (data ? scopeOf(data) : null), [data]);
+  const openBucket = useCallback(
+    (index: number) => {
+      const point = data?.series[index];
+      if (data && point) router.push(drill.bucket(scopeOf(data), point.start, point.end));
+    },
+    [data, router],
+  );
+
+  const stale = insights.isPlaceholderData || (insights.isFetching && !insights.isPending);
+  const filtered = Boolean(state.store || state.selector_model);
+
+  return (
+    <div className={styles.insights} data-testid="insights-view">
+      <section className={`panel ${styles.panel}`} aria-label="Range and filters">
+        <InsightsFilterBar
+          state={state}
+          onChange={navigate}
+          bucket={bucket}
+          allowedBuckets={allowedBuckets(state, anchor)}
+          stores={storeOptions}
+          models={modelOptions}
+          browserTz={browserTz}
+          onRefresh={() => setRefreshed((n) => n + 1)}
+          refreshing={insights.isFetching}
+        />
+        <p className={styles.scopeLine} data-testid="insights-scope" aria-live="polite">
+          {data ? (
+            <>
+              <span>
+                <strong>{rangeText(data)}</strong>
+              </span>
+              <span data-testid="insights-tz">
+                {bucketWords(data.bucket)} buckets in <strong>{data.tz}</strong>
+                {state.tz ? "" : " (your browser’s time zone)"}
+              </span>
+              {data.filters.store ? <span>store {data.filters.store}</span> : null}
+              {data.filters.selector_model ? <span>selector model {data.filters.selector_model} (only recalls it ran on)</span> : null}
+            </>
+          ) : tz ? (
+            <span data-testid="insights-tz">Buckets in {tz}</span>
+          ) : (
+            <span>Reading your time zone…</span>
+          )}
+        </p>
+        <p className={styles.note}>
+          Failed recalls (the store errored) count in volume but not in the level mix or the selector rates. Rates over few
+          recalls are drawn hollow; every point’s tooltip gives its counts.
+        </p>
+      </section>
+
+      {url.invalid !== null ? (
+        <div className={styles.alert} role="alert" data-testid="insights-error">
+          <p>
+            <strong>This link’s settings cannot be read.</strong> {url.invalid}
+          </p>
+          <button type="button" className={styles.button} onClick={reset}>
+            Start over
+          </button>
+        </div>
+      ) : !data && (insights.isPending || params === null) ? (
+        <div className={`panel ${styles.state}`} role="status" data-testid="insights-loading">
+          <span className={styles.spinner} aria-hidden="true" />
+          <p>Adding up the recalls…</p>
+        </div>
+      ) : insights.isError && !data ? (
+        <div className={styles.alert} role="alert" data-testid="insights-error">
+          <p>
+            <strong>Could not load the insights.</strong> {errorMessage(insights.error)}
+          </p>
+          <button type="button" className={styles.button} onClick={() => void insights.refetch()}>
+            Try again
+          </button>
+        </div>
+      ) : data && scope && selectorChart && levelChart ? (
+        <div className={`${styles.insights} ${stale ? styles.stale : ""}`} aria-busy={stale}>
+          {insights.isError ? (
+            <div className={styles.alert} role="alert">
+              <p>Could not refresh: {errorMessage(insights.error)}</p>
+              <button type="button" className={styles.button} onClick={() => void insights.refetch()}>
+                Try again
+              </button>
+            </div>
+          ) : null}
+          {data.totals.recalls === 0 ? (
+            <section className={`panel ${styles.empty}`} data-testid="insights-empty">
+              <p className={styles.emptyTitle}>No recalls in this range{filtered ? " for these filters" : ""}</p>
+              <p className={styles.muted}>
+                Nothing was logged between {rangeText(data)} ({data.tz})
+                {data.filters.store ? ` in store ${data.filters.store}` : ""}
+                {data.filters.selector_model ? ` with selector model ${data.filters.selector_model}` : ""}. Widen the time range
+                {filtered ? ", clear the filters," : ""} or run some recalls in the console.
+              </p>
+              <div className={styles.emptyActions}>
+                {filtered || state.range !== DEFAULT_RANGE ? (
+                  <button type="button" className={styles.button} onClick={reset}>
+                    Last 30 days, all recalls
+                  </button>
+                ) : null}
+                <Link href="/" className={`${styles.button} ${styles.buttonPrimary}`}>
+                  Open the console
+                </Link>
+              </div>
+            </section>
+          ) : (
+            <>
+              <HeadlineStats totals={data.totals} scope={scope} />
+              <div className={styles.charts}>
+                <section className={`panel ${styles.panel}`} aria-label="Selector over time">
+                  <div className={styles.chartHead}>
+                    <h2 className={styles.chartTitle}>Selector drop rate</h2>
+                    <span className={`${styles.small} ${styles.muted}`}>Click a bucket to open its recalls</span>
+                  </div>
+                  <SelectorChart data={selectorChart} onOpenBucket={openBucket} />
+                  {selectorChart.note ? <p className={styles.note}>{selectorChart.note}</p> : null}
+                </section>
+                <section className={`panel ${styles.panel}`} aria-label="Confidence levels over time">
+                  <div className={styles.chartHead}>
+                    <h2 className={styles.chartTitle}>Confidence level mix</h2>
+                    <span className={`${styles.small} ${styles.muted}`}>Recalls per level (right axis)</span>
+                  </div>
+                  <LevelChart data={levelChart} onOpenBucket={openBucket} />
+                  {levelChart.note ? <p className={styles.note}>{levelChart.note}</p> : null}
+                </section>
+              </div>
+              <section className={`panel ${styles.panel}`} aria-label="Buckets as a table">
+                <BucketTable data={data} scope={scope} />
+              </section>
+              <StoreTable rows={data.by_store} scope={scope} />
+              <div className={styles.pair}>
+                <ModelTable rows={data.by_model} scope={scope} />
+                <ReasonTable rows={data.not_applied_reasons} totals={data.totals} scope={scope} />
+              </div>
+              <DroppedTable data={data.most_dropped} scope={scope} />
+              <Disagreements data={data.disagreements} scope={scope} />
+            </>
+          )}
+        </div>
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,33 @@
+import { describe, expect, it } from "vitest";
+import { bucketLabel, bucketTick, countOf, formatPercent, parseWallClock } from "./format";
+
+describe("insight formatting", () => {
+  it("formats shares as percentages, never rounding a non-zero share to 0% or a partial one to 100%", () => {
+    expect(formatPercent(29 / 44)).toBe("65.9%");
+    expect(formatPercent(0.5)).toBe("50%");
+    expect(formatPercent(1)).toBe("100%");
+    expect(formatPercent(0)).toBe("0%");
+    expect(formatPercent(0.00001)).toBe("<0.1%");
+    expect(formatPercent(0.99999)).toBe(">99.9%");
+    expect(formatPercent(null)).toBe("—");
+    expect(formatPercent(Number.NaN)).toBe("—");
+  });
+
+  it("counts with their noun", () => {
+    expect(countOf(1, "recall")).toBe("1 recall");
+    expect(countOf(3000, "recall")).toBe("3,000 recalls");
+  });
+
+  it("labels buckets from their wall-clock start, whatever zone formats them", () => {
+    expect(parseWallClock("2025-01-09T14:00")).toEqual({ year: 2025, month: 1, day: 9, hour: 14, minute: 0 });
+    expect(parseWallClock("2025-01-09")).toBeNull();
+    expect(bucketTick("2025-01-09T14:00", "hour")).toBe("14:00");
+    expect(bucketTick("2025-01-09T00:00", "hour")).toBe("Jan 9");
+    expect(bucketTick("2025-01-09T05:30", "hour")).toBe("05:30");
+    expect(bucketTick("2025-01-09T00:00", "day")).toBe("Jan 9");
+    expect(bucketLabel("2025-01-09T23:00", "hour")).toBe("Thu, Jan 9, 23:00–00:00");
+    expect(bucketLabel("2025-01-09T00:00", "day")).toBe("Thu, Jan 9, 2025");
+    expect(bucketLabel("2025-01-06T00:00", "week")).toBe("Week of Mon, Jan 6, 2025");
+    expect(bucketLabel("garbage", "day")).toBe("garbage");
+  });
+});

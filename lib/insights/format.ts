@@ -1,0 +1,75 @@
+/**
+ * Text for the Insights page: percentages, counts, bucket labels. Pure and client-safe; bucket
+ * labels are read from the wall-clock `local_start` the API sends, so they never depend on the
+ * zone of the machine that formats them.
+ */
+import type { InsightBucket } from "./schema";
+
+export const MISSING = "—";
+
+/** 0.318 → "31.8%"; null → "—". Whole numbers lose the ".0"; a non-zero share never reads "0%". */
+export function formatPercent(share: number | null | undefined, digits = 1): string {
+  if (share === null || share === undefined || !Number.isFinite(share)) return MISSING;
+  const pct = share * 100;
+  if (pct > 0 && pct < 10 ** -digits) return `<${(10 ** -digits).toFixed(digits)}%`;
+  if (pct < 100 && pct > 100 - 10 ** -digits) return `>${(100 - 10 ** -digits).toFixed(digits)}%`;
+  const text = pct.toFixed(digits);
+  return `${text.replace(/\.0+$/, "")}%`;
+}
+
+export function formatCount(n: number): string {
+  return n.toLocaleString("en-US");
+}
+
+/** "3 recalls", "1 recall". */
+export function countOf(n: number, singular: string, plural = `${singular}s`): string {
+  return `${formatCount(n)} ${n === 1 ? singular : plural}`;
+}
+
+interface Wall {
+  year: number;
+  month: number;
+  day: number;
+  hour: number;
+  minute: number;
+}
+
+/** "2025-01-09T14:00" → its fields; null when it is not that shape. */
+export function parseWallClock(text: string): Wall | null {
+  const m = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})$/.exec(text);
+  if (!m) return null;
+  return { year: Number(m[1]), month: Number(m[2]), day: Number(m[3]), hour: Number(m[4]), minute: Number(m[5]) };
+}
+
+// Formatting a wall-clock reading as if it were UTC gives back exactly its own fields.
+const asUtc = (w: Wall) => new Date(Date.UTC(w.year, w.month - 1, w.day, w.hour, w.minute));
+const dayFormat = new Intl.DateTimeFormat("en-US", { timeZone: "UTC", month: "short", day: "numeric" });
+const weekdayDayFormat = new Intl.DateTimeFormat("en-US", { timeZone: "UTC", weekday: "short", month: "short", day: "numeric" });
+const fullDayFormat = new Intl.DateTimeFormat("en-US", { timeZone: "UTC", weekday: "short", month: "short", day: "numeric", year: "numeric" });
+const pad = (n: number) => String(n).padStart(2, "0");
+
+/** The short axis tick: "14:00" (hours; midnight shows the date), "Jan 9" (days, weeks). */
+export function bucketTick(localStart: string, bucket: InsightBucket): string {
+  const w = parseWallClock(localStart);
+  if (!w) return localStart;
+  if (bucket === "hour") return w.hour === 0 && w.minute === 0 ? dayFormat.format(asUtc(w)) : `${pad(w.hour)}:${pad(w.minute)}`;
+  return dayFormat.format(asUtc(w));
+}
+
+/** The tooltip's title: "Thu, Jan 9, 14:00–15:00", "Thu, Jan 9, 2025", "Week of Mon, Jan 6, 2025". */
+export function bucketLabel(localStart: string, bucket: InsightBucket): string {
+  const w = parseWallClock(localStart);
+  if (!w) return localStart;
+  const date = asUtc(w);
+  if (bucket === "hour") {
+    const next = new Date(date.getTime() + 3_600_000);
+    return `${weekdayDayFormat.format(date)}, ${pad(w.hour)}:${pad(w.minute)}–${pad(next.getUTCHours())}:${pad(next.getUTCMinutes())}`;
+  }
+  if (bucket === "day") return fullDayFormat.format(date);
+  return `Week of ${fullDayFormat.format(date)}`;
+}
+
+/** The bucket unit as words: "hour", "day", "week (Monday to Sunday)". */
+export function bucketWords(bucket: InsightBucket): string {
+  return bucket === "week" ? "week (Monday to Sunday)" : bucket;
+}

@@ -1,0 +1,57 @@
+/**
+ * Drill-downs: the History page (`/recalls?…`) filtered to the recalls behind an Insights
+ * number. Uses the History's own filter names (lib/recalls/history.ts), so each link lists
+ * exactly what it counts, with the caveats said where a History filter is broader. Pure.
+ */
+import { historyFilterParams, type HistoryFilters } from "@/lib/recalls/history";
+
+export interface DrillScope {
+  from: Date;
+  to: Date;
+  store?: string | null | undefined;
+  selector_model?: string | null | undefined;
+}
+
+/** `/recalls?…` for the scope plus any further History filters. */
+export function historyHref(scope: DrillScope, extra: HistoryFilters = {}): string {
+  const filters: HistoryFilters = {
+    from: scope.from,
+    to: scope.to,
+    ...(scope.store ? { store: scope.store } : {}),
+    ...(scope.selector_model ? { selector_model: scope.selector_model } : {}),
+    ...extra,
+  };
+  return `/recalls?${historyFilterParams(filters).toString()}`;
+}
+
+export function recallHref(id: string): string {
+  return `/recalls/${encodeURIComponent(id)}`;
+}
+
+/** The named drill-downs of the page. */
+export const drill = {
+  all: (scope: DrillScope) => historyHref(scope),
+  failed: (scope: DrillScope) => historyHref(scope, { status: "error" }),
+  applied: (scope: DrillScope) => historyHref(scope, { status: "ok", selector_applied: true }),
+  /** Recalls the selector ran on that lost at least one result. */
+  lostAny: (scope: DrillScope) => historyHref(scope, { status: "ok", selector_applied: true, has_dropped: true }),
+  /** Recalls the selector did not run on (History cannot narrow to one reason). */
+  notApplied: (scope: DrillScope) => historyHref(scope, { status: "ok", selector_applied: false }),
+  weakHits: (scope: DrillScope) => historyHref(scope, { level: ["low", "none"] }),
+  level: (scope: DrillScope, level: "high" | "moderate" | "low" | "none") => historyHref(scope, { level: [level] }),
+  store: (scope: DrillScope, store: string) => historyHref({ ...scope, store }),
+  /** A model row; null (applied, no model stated) can only narrow to "applied". */
+  model: (scope: DrillScope, model: string | null) =>
+    model === null ? historyHref({ ...scope, selector_model: null }, { status: "ok", selector_applied: true }) : historyHref({ ...scope, selector_model: model }),
+  /** The recalls whose dropped-id list names this memory. */
+  droppedMemory: (scope: DrillScope, store: string, memoryId: string) => historyHref({ ...scope, store }, { dropped_memory: memoryId }),
+  /** Confidence none/low and the selector kept everything. */
+  weakKeptAll: (scope: DrillScope) => historyHref(scope, { level: ["low", "none"], selector_applied: true, has_dropped: false }),
+  /** One series bucket, clamped to the range. */
+  bucket: (scope: DrillScope, start: string, end: string) =>
+    historyHref({
+      ...scope,
+      from: new Date(Math.max(scope.from.getTime(), Date.parse(start))),
+      to: new Date(Math.min(scope.to.getTime(), Date.parse(end))),
+    }),
+};

@@ -1,0 +1,237 @@
+/**
+ * Insights (`GET /api/insights`, DESIGN §7): the query it takes and the one JSON it answers.
+ * Client-safe (zod and types only), so the page builds its API URL from the same names.
+ */
+import { z } from "zod";
+
+export const INSIGHT_BUCKETS = ["hour", "day", "week"] as const;
+export type InsightBucket = (typeof INSIGHT_BUCKETS)[number];
+
+/** How many buckets one answer may hold (e.g. 83 days of hours); more is a 422. */
+export const MAX_INSIGHT_BUCKETS = 2_000;
+/** The range when none is given: the 30 days up to now. */
+export const DEFAULT_INSIGHT_SPAN_MS = 30 * 86_400_000;
+/** Rows in each list (most-dropped memories, each kind of disagreement). */
+export const INSIGHT_LIST_SIZE = 20;
+/** The bucket length used for the limit check (a day or week may be an hour longer across DST). */
+export const BUCKET_MS: Record<InsightBucket, number> = { hour: 3_600_000, day: 86_400_000, week: 7 * 86_400_000 };
+
+/**
+ * An IANA zone name the runtime knows (what `Intl.DateTimeFormat().resolvedOptions().timeZone`
+ * gives a browser), or "UTC". Offsets such as "+02:00" or "UTC+2" are refused: PostgreSQL reads
+ * POSIX offsets with the opposite sign, and a name is what a PM means anyway.
+ */
+export function isTimeZoneName(tz: string): boolean {
+  if (tz.length === 0 || tz.length > 64) return false;
+  if (!/^[A-Za-z][A-Za-z0-9_-]*(\/[A-Za-z0-9_+-]+)*$/.test(tz)) return false;
+  if (/^(UTC|GMT|UT)[+-]/i.test(tz)) return false;
+  try {
+    new Intl.DateTimeFormat("en-US", { timeZone: tz });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const IsoDateTime = z.iso
+  .datetime({ offset: true, message: "expected an ISO 8601 date-time with a time zone, e.g. 2025-01-31T09:00:00Z" })
+  .transform((value) => new Date(value));
+
+const shape = {
+  /** Inclusive start; default: `to` minus 30 days. */
+  from: IsoDateTime.optional(),
+  /** Exclusive end; default: now. */
+  to: IsoDateTime.optional(),
+  bucket: z.enum(INSIGHT_BUCKETS, "bucket takes hour, day or week").default("day"),
+  /** The zone buckets are cut in (a day starts at its midnight). */
+  tz: z
+    .string()
+    .trim()
+    .refine(isTimeZoneName, "tz must be an IANA time zone name such as Europe/Berlin or UTC")
+    .default("UTC"),
+  /** Exact store name. */
+  store: z.string().trim().min(1).max(100).optional(),
+  /** Exact selector model: only recalls the selector ran on have one. */
+  selector_model: z.string().trim().min(1).max(200).optional(),
+};
+
+/** A parameter sent empty (`?store=`) counts as not sent. */
+function dropEmpty(value: unknown): unknown {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return value;
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== "" && v !== undefined));
+}
+
+/** The query with its defaults resolved: what the SQL runs with. */
+export interface InsightsQuery {
+  from: Date;
+  to: Date;
+  bucket: InsightBucket;
+  tz: string;
+  store?: string | undefined;
+  selector_model?: string | undefined;
+}
+
+/** The most buckets a range can need (each end may cut into one more). */
+export function estimateBuckets(from: Date, to: Date, bucket: InsightBucket): number {
+  return Math.ceil((to.getTime() - from.getTime()) / BUCKET_MS[bucket]) + 1;
+}
+
+/** The query string of `GET /api/insights`; `now` fills the defaults (a function, for tests). */
+export function insightsQuerySchema(now: () => Date = () => new Date()) {
+  return z.preprocess(
+    dropEmpty,
+    z.object(shape).transform((q, ctx): InsightsQuery => {
+      const to = q.to ?? now();
+      const from = q.from ?? new Date(to.getTime() - DEFAULT_INSIGHT_SPAN_MS);
+      if (from.getTime() >= to.getTime()) {
+        ctx.addIssue({ code: "custom", path: ["from"], message: "from must be earlier than to" });
+        return z.NEVER;
+      }
+      const buckets = estimateBuckets(from, to, q.bucket);
+      if (buckets > MAX_INSIGHT_BUCKETS) {
+        ctx.addIssue({
+          code: "custom",
+          path: ["bucket"],
+          message: `this range needs up to ${buckets.toLocaleString("en-US")} ${q.bucket} buckets; the limit is ${MAX_INSIGHT_BUCKETS.toLocaleString("en-US")} (choose a larger bucket or a shorter range)`,
+        });
+        return z.NEVER;
+      }
+      return { from, to, bucket: q.bucket, tz: q.tz, store: q.store, selector_model: q.selector_model };
+    }),
+  );
+}
+
+export const InsightsQuerySchema = insightsQuerySchema();
+
+// ---------------------------------------------------------------------------------------------
+// The answer. Every rate comes with the counts it was computed from, and is null (not 0) when
+// there is nothing to compute it over.
+
+/** What a set of recalls adds up to. */
+export interface InsightCounts {
+  /** Every recall, failed ones included. */
+  recalls: number;
+  /** status error: in volume only, never in the level mix or selector rates. */
+  failed: number;
+  /** recalls − failed. */
+  ok: number;
+  /** The selector ran (of ok). */
+  applied: number;
+  /** The selector did not run (of ok). */
+  not_applied: number;
+  /** Applied recalls that state both kept and dropped: the drop rate's recalls. */
+  counted: number;
+  kept: number;
+  dropped: number;
+  /** Of `dropped`, how many are itemized in dropped_memory_ids (capped at 20 per recall). */
+  listed_dropped: number;
+  /** Applied recalls that lost at least one result. */
+  lost_any: number;
+  high: number;
+  moderate: number;
+  low: number;
+  none: number;
+  /** ok recalls without a level (a service that sent no confidence block). */
+  unknown_level: number;
+  /** Level high, and the selector dropped the top result. */
+  high_top_dropped: number;
+  /** Level none/low, and the selector applied yet dropped nothing. */
+  weak_kept_all: number;
+}
+
+export interface InsightRates {
+  /** applied / ok. */
+  applied_rate: number | null;
+  /** dropped / (kept + dropped), over the counted applied recalls. */
+  drop_rate: number | null;
+  /** lost_any / applied. */
+  lost_any_rate: number | null;
+  /** (none + low) / recalls with a level. */
+  weak_hit_rate: number | null;
+  /** Each level's share of the recalls with a level; null when none has one. */
+  level_mix: { high: number; moderate: number; low: number; none: number } | null;
+}
+
+export type InsightStats = InsightCounts & InsightRates;
+
+export interface InsightSeriesPoint extends InsightStats {
+  /** The bucket's first instant (ISO, UTC). */
+  start: string;
+  /** The next bucket's first instant (ISO, UTC). */
+  end: string;
+  /** The bucket's start as wall-clock time in the zone, "YYYY-MM-DDTHH:MM". */
+  local_start: string;
+  /** The range covers only part of this bucket (its first or last). */
+  partial: boolean;
+}
+
+export type StoreInsight = InsightStats & { store: string };
+/** Per selector model: null is "applied, but the block named no model". */
+export type ModelInsight = InsightStats & { selector_model: string | null };
+
+export interface ReasonInsight {
+  /** Why the selector did not run; null when the recall did not say. */
+  reason: string | null;
+  recalls: number;
+  /** Of all ok recalls the selector did not run on. */
+  share: number;
+}
+
+export interface DroppedMemory {
+  store: string;
+  memory_id: string;
+  /** The latest summary seen on a result page (or the embedded store's own); null when unknown. */
+  summary: string | null;
+  /** Recalls that listed it in dropped_memory_ids. */
+  dropped: number;
+  /** Recalls the selector ran on that had it on the page and kept it. */
+  kept: number;
+  /** dropped / (dropped + kept). */
+  drop_share: number | null;
+}
+
+export interface DisagreementItem {
+  id: string;
+  created_at: string;
+  store: string;
+  query: string;
+  level: string | null;
+  top_score: number | null;
+  selector_model: string | null;
+  kept: number | null;
+  dropped: number | null;
+  /** Rank 1 on the page. */
+  top_memory_id: string | null;
+  top_summary: string | null;
+}
+
+export interface DisagreementList {
+  /** All such recalls in the range (the list shows the newest). */
+  total: number;
+  items: DisagreementItem[];
+}
+
+export interface InsightsResponse {
+  from: string;
+  to: string;
+  bucket: InsightBucket;
+  tz: string;
+  filters: { store: string | null; selector_model: string | null };
+  totals: InsightStats;
+  series: InsightSeriesPoint[];
+  by_store: StoreInsight[];
+  by_model: ModelInsight[];
+  not_applied_reasons: ReasonInsight[];
+  most_dropped: {
+    items: DroppedMemory[];
+    /** Drops not itemized (dropped beyond the 20 listed ids, or no list): counts can undercount. */
+    unlisted_drops: number;
+  };
+  disagreements: {
+    /** Confidence high, the selector dropped the top hit. */
+    high_top_dropped: DisagreementList;
+    /** Confidence none/low, the selector kept everything. */
+    weak_kept_all: DisagreementList;
+  };
+  limits: { max_buckets: number; list_size: number };
+}

@@ -1,0 +1,26 @@
+import { keepPreviousData, useQuery } from "@tanstack/react-query";
+import type { InsightsResponse } from "@/lib/insights/schema";
+import { fetchJson } from "./fetch-json";
+
+/** Insights for a range (`GET /api/insights`, DESIGN §7): series, tables and totals in one answer. */
+
+export const insightsKeys = {
+  all: ["insights"] as const,
+  /** Keyed by the API query string: equal parameters, equal key. */
+  view: (params: URLSearchParams) => [...insightsKeys.all, params.toString()] as const,
+};
+
+export function insightsUrl(params: URLSearchParams): string {
+  return `/api/insights?${params.toString()}`;
+}
+
+/** The previous answer stays up while a new range or filter loads; refetched on mount. */
+export function useInsights(params: URLSearchParams | null) {
+  return useQuery({
+    queryKey: params ? insightsKeys.view(params) : [...insightsKeys.all, "idle"],
+    queryFn: ({ signal }) => fetchJson<InsightsResponse>(insightsUrl(params!), { signal }),
+    enabled: params !== null,
+    placeholderData: keepPreviousData,
+    staleTime: 0,
+  });
+}
