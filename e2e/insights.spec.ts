@@ -142,6 +142,8 @@ test("the page shows the rates of the ingested recalls, in the browser's zone, a
   const rows = page.getByTestId("history-row");
   await expect(rows).toHaveCount(1);
   await expect(rows.first()).toHaveAttribute("data-recall-id", ids.B!);
+  // The filter that came with the link is shown, and can be dropped.
+  await expect(page.getByTestId("drill-down-filters")).toContainText("Selector dropped memory m-1");
 
   // And the store row opens all five; a disagreement opens its recall.
   await page.goBack();

@@ -85,6 +85,7 @@ export function HistoryView() {
     <div className={styles.history}>
       <section className={`panel ${styles.panel}`} aria-label="Recall history">
         <HistoryFilterBar state={state} onChange={navigate} onQuery={onQuery} onStore={onStore} stores={storeNames} />
+        <DrillDownChips state={state} onChange={navigate} />
         <div className={styles.toolbar}>
           <p className={styles.resultsLine} role="status" aria-live="polite">
             {resultsLine}
@@ -187,5 +188,33 @@ export function HistoryView() {
         )}
       </section>
     </div>
+  );
+}
+
+/**
+ * Filters that only arrive through links (Insights' drill-downs) have no control in the bar;
+ * each shows as a chip saying what it narrows to, with a way to drop it.
+ */
+function DrillDownChips({ state, onChange }: { state: HistoryUrlState; onChange: (next: HistoryUrlState) => void }) {
+  const chips = [
+    state.filters.dropped_memory ? { key: "dropped_memory" as const, text: `Selector dropped memory ${state.filters.dropped_memory}` } : null,
+    state.filters.selector_model ? { key: "selector_model" as const, text: `Selector model ${state.filters.selector_model}` } : null,
+  ].filter((chip) => chip !== null);
+  if (chips.length === 0) return null;
+  return (
+    <ul className={styles.chips} aria-label="Filters from a link" data-testid="drill-down-filters">
+      {chips.map((chip) => (
+        <li key={chip.key} className={styles.chip}>
+          {chip.text}
+          <button
+            type="button"
+            aria-label={`Remove filter: ${chip.text}`}
+            onClick={() => onChange({ ...state, filters: { ...state.filters, [chip.key]: undefined } })}
+          >
+            ×
+          </button>
+        </li>
+      ))}
+    </ul>
   );
 }
