@@ -157,7 +157,8 @@ test("the page shows the rates of the ingested recalls, in the browser's zone, a
 });
 
 test("recalls run with the score-gap selector show up under its model, and its row lists them in History", async ({ page, request }) => {
-  const queries = ["who's responsible for the quoting service", "When is Daniel's birthday?", "what is Maya allergic to?"];
+  // Deterministic on the demo corpus: the first has a clear gap under its top hit at k=10.
+  const queries = ["What went wrong with VAT on Belgian invoices?", "who's responsible for the quoting service", "When is Daniel's birthday?"];
   const ran: string[] = [];
   for (const query of queries) {
     const res = await request.post("/api/recall", { data: { query, selector: "gap", k: 10 } });
@@ -168,7 +169,7 @@ test("recalls run with the score-gap selector show up under its model, and its r
       ran.push(body.id);
     }
   }
-  test.skip(ran.length === 0, "the score-gap selector found no clear gap in any of these recalls");
+  expect(ran.length).toBeGreaterThan(0);
 
   await page.goto("/insights?range=24h&selector_model=score-gap");
   await expect(page.getByTestId("insights-scope")).toContainText("selector model score-gap");

@@ -1,5 +1,5 @@
 import path from "node:path";
-import { crossBundleInstance } from "../errors/cross-bundle";
+import { CrossBundleError } from "../errors/cross-bundle";
 
 /** Where the app keeps its data: embedded PGlite (the default) or a PostgreSQL server. */
 export type DatabaseConfig =
@@ -13,14 +13,7 @@ export type DatabaseKind = DatabaseConfig["kind"];
  * Its message is one line that says what is wrong and what to do; callers print it without a
  * stack trace.
  */
-const DatabaseSetupError_BRAND = crossBundleInstance("DatabaseSetupError");
-
-export class DatabaseSetupError extends Error {
-  override readonly name = "DatabaseSetupError";
-  readonly [DatabaseSetupError_BRAND.brand] = true;
-  static override [Symbol.hasInstance](value: unknown): boolean {
-    return DatabaseSetupError_BRAND.hasInstance(value);
-  }
+export class DatabaseSetupError extends CrossBundleError("DatabaseSetupError") {
   constructor(
     message: string,
     readonly code:

@@ -1,4 +1,4 @@
-import { crossBundleInstance } from "@/lib/errors/cross-bundle";
+import { CrossBundleError } from "@/lib/errors/cross-bundle";
 /** Turns texts into unit-length vectors. Every stored vector records the `id` that made it. */
 export interface Embedder {
   /** Stable model id, stored with each vector (e.g. "use-lite-512"). */
@@ -12,14 +12,7 @@ export interface Embedder {
 }
 
 /** A text the model cannot embed (empty, whitespace only). */
-const EmbeddingInputError_BRAND = crossBundleInstance("EmbeddingInputError");
-
-export class EmbeddingInputError extends Error {
-  override readonly name = "EmbeddingInputError";
-  readonly [EmbeddingInputError_BRAND.brand] = true;
-  static override [Symbol.hasInstance](value: unknown): boolean {
-    return EmbeddingInputError_BRAND.hasInstance(value);
-  }
+export class EmbeddingInputError extends CrossBundleError("EmbeddingInputError") {
   constructor(
     message: string,
     readonly index: number,
@@ -29,14 +22,7 @@ export class EmbeddingInputError extends Error {
 }
 
 /** The embedding model or service failed or timed out. */
-const EmbeddingServiceError_BRAND = crossBundleInstance("EmbeddingServiceError");
-
-export class EmbeddingServiceError extends Error {
-  override readonly name = "EmbeddingServiceError";
-  readonly [EmbeddingServiceError_BRAND.brand] = true;
-  static override [Symbol.hasInstance](value: unknown): boolean {
-    return EmbeddingServiceError_BRAND.hasInstance(value);
-  }
+export class EmbeddingServiceError extends CrossBundleError("EmbeddingServiceError") {
   constructor(
     message: string,
     readonly reason: "unavailable" | "timeout" | "bad_response",

@@ -1,4 +1,4 @@
-import { crossBundleInstance } from "../errors/cross-bundle";
+import { CrossBundleError } from "../errors/cross-bundle";
 /**
  * Typed errors of the recall domain library.
  *
@@ -35,15 +35,7 @@ export interface RecallErrorDetails {
 /** Problems beyond this many are counted but not listed. */
 export const MAX_LISTED_ISSUES = 20;
 
-const RECALL_INPUT_ERROR = crossBundleInstance("RecallInputError");
-
-export class RecallInputError extends Error {
-  override readonly name: string = "RecallInputError";
-  readonly [RECALL_INPUT_ERROR.brand] = true;
-  /** Also true for a RecallInputError thrown by another server bundle's copy of this module. */
-  static override [Symbol.hasInstance](value: unknown): boolean {
-    return RECALL_INPUT_ERROR.hasInstance(value);
-  }
+export class RecallInputError extends CrossBundleError("RecallInputError") {
   readonly code: RecallErrorCode;
   readonly details: RecallErrorDetails;
 
@@ -61,7 +53,7 @@ export class RecallInputError extends Error {
 export class ThresholdsError extends RecallInputError {
   override readonly name: string = "ThresholdsError";
   static override [Symbol.hasInstance](value: unknown): boolean {
-    return RECALL_INPUT_ERROR.hasInstance(value) && (value as Error).name === "ThresholdsError";
+    return RecallInputError[Symbol.hasInstance](value) && (value as Error).name === "ThresholdsError";
   }
 
   constructor(issues: readonly RecallIssue[]) {

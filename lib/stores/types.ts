@@ -1,7 +1,7 @@
 import type { ConfidenceResult } from "@/lib/recall/confidence";
 import type { SearchMode } from "@/lib/recall/merge";
 import type { IngestedSelectorBlock } from "@/lib/recall/selector";
-import { crossBundleInstance } from "@/lib/errors/cross-bundle";
+import { CrossBundleError } from "@/lib/errors/cross-bundle";
 
 /** What a recall asks a store for (the dashboard's side of the reference `RecallRequest`). */
 export interface StoreRecallRequest {
@@ -62,14 +62,7 @@ export interface MemoryStore {
 }
 
 /** A store problem the caller should report (422 bad request for this store, 409 model mismatch, 502/504 upstream). */
-const StoreError_BRAND = crossBundleInstance("StoreError");
-
-export class StoreError extends Error {
-  override readonly name = "StoreError";
-  readonly [StoreError_BRAND.brand] = true;
-  static override [Symbol.hasInstance](value: unknown): boolean {
-    return StoreError_BRAND.hasInstance(value);
-  }
+export class StoreError extends CrossBundleError("StoreError") {
   constructor(
     readonly status: 409 | 422 | 502 | 503 | 504,
     readonly code: string,

@@ -19,7 +19,7 @@
  * `util.inspect` leave it out. Only `authorizationHeader()` hands it over (to the HTTP client).
  */
 import { z } from "zod";
-import { crossBundleInstance } from "@/lib/errors/cross-bundle";
+import { CrossBundleError } from "@/lib/errors/cross-bundle";
 
 export const DEFAULT_REMOTE_STORE_NAME = "remote";
 export const DEFAULT_REMOTE_TIMEOUT_MS = 10_000;
@@ -30,14 +30,7 @@ const LABEL_MAX = 100;
 const RESERVED_NAMES = new Set(["embedded"]);
 
 /** A configuration problem a person has to fix; the message is one line. */
-const RemoteStoreConfigError_BRAND = crossBundleInstance("RemoteStoreConfigError");
-
-export class RemoteStoreConfigError extends Error {
-  override readonly name = "RemoteStoreConfigError";
-  readonly [RemoteStoreConfigError_BRAND.brand] = true;
-  static override [Symbol.hasInstance](value: unknown): boolean {
-    return RemoteStoreConfigError_BRAND.hasInstance(value);
-  }
+export class RemoteStoreConfigError extends CrossBundleError("RemoteStoreConfigError") {
   constructor(
     message: string,
     /** The environment variable at fault, e.g. `REMOTE_STORES` or `REMOTE_STORE_URL`. */
