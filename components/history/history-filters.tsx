@@ -1,11 +1,12 @@
 "use client";
 
+import { TimeRangePicker } from "@/components/filters/time-range-picker";
 import { useDebouncedCommit } from "@/lib/hooks/use-debounced-commit";
-import { useCallback, useEffect, useId, useState, type FormEvent } from "react";
+import { useCallback, useId, type FormEvent } from "react";
 import type { Level } from "@/lib/recall/confidence";
 import { HISTORY_LEVELS, HISTORY_QUERY_MAX_CHARS, type HistoryFilters } from "@/lib/recalls/history";
 import { levelWord } from "@/lib/recalls/format";
-import { fromLocalInput, RANGE_PRESETS, toLocalInput, type HistoryUrlState, type RangePreset } from "./history-url";
+import { RANGE_PRESETS, type HistoryUrlState } from "./history-url";
 import styles from "./history.module.css";
 
 const DEBOUNCE_MS = 300;
@@ -92,103 +93,20 @@ function TriSelect({
   );
 }
 
-type RangeChoice = "all" | RangePreset | "custom";
-
 function TimeRange({ state, onChange }: { state: HistoryUrlState; onChange: (next: HistoryUrlState) => void }) {
-  const ids = useId();
-  const urlChoice: RangeChoice = state.range ?? (state.filters.from || state.filters.to ? "custom" : "all");
-  const [choice, setChoice] = useState<RangeChoice>(urlChoice);
-  const [from, setFrom] = useState(toLocalInput(state.filters.from));
-  const [to, setTo] = useState(toLocalInput(state.filters.to));
-  const [error, setError] = useState<string | null>(null);
-
-  // Follow the URL when it changes from outside (back/forward, "Clear filters", a preset).
-  const fromIso = state.filters.from?.toISOString() ?? "";
-  const toIso = state.filters.to?.toISOString() ?? "";
-  useEffect(() => {
-    setChoice(urlChoice);
-    setFrom(toLocalInput(fromIso ? new Date(fromIso) : undefined));
-    setTo(toLocalInput(toIso ? new Date(toIso) : undefined));
-    setError(null);
-  }, [urlChoice, fromIso, toIso]);
-
-  const pick = (next: RangeChoice) => {
-    setChoice(next);
-    setError(null);
-    if (next === "custom") {
-      // Start from what is shown now: the preset's span up to now, or the bounds already set.
-      if (!from && state.range) {
-        const preset = RANGE_PRESETS.find((p) => p.value === state.range)!;
-        setFrom(toLocalInput(new Date(Date.now() - preset.ms)));
-      }
-      return;
-    }
-    onChange({
-      filters: { ...state.filters, from: undefined, to: undefined },
-      range: next === "all" ? null : next,
-    });
-  };
-
-  const apply = (event: FormEvent) => {
-    event.preventDefault();
-    const fromDate = fromLocalInput(from);
-    const toDate = fromLocalInput(to);
-    if (from && !fromDate) return setError("“From” is not a valid date and time.");
-    if (to && !toDate) return setError("“To” is not a valid date and time.");
-    if (!fromDate && !toDate) return setError("Set a start, an end, or both.");
-    if (fromDate && toDate && fromDate.getTime() >= toDate.getTime()) return setError("“From” must be earlier than “To”.");
-    setError(null);
-    onChange({ filters: { ...state.filters, from: fromDate, to: toDate }, range: null });
-  };
-
   return (
     <div className={styles.timeRange}>
-      <div className={styles.field}>
-        <label htmlFor={`${ids}-range`}>Time</label>
-        <select id={`${ids}-range`} value={choice} onChange={(e) => pick(e.target.value as RangeChoice)}>
-          <option value="all">All time</option>
-          {RANGE_PRESETS.map((p) => (
-            <option key={p.value} value={p.value}>
-              {p.label}
-            </option>
-          ))}
-          <option value="custom">Custom range…</option>
-        </select>
-      </div>
-      {choice === "custom" ? (
-        <form className={styles.customRange} onSubmit={apply} aria-label="Custom time range">
-          <div className={styles.field}>
-            <label htmlFor={`${ids}-from`}>From</label>
-            <input
-              id={`${ids}-from`}
-              type="datetime-local"
-              value={from}
-              onChange={(e) => setFrom(e.target.value)}
-              aria-invalid={error ? true : undefined}
-              aria-describedby={error ? `${ids}-error` : undefined}
-            />
-          </div>
-          <div className={styles.field}>
-            <label htmlFor={`${ids}-to`}>To</label>
-            <input
-              id={`${ids}-to`}
-              type="datetime-local"
-              value={to}
-              onChange={(e) => setTo(e.target.value)}
-              aria-invalid={error ? true : undefined}
-              aria-describedby={error ? `${ids}-error` : undefined}
-            />
-          </div>
-          <button type="submit" className={styles.button}>
-            Apply
-          </button>
-          {error ? (
-            <p id={`${ids}-error`} className={styles.fieldError} role="alert">
-              {error}
-            </p>
-          ) : null}
-        </form>
-      ) : null}
+      <TimeRangePicker
+        value={{ range: state.range, from: state.filters.from, to: state.filters.to }}
+        onChange={({ range, from, to }) => onChange({ filters: { ...state.filters, from, to }, range })}
+        allowAll
+        requireBoth={false}
+        customStart={() => {
+          const preset = RANGE_PRESETS.find((p) => p.value === state.range);
+          return preset ? { from: new Date(Date.now() - preset.ms) } : {};
+        }}
+        classes={{ field: styles.field!, customRange: styles.customRange!, button: styles.button!, fieldError: styles.fieldError! }}
+      />
     </div>
   );
 }
