@@ -25,6 +25,20 @@ export const DEFAULT_FETCH_FACTOR = 4;
 const LOAD_PAGE = 2_000;
 const INSERT_CHUNK = 500;
 
+/** A memories row as the index rebuild reads it. */
+interface LoadedRow {
+  id: string;
+  summary: string;
+  content: string | null;
+  type: string;
+  tags: string[];
+  importance: number;
+  createdAt: Date;
+  updatedAt: Date | null;
+  embedding: string | null;
+  embeddingModel: string | null;
+}
+
 /** What the store keeps in memory about each memory, to answer recalls without a query. */
 interface MemoryMeta {
   summary: string;
@@ -66,19 +80,18 @@ export class EmbeddedStore implements MemoryStore {
   async load(): Promise<{ memories: number; ms: number; readMs: number }> {
     const started = performance.now();
     let readMs = 0;
-    let cursor: string | undefined;
+    let after = "";
     for (;;) {
       const readStart = performance.now();
-      const rows = await this.prisma.memory.findMany({
-        take: LOAD_PAGE,
-        ...(cursor ? { skip: 1, cursor: { id: cursor } } : {}),
-        orderBy: { id: "asc" },
-      });
+      // A raw keyset page: at 100k memories Prisma's model mapping was a third of the rebuild.
+      const rows = await this.prisma.$queryRaw<LoadedRow[]>`
+        SELECT "id", "summary", "content", "type", "tags", "importance", "created_at" AS "createdAt",
+               "updated_at" AS "updatedAt", "embedding", "embedding_model" AS "embeddingModel"
+        FROM "memories" WHERE "id" > ${after} ORDER BY "id" LIMIT ${LOAD_PAGE}`;
       readMs += performance.now() - readStart;
-      if (rows.length === 0) break;
       for (const row of rows) this.indexRow(row);
-      cursor = rows[rows.length - 1]!.id;
       if (rows.length < LOAD_PAGE) break;
+      after = rows[rows.length - 1]!.id;
     }
     return { memories: this.index.size, ms: performance.now() - started, readMs };
   }

@@ -1,0 +1,80 @@
+import { describe, expect, it } from "vitest";
+import { distinctTerms, MemoryIndex } from "./memory-index";
+
+function rng(seed: number) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = Math.imul(a ^ (a >>> 15), a | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296 - 0.5;
+  };
+}
+
+function naiveTop(vectors: Map<string, Float32Array>, query: Float32Array, limit: number) {
+  return [...vectors]
+    .map(([id, v]) => ({ id, score: v.reduce((sum, x, j) => sum + x * query[j]!, 0) }))
+    .sort((a, b) => b.score - a.score)
+    .slice(0, limit);
+}
+
+describe("MemoryIndex.semanticTop", () => {
+  it.each([7, 512])("matches a plain dot product for every row count (dim %i), after removals too", (dim) => {
+    const random = rng(dim);
+    const index = new MemoryIndex(dim);
+    const vectors = new Map<string, Float32Array>();
+    for (let i = 0; i < 37; i++) {
+      const v = Float32Array.from({ length: dim }, random);
+      vectors.set(`m${i}`, v);
+      index.upsert([{ id: `m${i}`, vector: v, text: `memory ${i}`, type: i % 2 ? "fact" : "note", tags: [] }]);
+    }
+    const query = Float32Array.from({ length: dim }, random);
+    const check = () => {
+      const got = index.semanticTop(query, 10);
+      const want = naiveTop(vectors, query, 10);
+      expect(got.map((h) => h.id)).toEqual(want.map((h) => h.id));
+      got.forEach((h, i) => expect(h.score).toBeCloseTo(want[i]!.score, 5));
+    };
+    check();
+    for (const id of ["m0", "m17", "m36"]) {
+      index.remove([id]);
+      vectors.delete(id);
+    }
+    check();
+  });
+
+  it("gives a memory the same cosine wherever it sits in the matrix", () => {
+    const random = rng(3);
+    const dim = 9;
+    const target = Float32Array.from({ length: dim }, random);
+    const query = Float32Array.from({ length: dim }, random);
+    const scoreAt = (position: number) => {
+      const index = new MemoryIndex(dim);
+      for (let i = 0; i < 6; i++) {
+        const v = i === position ? target : Float32Array.from({ length: dim }, random);
+        index.upsert([{ id: i === position ? "target" : `o${i}`, vector: v, text: "x", type: "note", tags: [] }]);
+      }
+      return index.semanticTop(query, 6).find((h) => h.id === "target")!.score;
+    };
+    // Rows 0–3 go through the four-row kernel, rows 4–5 through the remainder loop.
+    const scores = [0, 1, 2, 3, 4, 5].map(scoreAt);
+    expect(new Set(scores).size).toBe(1);
+  });
+
+  it("skips memories without a vector and applies the type filter", () => {
+    const index = new MemoryIndex(2);
+    index.upsert([
+      { id: "a", vector: Float32Array.of(1, 0), text: "a", type: "fact", tags: [] },
+      { id: "b", vector: null, text: "b", type: "fact", tags: [] },
+      { id: "c", vector: Float32Array.of(0.6, 0.8), text: "c", type: "note", tags: [] },
+    ]);
+    expect(index.semanticTop(Float32Array.of(1, 0), 5).map((h) => h.id)).toEqual(["a", "c"]);
+    expect(index.semanticTop(Float32Array.of(1, 0), 5, { types: ["note"] }).map((h) => h.id)).toEqual(["c"]);
+  });
+});
+
+describe("keyword terms", () => {
+  it("drops stopwords and repeats, lower-cases after NFKC", () => {
+    expect(distinctTerms("What is the ＰＯＳＴＧＲＥＳ pooler, the pooler?")).toEqual(["postgres", "pooler"]);
+  });
+});
