@@ -80,6 +80,21 @@ interface ZodLikeIssue {
   message: string;
 }
 
+/** A zod issue in words a person can act on: an unknown key names the key. */
+export function zodIssueMessage(issue: { message: string; code?: string; keys?: readonly string[] }): string {
+  if (issue.code === "unrecognized_keys" && issue.keys) {
+    return `unknown field${issue.keys.length > 1 ? "s" : ""}: ${issue.keys.join(", ")}`;
+  }
+  return issue.message;
+}
+
+/** Per-item errors of a batch (`{path, message}`, the path as strings) from zod issues. */
+export function itemErrorsFromZod(
+  issues: readonly (ZodLikeIssue & { code?: string; keys?: readonly string[] })[],
+): { path: string[]; message: string }[] {
+  return issues.map((issue) => ({ path: issue.path.map(String), message: zodIssueMessage(issue) }));
+}
+
 /** Converts zod issues to recall issues, prefixing their paths. */
 export function issuesFromZod(issues: readonly ZodLikeIssue[], prefix: RecallIssuePath = []): RecallIssue[] {
   return issues.map((i) => ({

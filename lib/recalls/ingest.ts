@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { PrismaClient } from "@prisma/client";
 import { z } from "zod";
-import { RecallInputError } from "@/lib/recall/errors";
+import { itemErrorsFromZod, RecallInputError } from "@/lib/recall/errors";
 import { RecallRequestSchema, RecallResponseSchema } from "@/lib/recall/schemas";
 import {
   confidenceFromWire,
@@ -66,7 +66,7 @@ export async function ingestRecalls(
         index,
         status: "rejected",
         ...externalHint,
-        errors: parsed.error.issues.map((issue) => ({ path: issue.path.map(String), message: issueText(issue) })),
+        errors: itemErrorsFromZod(parsed.error.issues),
       };
       return;
     }
@@ -145,9 +145,4 @@ function toRow(data: z.output<typeof IngestItemSchema>, externalId: string | nul
       degraded,
     },
   });
-}
-
-function issueText(issue: z.core.$ZodIssue): string {
-  if (issue.code === "unrecognized_keys") return `unknown field${issue.keys.length > 1 ? "s" : ""}: ${issue.keys.join(", ")}`;
-  return issue.message;
 }

@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { Prisma, PrismaClient } from "@prisma/client";
 import { EmbeddingServiceError, type Embedder } from "@/lib/embeddings/types";
 import { computeConfidence } from "@/lib/recall/confidence";
+import { itemErrorsFromZod } from "@/lib/recall/errors";
 import {
   armsForMode,
   buildCandidatePool,
@@ -184,7 +185,7 @@ export class EmbeddedStore implements MemoryStore {
           index,
           status: "rejected",
           ...(rawId ? { id: rawId } : {}),
-          errors: parsed.error.issues.map((issue) => ({ path: issue.path.map(String), message: issueMessage(issue) })),
+          errors: itemErrorsFromZod(parsed.error.issues),
         };
         return;
       }
@@ -371,11 +372,6 @@ export class EmbeddedStore implements MemoryStore {
       updatedAt: row.updatedAt ? new Date(row.updatedAt) : null,
     });
   }
-}
-
-function issueMessage(issue: { path: PropertyKey[]; message: string; code: string; keys?: string[] }): string {
-  if (issue.code === "unrecognized_keys" && issue.keys) return `unknown field${issue.keys.length > 1 ? "s" : ""}: ${issue.keys.join(", ")}`;
-  return issue.message;
 }
 
 function dedupe(tags: readonly string[]): string[] {
