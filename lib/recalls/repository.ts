@@ -97,6 +97,11 @@ export function recallRow(input: LogRecallInput): RecallRow {
     returnedCount: results.filter((r) => !r.dropped).length,
     hasCandidates: outcome?.candidates != null,
     degraded: outcome?.degraded ? (outcome.degraded as unknown as Prisma.JsonValue) : null,
+    // Labels come later, from a person; a recall is logged unlabeled.
+    labelPresent: null,
+    labelResults: null,
+    labeler: null,
+    labeledAt: null,
     candidates,
   };
 }
