@@ -7,7 +7,7 @@ import { PrismaClient } from "@prisma/client";
 import { resolveDatabaseConfig } from "../lib/db/config";
 import { openDatabase } from "../lib/db/connection";
 import { migrate } from "../lib/db/migrator";
-import { applyRetention, type RetentionOutcome } from "../lib/recalls/retention";
+import { applyRetention, type RetentionOutcome } from "../lib/recall-log/retention";
 import { runScript, UsageError } from "./run-script";
 import { runningApp } from "./running-app";
 

@@ -6,8 +6,8 @@ import { useEffect, useId, useRef, useState, type FormEvent, type KeyboardEvent 
 import { RecallResultView } from "@/components/recall/recall-result-view";
 import { ApiRequestError, errorMessage } from "@/lib/queries/fetch-json";
 import { useRecall, useRunRecall, useSelectors, useStores, type StoreOption } from "@/lib/queries/use-recall";
-import { RecallBodySchema, type RecallBodyInput } from "@/lib/recalls/schemas";
-import type { RecallRequestView } from "@/lib/recalls/types";
+import { RecallBodySchema, type RecallBodyInput } from "@/lib/recall-log/schemas";
+import type { LoggedRequest } from "@/lib/recall-log/types";
 import { EXAMPLE_QUERIES } from "./example-queries";
 import styles from "./console.module.css";
 
@@ -17,7 +17,7 @@ const FALLBACK_STORE: StoreOption = { name: "embedded", label: "Embedded", kind:
 
 const DEFAULT_FORM: FormState = { store: "embedded", query: "", k: 5, search_mode: "hybrid", selector: "off" };
 
-function formFromRequest(request: RecallRequestView): FormState {
+function formFromRequest(request: LoggedRequest): FormState {
   return { store: request.store, query: request.query, k: request.k, search_mode: request.search_mode, selector: request.selector };
 }
 

@@ -4,8 +4,8 @@ import { TimeRangePicker } from "@/components/filters/time-range-picker";
 import { useDebouncedCommit } from "@/lib/hooks/use-debounced-commit";
 import { useCallback, useId, type FormEvent } from "react";
 import type { Level } from "@/lib/recall/confidence";
-import { HISTORY_LEVELS, HISTORY_QUERY_MAX_CHARS, type HistoryFilters } from "@/lib/recalls/history";
-import { levelWord } from "@/lib/recalls/format";
+import { HISTORY_LEVELS, HISTORY_QUERY_MAX_CHARS, type HistoryFilters } from "@/lib/recall-log/history";
+import { levelWord } from "@/lib/recall-log/format";
 import { RANGE_PRESETS, type HistoryUrlState } from "./history-url";
 import styles from "./history.module.css";
 

@@ -4,8 +4,8 @@ import Link from "next/link";
 import { useRouter } from "next/navigation";
 import type { MouseEvent } from "react";
 import { LevelBadge } from "@/components/recall/level-badge";
-import type { HistoryItem } from "@/lib/recalls/history";
-import { formatNumber, formatScore, MISSING, selectorReasonText } from "@/lib/recalls/format";
+import type { HistoryItem } from "@/lib/recall-log/history";
+import { formatNumber, formatScore, MISSING, selectorReasonText } from "@/lib/recall-log/format";
 import styles from "./history.module.css";
 
 const timeFormat = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "medium" });

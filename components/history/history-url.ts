@@ -3,7 +3,7 @@
  * and an API URL read the same) plus `range`, a relative time preset that stays relative when the
  * link is shared. Pure; unit-tested in history-url.test.ts.
  */
-import { HistoryFiltersSchema, historyFilterParams, hasHistoryFilters, type HistoryFilters } from "@/lib/recalls/history";
+import { HistoryFiltersSchema, historyFilterParams, hasHistoryFilters, type HistoryFilters } from "@/lib/recall-log/history";
 
 export type RangePreset = "24h" | "7d" | "30d";
 

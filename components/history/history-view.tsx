@@ -4,7 +4,7 @@ import Link from "next/link";
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
 import { useCallback, useMemo, useRef, useState } from "react";
 import { errorMessage } from "@/lib/queries/fetch-json";
-import { hasHistoryFilters, historyFilterParams } from "@/lib/recalls/history";
+import { hasHistoryFilters, historyFilterParams } from "@/lib/recall-log/history";
 import { useHistory } from "@/lib/queries/use-history";
 import { useStores } from "@/lib/queries/use-recall";
 import { HistoryFilterBar } from "./history-filters";

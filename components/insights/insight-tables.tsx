@@ -6,7 +6,7 @@ import { LevelBadge } from "@/components/recall/level-badge";
 import { bucketLabel, countOf, formatCount, formatPercent } from "@/lib/insights/format";
 import { drill, recallHref, type DrillScope } from "@/lib/insights/links";
 import type { DisagreementList, InsightsResponse, InsightStats } from "@/lib/insights/schema";
-import { formatScore, selectorReasonText, shortenId } from "@/lib/recalls/format";
+import { formatScore, selectorReasonText, shortenId } from "@/lib/recall-log/format";
 import styles from "./insights.module.css";
 
 /** "70% (7 of 10)", or "—" with nothing under it. */

@@ -1,13 +1,13 @@
 import { useId, type ReactNode } from "react";
 import { triageAdvice, type TraceStep } from "@/lib/recall/confidence";
 import { explainTrace } from "@/lib/recall/explain";
-import { basisText, formatScore, normalizeLevel, topScoreIsCosine } from "@/lib/recalls/format";
-import type { RecallView } from "@/lib/recalls/types";
+import { basisText, formatScore, normalizeLevel, topScoreIsCosine } from "@/lib/recall-log/format";
+import type { LoggedRecall } from "@/lib/recall-log/types";
 import { LevelBadge } from "./level-badge";
 import styles from "./panels.module.css";
 
 export interface ConfidencePanelProps {
-  view: RecallView;
+  view: LoggedRecall;
 }
 
 function Figure({ label, value, note, wide = false }: { label: string; value: ReactNode; note?: ReactNode; wide?: boolean }) {

@@ -1,5 +1,5 @@
 import { levelRank } from "@/lib/recall/confidence";
-import { levelWord, normalizeLevel } from "@/lib/recalls/format";
+import { levelWord, normalizeLevel } from "@/lib/recall-log/format";
 import styles from "./panels.module.css";
 
 export interface LevelBadgeProps {

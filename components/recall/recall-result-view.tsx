@@ -1,5 +1,5 @@
 import Link from "next/link";
-import type { RecallView } from "@/lib/recalls/types";
+import type { LoggedRecall } from "@/lib/recall-log/types";
 import { ConfidencePanel } from "./confidence-panel";
 import { ResultsTable } from "./results-table";
 import { ScoreDistribution } from "./score-distribution/score-distribution-chart";
@@ -13,7 +13,7 @@ const MODE_LABEL = { hybrid: "hybrid", semantic: "semantic only", keyword: "keyw
  * level and why, what the selector did, and the results. Used by the console and the history
  * detail page, so both show the same thing.
  */
-export function RecallResultView({ view, showPermalink = true }: { view: RecallView; showPermalink?: boolean }) {
+export function RecallResultView({ view, showPermalink = true }: { view: LoggedRecall; showPermalink?: boolean }) {
   const { request } = view;
   const created = new Date(view.created_at);
   return (

@@ -8,13 +8,13 @@ import {
   resultRowId,
   scoreMeaning,
   shortenId,
-} from "@/lib/recalls/format";
-import type { CandidateView, RecallView } from "@/lib/recalls/types";
+} from "@/lib/recall-log/format";
+import type { LoggedCandidate, LoggedRecall } from "@/lib/recall-log/types";
 import { CopyButton } from "./copy-button";
 import styles from "./panels.module.css";
 
 export interface ResultsTableProps {
-  view: RecallView;
+  view: LoggedRecall;
 }
 
 /** The memory id, shortened when long (the full id is read out and copied). */
@@ -52,7 +52,7 @@ function ScoreHeaders() {
 }
 
 /** Candidates outside the returned page, collapsed under a <details>. */
-function OutsideCandidates({ candidates }: { candidates: readonly CandidateView[] }) {
+function OutsideCandidates({ candidates }: { candidates: readonly LoggedCandidate[] }) {
   const captionId = useId();
   const rows = [...candidates].sort((a, b) => a.rank - b.rank);
   const counted = rows.filter((c) => c.in_pool).length;
@@ -112,7 +112,7 @@ export function ResultsTable({ view }: ResultsTableProps) {
   const titleId = useId();
   const captionId = useId();
   const candidates = view.candidates;
-  const byId = new Map<string, CandidateView>();
+  const byId = new Map<string, LoggedCandidate>();
   for (const c of candidates ?? []) byId.set(c.memory_id, c);
   const selectorDropped = new Set(view.selector?.applied ? (view.selector.dropped_memory_ids ?? []) : []);
   const outside = candidates?.filter((c) => !c.returned) ?? [];

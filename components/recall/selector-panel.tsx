@@ -1,6 +1,6 @@
 import { useId } from "react";
-import { droppedListNote, resultRowHref, selectorReasonText, shortenId } from "@/lib/recalls/format";
-import type { RecallView } from "@/lib/recalls/types";
+import { droppedListNote, resultRowHref, selectorReasonText, shortenId } from "@/lib/recall-log/format";
+import type { LoggedRecall } from "@/lib/recall-log/types";
 import styles from "./panels.module.css";
 
 /** A possibly shortened id; assistive technology reads the full one. */
@@ -16,7 +16,7 @@ function IdText({ id }: { id: string }) {
 }
 
 export interface SelectorPanelProps {
-  view: RecallView;
+  view: LoggedRecall;
 }
 
 /**

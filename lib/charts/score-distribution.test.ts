@@ -2,8 +2,8 @@ import { describe, expect, it } from "vitest";
 import { computeConfidence } from "@/lib/recall/confidence";
 import type { SearchMode } from "@/lib/recall/merge";
 import { DEFAULT_THRESHOLDS, resolveThresholds, type Thresholds } from "@/lib/recall/thresholds";
-import { confidenceFromWire } from "@/lib/recalls/from-wire";
-import type { CandidateView, ConfidenceView, RecallResultView } from "@/lib/recalls/types";
+import { confidenceFromWire } from "@/lib/recall/wire";
+import type { LoggedCandidate, LoggedConfidence, LoggedResult } from "@/lib/recall-log/types";
 import {
   BAND_COLORS,
   HISTOGRAM_MIN_POOL,
@@ -34,7 +34,7 @@ interface Cand {
   summary?: string | null;
 }
 
-function candidates(list: readonly Cand[]): CandidateView[] {
+function candidates(list: readonly Cand[]): LoggedCandidate[] {
   return list.map((c, i) => ({
     memory_id: `m${i + 1}`,
     summary: c.summary === undefined ? `memory number ${i + 1}` : c.summary,
@@ -49,7 +49,7 @@ function candidates(list: readonly Cand[]): CandidateView[] {
 }
 
 /** The confidence block as the recall route would log it, from the pool's scores. */
-function confidenceFor(cands: readonly CandidateView[], mode: SearchMode, thresholds?: Partial<Thresholds>): ConfidenceView {
+function confidenceFor(cands: readonly LoggedCandidate[], mode: SearchMode, thresholds?: Partial<Thresholds>): LoggedConfidence {
   const pool = cands.filter((c) => c.in_pool);
   const hybridScores: number[] = [];
   const semanticRaw: number[] = [];
@@ -629,7 +629,7 @@ const KEYWORD_WIRE: Wire = {
   rationale: "Keyword-only pool: top hit sits 3.20 background-std-devs above the candidate-pool background; clear separation from background.",
 };
 
-function results(scores: readonly (number | null)[], dropped: readonly number[] = []): RecallResultView[] {
+function results(scores: readonly (number | null)[], dropped: readonly number[] = []): LoggedResult[] {
   return scores.map((score, i) => ({
     memory_id: `r${i + 1}`,
     summary: `result number ${i + 1}`,

@@ -23,7 +23,7 @@ import type { Basis, Level } from "@/lib/recall/confidence";
 import type { SearchMode } from "@/lib/recall/merge";
 import { fmean, formatFixed } from "@/lib/recall/numeric";
 import type { Thresholds } from "@/lib/recall/thresholds";
-import type { CandidateView, ConfidenceView, RecallResultView, RecallView } from "@/lib/recalls/types";
+import type { LoggedCandidate, LoggedConfidence, LoggedResult, LoggedRecall } from "@/lib/recall-log/types";
 
 // ---------------------------------------------------------------------------------------------
 // Types
@@ -192,14 +192,14 @@ export interface PreparedScoreDistribution {
 }
 
 /** A returned result, as far as the chart reads it (only used when the pool is not exposed). */
-export type ResultInput = Pick<RecallResultView, "memory_id" | "summary" | "score" | "dropped">;
+export type ResultInput = Pick<LoggedResult, "memory_id" | "summary" | "score" | "dropped">;
 
 /**
  * What prepare reads: the candidates and confidence, the search mode (and rerank) when known, and,
  * for a recall whose store does not expose its pool, the returned results and whether the recall
  * ran degraded.
  */
-export type ScoreDistributionInput = Pick<RecallView, "candidates" | "confidence"> & {
+export type ScoreDistributionInput = Pick<LoggedRecall, "candidates" | "confidence"> & {
   request?: { search_mode?: SearchMode; use_rerank?: boolean } | null;
   results?: readonly ResultInput[] | null;
   degraded?: { reason: string } | null;
@@ -281,13 +281,13 @@ function plural(n: number, one: string, many: string): string {
   return `${n} ${n === 1 ? one : many}`;
 }
 
-function valueOf(c: CandidateView, metric: ScoreMetric): number | null {
+function valueOf(c: LoggedCandidate, metric: ScoreMetric): number | null {
   const v = metric === "raw_cosine" ? c.raw_cosine : metric === "bm25" ? c.keyword_score : c.hybrid_score;
   return v !== null && Number.isFinite(v) ? v : null;
 }
 
 /** The value confidence's fallback path used for a candidate: its hybrid score, else its keyword score. */
-function fallbackValueOf(c: CandidateView): number | null {
+function fallbackValueOf(c: LoggedCandidate): number | null {
   return valueOf(c, "hybrid") ?? valueOf(c, "bm25");
 }
 
@@ -299,7 +299,7 @@ function modeName(mode: SearchMode | undefined): string | null {
 // Metric availability
 
 /** Whether the pool has values for `metric` (a recall without its pool: `noPoolMetricOption`). */
-function metricOption(candidates: readonly CandidateView[], metric: ScoreMetric, mode: SearchMode | undefined): MetricOption {
+function metricOption(candidates: readonly LoggedCandidate[], metric: ScoreMetric, mode: SearchMode | undefined): MetricOption {
   const label = METRIC_LABELS[metric];
   if (candidates.length === 0) return { metric, label, available: false, reason: "No candidates." };
   if (candidates.some((c) => valueOf(c, metric) !== null)) return { metric, label, available: true };
@@ -331,7 +331,7 @@ function isKeywordOnlyPool(input: ScoreDistributionInput): boolean {
 }
 
 /** The score the z-score fallback ran on: hybrid scores when the pool has them, else BM25. */
-function fallbackMetric(candidates: readonly CandidateView[]): ScoreMetric {
+function fallbackMetric(candidates: readonly LoggedCandidate[]): ScoreMetric {
   const pool = candidates.filter((c) => c.in_pool);
   const from = pool.length > 0 ? pool : candidates;
   return from.some((c) => valueOf(c, "hybrid") !== null) ? "hybrid" : "bm25";
@@ -948,7 +948,7 @@ export function prepareScoreDistribution(view: ScoreDistributionInput, metric: S
   const zMetric = keywordOnly ? fallbackMetric(candidates) : null;
   let chartView: ChartView;
   let plotted: ScoreMetric = metric;
-  let value: (c: CandidateView) => number | null;
+  let value: (c: LoggedCandidate) => number | null;
   const hasValues = candidates.some((c) => valueOf(c, metric) !== null);
   if (metric === "raw_cosine" && hasValues) {
     chartView = "cosine";
@@ -1118,7 +1118,7 @@ const RESULT_AXIS_LABELS: Readonly<Record<ScoreMetric, string>> = Object.freeze(
 });
 
 interface NoPoolContext {
-  conf: ConfidenceView | null;
+  conf: LoggedConfidence | null;
   mode: SearchMode | undefined;
   degraded: { reason: string } | null;
   rerank: boolean;
@@ -1158,7 +1158,7 @@ function noPoolContext(view: ScoreDistributionInput): NoPoolContext {
   };
 }
 
-function hasTop(conf: ConfidenceView | null): conf is ConfidenceView & { top_score: number } {
+function hasTop(conf: LoggedConfidence | null): conf is LoggedConfidence & { top_score: number } {
   return conf !== null && conf.top_score !== null && Number.isFinite(conf.top_score);
 }
 
@@ -1191,7 +1191,7 @@ function noPoolDefaultMetric(input: ScoreDistributionInput): ScoreMetric {
 }
 
 /** What is missing without the pool, for the block's basis (always opens with NO_POOL_PHRASE). */
-function noPoolSentence(conf: ConfidenceView): string {
+function noPoolSentence(conf: LoggedConfidence): string {
   switch (conf.basis) {
     case "semantic":
       if (conf.background_mean === null) {
@@ -1431,7 +1431,7 @@ function prepareWithoutPool(view: ScoreDistributionInput, metric: ScoreMetric, a
 }
 
 function describeWithoutPool(
-  conf: ConfidenceView,
+  conf: LoggedConfidence,
   chartView: ChartView,
   plotted: ScoreMetric,
   count: number,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { HistoryFiltersSchema } from "@/lib/recalls/history";
+import { HistoryFiltersSchema } from "@/lib/recall-log/history";
 import { drill, historyHref, recallHref } from "./links";
 
 const scope = { from: new Date("2025-01-09T05:00:00Z"), to: new Date("2025-01-12T05:00:00Z") };

@@ -1,9 +1,9 @@
 /**
  * Drill-downs: the History page (`/recalls?…`) filtered to the recalls behind an Insights
- * number. Uses the History's own filter names (lib/recalls/history.ts), so each link lists
+ * number. Uses the History's own filter names (lib/recall-log/history.ts), so each link lists
  * exactly what it counts, with the caveats said where a History filter is broader. Pure.
  */
-import { historyFilterParams, type HistoryFilters } from "@/lib/recalls/history";
+import { historyFilterParams, type HistoryFilters } from "@/lib/recall-log/history";
 
 export interface DrillScope {
   from: Date;

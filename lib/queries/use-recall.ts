@@ -1,8 +1,8 @@
 "use client";
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import type { RecallBodyInput } from "@/lib/recalls/schemas";
-import type { RecallView } from "@/lib/recalls/types";
+import type { RecallBodyInput } from "@/lib/recall-log/schemas";
+import type { LoggedRecall } from "@/lib/recall-log/types";
 import { fetchJson } from "./fetch-json";
 
 export interface StoreOption {
@@ -30,7 +30,7 @@ export const recallKeys = {
 export function useRecall(id: string | null) {
   return useQuery({
     queryKey: recallKeys.one(id ?? ""),
-    queryFn: ({ signal }) => fetchJson<RecallView>(`/api/recalls/${encodeURIComponent(id!)}`, { signal }),
+    queryFn: ({ signal }) => fetchJson<LoggedRecall>(`/api/recalls/${encodeURIComponent(id!)}`, { signal }),
     enabled: id !== null,
     // A logged recall never changes.
     staleTime: Infinity,
@@ -59,7 +59,7 @@ export function useRunRecall() {
   const client = useQueryClient();
   return useMutation({
     mutationFn: (body: RecallBodyInput) =>
-      fetchJson<RecallView>("/api/recall", {
+      fetchJson<LoggedRecall>("/api/recall", {
         method: "POST",
         headers: { "Content-Type": "application/json" },
         body: JSON.stringify(body),

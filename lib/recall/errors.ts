@@ -88,6 +88,18 @@ export function zodIssueMessage(issue: { message: string; code?: string; keys?: 
   return issue.message;
 }
 
+/**
+ * Up to three zod issues on one line, "path: message; …; and N more" (paths as `a.b[2]`): the
+ * wording of a remote answer that failed its schema.
+ */
+export function zodIssuesText(issues: readonly ZodLikeIssue[], prefix = ""): string {
+  const parts = issues.slice(0, 3).map((issue) => {
+    const path = (prefix + issue.path.map((p) => (typeof p === "number" ? `[${p}]` : `.${String(p)}`)).join("")).replace(/^\./, "");
+    return path ? `${path}: ${issue.message}` : issue.message;
+  });
+  return parts.join("; ") + (issues.length > 3 ? `; and ${issues.length - 3} more` : "");
+}
+
 /** Per-item errors of a batch (`{path, message}`, the path as strings) from zod issues. */
 export function itemErrorsFromZod(
   issues: readonly (ZodLikeIssue & { code?: string; keys?: readonly string[] })[],

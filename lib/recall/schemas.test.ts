@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { computeConfidence, toWireConfidence } from "./confidence";
+import { computeConfidence, LEVELS, levelRank, toWireConfidence, type Level } from "./confidence";
 import {
+  LevelSchema,
   MemoryResponseSchema,
   RecallConfidenceSchema,
   RecallRequestSchema,
@@ -189,5 +190,19 @@ describe("RecallRequestSchema", () => {
   it("accepts the MCP-only context arguments", () => {
     expect(RecallRequestSchema.parse({ query: "q", context_ids: ["a", "b"] }).context_ids).toEqual(["a", "b"]);
     expect(RecallRequestSchema.safeParse({ query: "q", context_ids: ["a"] }).success).toBe(false);
+  });
+});
+
+// Moved from the removed barrel's test: the two checks there that were about behaviour.
+describe("wire schemas and the library agree", () => {
+  it("the wire level enum and the library's levels agree", () => {
+    expect([...LevelSchema.options].sort()).toEqual([...LEVELS].sort());
+    const level: Level = LevelSchema.parse("low");
+    expect(levelRank(level)).toBe(1);
+  });
+
+  it("a computed block validates against the reference wire schema", () => {
+    const block = toWireConfidence(computeConfidence({ hybridScores: [0.9, 0.3, 0.2] }));
+    expect(RecallConfidenceSchema.parse(block)).toMatchObject({ level: block.level, result_count: 3 });
   });
 });

@@ -10,7 +10,7 @@
  */
 import { z } from "zod";
 import { MAX_POOL_SCORES } from "./confidence";
-import { SelectorWireSchema } from "./selector";
+import { SelectorWireSchema } from "./selector-block";
 import { ThresholdsOverrideSchema } from "./thresholds";
 
 /** Optional, with null accepted and normalized to undefined. */

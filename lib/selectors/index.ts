@@ -8,7 +8,7 @@
  * - `availableSelectors(env)` → the choices for the console, with a hint when the LLM is not
  *   configured.
  */
-import { selectorNotApplied, type SelectorNotApplied } from "@/lib/recall/selector";
+import { selectorNotApplied, type SelectorNotApplied } from "@/lib/recall/selector-block";
 import { createLlmSelector, readLlmSelectorConfig, SelectorConfigError, type LlmSelectorOptions } from "./llm";
 import { elapsedMs } from "./run";
 import { createScoreGapSelector, SCORE_GAP_MODEL } from "./score-gap";

@@ -1,5 +1,5 @@
 /** Helpers shared by the strategies: page checks, timing, and the two kinds of run. */
-import { selectorApplied, selectorNotApplied } from "@/lib/recall/selector";
+import { selectorApplied, selectorNotApplied } from "@/lib/recall/selector-block";
 import type { SelectorInput, SelectorReason, SelectorRun, SelectorUsage } from "./types";
 
 /** Milliseconds since `started` (a `performance.now()` reading), 2 decimals. */

@@ -3,11 +3,11 @@
  * removes what it judges irrelevant (DESIGN §1, issue #9). Two strategies implement this
  * interface: the offline score gap (`./score-gap`) and an OpenAI-compatible LLM (`./llm`).
  *
- * Every block is built through `lib/recall/selector.ts` (`selectorApplied` /
+ * Every block is built through `lib/recall/selector-block.ts` (`selectorApplied` /
  * `selectorNotApplied`), so the contract (≤ 20 dropped ids in page order, unset keys omitted)
  * holds by construction.
  */
-import type { SelectorBlock } from "@/lib/recall/selector";
+import type { SelectorBlock } from "@/lib/recall/selector-block";
 
 /** The selector strategies (the console's "off" is the absence of one). */
 export type SelectorId = "gap" | "llm";

@@ -12,13 +12,8 @@ import {
   type ArmHit,
 } from "@/lib/recall/merge";
 import { MemoryIndex, type IndexFilter } from "./memory-index";
-import {
-  MemoryInputSchema,
-  type ImportItemResult,
-  type MemoryListQuery,
-  type MemoryView,
-  type ValidMemoryInput,
-} from "./memory-schemas";
+import { MemoryRepository } from "./memory-repository";
+import { MemoryInputSchema, type ImportItemResult, type ValidMemoryInput } from "./memory-schemas";
 import { StoreError, type MemoryStore, type PoolMember, type StoreRecallOutcome, type StoreRecallRequest } from "./types";
 
 /** Hits fetched per arm are `min(candidates_k × FETCH_FACTOR, 200)`. */
@@ -67,6 +62,8 @@ export class EmbeddedStore implements MemoryStore {
   /** Memories whose vector is missing or from another model: semantic search refuses while any exist. */
   private readonly stale = new Map<string, string | null>();
   private readonly fetchFactor: number;
+  /** The Memories page's reads (list, get, counts): plain database queries, no index. */
+  readonly memories: MemoryRepository;
 
   constructor(
     private readonly prisma: PrismaClient,
@@ -75,6 +72,7 @@ export class EmbeddedStore implements MemoryStore {
   ) {
     this.index = new MemoryIndex(embedder.dim || 0);
     this.fetchFactor = options.fetchFactor ?? DEFAULT_FETCH_FACTOR;
+    this.memories = new MemoryRepository(prisma);
   }
 
   /** Rebuilds the in-memory index from the database. */
@@ -245,55 +243,19 @@ export class EmbeddedStore implements MemoryStore {
     return { results, created, rejected: items.length - created };
   }
 
+  /** Deletes the memory from the database and the index. */
   async delete(id: string): Promise<boolean> {
-    const { count } = await this.prisma.memory.deleteMany({ where: { id } });
+    const deleted = await this.memories.deleteById(id);
     this.index.remove([id]);
     this.meta.delete(id);
     this.stale.delete(id);
-    return count > 0;
-  }
-
-  async get(id: string): Promise<MemoryView | null> {
-    const row = await this.prisma.memory.findUnique({ where: { id } });
-    return row ? toView(row) : null;
-  }
-
-  /** Newest first, keyset-paginated; `q` matches the summary (case-insensitive). */
-  async list(query: MemoryListQuery): Promise<{ items: MemoryView[]; next_cursor: string | null; total: number }> {
-    const where: Prisma.MemoryWhereInput = {
-      ...(query.q?.trim() ? { summary: { contains: query.q.trim(), mode: "insensitive" } } : {}),
-      ...(query.type ? { type: query.type } : {}),
-      ...(query.tag ? { tags: { has: query.tag } } : {}),
-    };
-    const after = query.cursor ? decodeCursor(query.cursor) : null;
-    const page = await this.prisma.memory.findMany({
-      where: after
-        ? {
-            AND: [
-              where,
-              { OR: [{ createdAt: { lt: after.createdAt } }, { createdAt: after.createdAt, id: { lt: after.id } }] },
-            ],
-          }
-        : where,
-      orderBy: [{ createdAt: "desc" }, { id: "desc" }],
-      take: query.limit + 1,
-      omit: { embedding: true },
-    });
-    const total = await this.prisma.memory.count({ where });
-    const items = page.slice(0, query.limit);
-    const last = items[items.length - 1];
-    return {
-      items: items.map((row) => toView({ ...row, embedding: null })),
-      next_cursor: page.length > query.limit && last ? encodeCursor(last.createdAt, last.id) : null,
-      total,
-    };
+    return deleted;
   }
 
   async stats(): Promise<{ total: number; by_type: Record<string, number>; embedding_model: string; stale_vectors: number }> {
-    const groups = await this.prisma.memory.groupBy({ by: ["type"], _count: { _all: true } });
-    const by_type = Object.fromEntries(groups.map((g) => [g.type, g._count._all]).sort((a, b) => Number(b[1]) - Number(a[1])));
+    const { total, by_type } = await this.memories.countByType();
     return {
-      total: groups.reduce((sum, g) => sum + g._count._all, 0),
+      total,
       by_type,
       embedding_model: this.embedder.id,
       stale_vectors: this.stale.size,
@@ -389,44 +351,4 @@ export function decodeVector(text: string): Float32Array {
   const out = new Float32Array(bytes.byteLength / 4);
   new Uint8Array(out.buffer).set(bytes);
   return out;
-}
-
-function toView(row: {
-  id: string;
-  summary: string;
-  content: string | null;
-  type: string;
-  tags: string[];
-  importance: number;
-  createdAt: Date;
-  updatedAt: Date | null;
-  embeddingModel: string | null;
-  embedding?: unknown;
-}): MemoryView {
-  return {
-    id: row.id,
-    summary: row.summary,
-    content: row.content,
-    type: row.type,
-    tags: row.tags,
-    importance: row.importance,
-    created_at: row.createdAt.toISOString(),
-    updated_at: row.updatedAt?.toISOString() ?? null,
-    embedding_model: row.embeddingModel,
-  };
-}
-
-function encodeCursor(createdAt: Date, id: string): string {
-  return Buffer.from(JSON.stringify([createdAt.toISOString(), id])).toString("base64url");
-}
-
-function decodeCursor(cursor: string): { createdAt: Date; id: string } {
-  try {
-    const [iso, id] = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8")) as [string, string];
-    const createdAt = new Date(iso);
-    if (typeof id !== "string" || Number.isNaN(createdAt.getTime())) throw new Error("bad cursor");
-    return { createdAt, id };
-  } catch {
-    throw new StoreError(422, "invalid_cursor", "The cursor is not one this API issued; start again without it.");
-  }
 }

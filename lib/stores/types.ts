@@ -1,6 +1,6 @@
 import type { ConfidenceResult } from "@/lib/recall/confidence";
 import type { SearchMode } from "@/lib/recall/merge";
-import type { IngestedSelectorBlock } from "@/lib/recall/selector";
+import type { IngestedSelectorBlock } from "@/lib/recall/selector-block";
 import { CrossBundleError } from "@/lib/errors/cross-bundle";
 
 /** What a recall asks a store for (the dashboard's side of the reference `RecallRequest`). */

@@ -15,9 +15,9 @@ import type { DatabaseConfig } from "../../lib/db/config";
 import { openDatabase } from "../../lib/db/connection";
 import { migrate } from "../../lib/db/migrator";
 import { DEFAULT_THRESHOLDS } from "../../lib/recall/thresholds";
-import { encodeHistoryCursor, HistoryQuerySchema, listRecalls } from "../../lib/recalls/history";
-import { ingestRecalls } from "../../lib/recalls/ingest";
-import { findRecall, insertRecalls, recallRow } from "../../lib/recalls/repository";
+import { encodeHistoryCursor, HistoryQuerySchema, listRecalls } from "../../lib/recall-log/history";
+import { ingestRecalls } from "../../lib/recall-log/ingest";
+import { findRecall, insertRecalls, recallRow } from "../../lib/recall-log/repository";
 import { startTestPostgres } from "../../tests/support/postgres-server";
 import { fmtMs, percentile, prng } from "./stats";
 

@@ -19,10 +19,10 @@ import { openDatabase, type OpenDatabase } from "../../lib/db/connection";
 import { migrate } from "../../lib/db/migrator";
 import type { InsightsQuery } from "../../lib/insights/schema";
 import { getInsights, insightsStatements } from "../../lib/insights/sql";
-import type { IngestedSelectorBlock } from "../../lib/recall/selector";
+import type { IngestedSelectorBlock } from "../../lib/recall/selector-block";
 import { DEFAULT_THRESHOLDS } from "../../lib/recall/thresholds";
-import { HistoryQuerySchema, listRecalls } from "../../lib/recalls/history";
-import { insertRecalls, recallRow } from "../../lib/recalls/repository";
+import { HistoryQuerySchema, listRecalls } from "../../lib/recall-log/history";
+import { insertRecalls, recallRow } from "../../lib/recall-log/repository";
 import { startTestPostgres } from "../../tests/support/postgres-server";
 import { fmtMs, percentile, prng } from "./stats";
 

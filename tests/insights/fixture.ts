@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
 import type { Level } from "@/lib/recall/confidence";
-import type { IngestedSelectorBlock } from "@/lib/recall/selector";
-import { recallRow } from "@/lib/recalls/repository";
-import type { ConfidenceView, RecallRequestView } from "@/lib/recalls/types";
+import type { IngestedSelectorBlock } from "@/lib/recall/selector-block";
+import { recallRow } from "@/lib/recall-log/repository";
+import type { LoggedConfidence, LoggedRequest } from "@/lib/recall-log/types";
 
 /**
  * A small log whose insights are counted by hand (tests/insights/insights.test.ts says what each
@@ -64,7 +64,7 @@ export const NY_FROM = new Date("2025-01-09T05:00:00Z");
 export const NY_TO = new Date("2025-01-12T05:00:00Z");
 
 export function fixtureRow(spec: FixtureRecall, id: string = randomUUID()) {
-  const request: RecallRequestView = {
+  const request: LoggedRequest = {
     store: spec.store,
     query: `question ${spec.name}`,
     k: Math.max(spec.page.length, 1),
@@ -92,7 +92,7 @@ export function fixtureRow(spec: FixtureRecall, id: string = randomUUID()) {
           basis: "semantic",
           thresholds: "default",
           trace: [],
-        } as unknown as ConfidenceView);
+        } as unknown as LoggedConfidence);
   return recallRow({
     ...base,
     outcome: {

@@ -9,7 +9,7 @@ import {
   selectorApplied,
   selectorNotApplied,
   serializeSelector,
-} from "@/lib/recall/selector";
+} from "@/lib/recall/selector-block";
 import { createScoreGapSelector } from "@/lib/selectors/score-gap";
 import { runSelector } from "@/lib/selectors";
 import type { SelectorPageItem, SelectorRun } from "@/lib/selectors/types";

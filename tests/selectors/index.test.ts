@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { serializeSelector } from "@/lib/recall/selector";
+import { serializeSelector } from "@/lib/recall/selector-block";
 import {
   availableSelectors,
   createSelector,

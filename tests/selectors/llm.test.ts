@@ -4,7 +4,7 @@
  */
 import net from "node:net";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { MAX_DROPPED_IDS, serializeSelector } from "@/lib/recall/selector";
+import { MAX_DROPPED_IDS, serializeSelector } from "@/lib/recall/selector-block";
 import {
   buildSelectorPrompt,
   createLlmSelector,

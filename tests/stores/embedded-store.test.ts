@@ -118,7 +118,7 @@ describe("EmbeddedStore (PGlite, USE-lite)", () => {
     expect(messages[5]).toBe("id: a memory with this id already exists");
     expect(messages[6]).toMatch(/^importance:/);
     expect(await prisma.memory.count()).toBe(MEMORIES.length + 2);
-    expect((await store.get("editor"))!.summary).toMatch(/Neovim/); // the clash did not overwrite
+    expect((await store.memories.get("editor"))!.summary).toMatch(/Neovim/); // the clash did not overwrite
   });
 
   it("deletes from the database and the index at once", async () => {
@@ -159,14 +159,14 @@ describe("EmbeddedStore (PGlite, USE-lite)", () => {
     const seen: string[] = [];
     let cursor: string | undefined;
     do {
-      const page = await store.list({ limit: 4, cursor });
+      const page = await store.memories.list({ limit: 4, cursor });
       expect(page.total).toBe(MEMORIES.length);
       seen.push(...page.items.map((m) => m.id));
       cursor = page.next_cursor ?? undefined;
     } while (cursor);
     expect(seen.sort()).toEqual(MEMORIES.map((m) => m.id).sort());
-    const search = await store.list({ q: "SAM", limit: 10 });
+    const search = await store.memories.list({ q: "SAM", limit: 10 });
     expect(search.items.map((m) => m.id).sort()).toEqual(["coffee", "editor"]);
-    await expect(store.list({ limit: 5, cursor: "garbage" })).rejects.toThrow(/cursor/);
+    await expect(store.memories.list({ limit: 5, cursor: "garbage" })).rejects.toThrow(/cursor/);
   });
 });

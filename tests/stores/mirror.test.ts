@@ -39,7 +39,7 @@ it("copies the remote context's memories through the list endpoint, and only add
   const store = new EmbeddedStore(prisma, embedder);
   const first = await mirrorRemoteMemories(client, (items) => store.add(items));
   expect(first).toEqual({ seen: remote.memories.length, created: remote.memories.length, skipped: 0 });
-  const copy = await store.get(remote.memories[0]!.id);
+  const copy = await store.memories.get(remote.memories[0]!.id);
   expect(copy?.summary).toBe(remote.memories[0]!.summary);
 
   const again = await mirrorRemoteMemories(client, (items) => store.add(items));

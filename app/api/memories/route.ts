@@ -21,10 +21,10 @@ export const GET = apiRoute({ query: MemoryListQuerySchema }, async ({ query, re
   const { store: name, ...rest } = query;
   if (!name || name === "embedded") {
     const store = await getEmbeddedStore();
-    return store.list(query);
+    return store.memories.list(query);
   }
   const store = await resolveStore(name);
-  if (!isRemoteMemorySource(store)) return (await getEmbeddedStore()).list(rest);
+  if (!isRemoteMemorySource(store)) return (await getEmbeddedStore()).memories.list(rest);
   try {
     return await listRemoteMemories(store, rest, request.signal);
   } catch (error) {

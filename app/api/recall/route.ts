@@ -1,8 +1,8 @@
 import { ApiError } from "@/lib/api/errors";
 import { apiRoute } from "@/lib/api/route";
 import { getPrisma } from "@/lib/db";
-import { RecallFailedError, runRecall } from "@/lib/recalls/run-recall";
-import { RecallBodySchema } from "@/lib/recalls/schemas";
+import { RecallFailedError, runRecall } from "@/lib/recall-log/run-recall";
+import { RecallBodySchema } from "@/lib/recall-log/schemas";
 import { resolveStore } from "@/lib/stores/registry";
 
 export const dynamic = "force-dynamic";

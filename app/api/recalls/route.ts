@@ -1,8 +1,8 @@
 import { NextResponse } from "next/server";
 import { apiRoute } from "@/lib/api/route";
 import { getPrisma } from "@/lib/db";
-import { HistoryQuerySchema, listRecalls } from "@/lib/recalls/history";
-import { INGEST_LIMITS, IngestBodySchema, ingestRecalls } from "@/lib/recalls/ingest";
+import { HistoryQuerySchema, listRecalls } from "@/lib/recall-log/history";
+import { INGEST_LIMITS, IngestBodySchema, ingestRecalls } from "@/lib/recall-log/ingest";
 
 export const dynamic = "force-dynamic";
 

@@ -4,7 +4,7 @@ import { notFound } from "next/navigation";
 import { PageHeader } from "@/components/layout/page-header";
 import { RecallResultView } from "@/components/recall/recall-result-view";
 import { getPrisma } from "@/lib/db";
-import { findRecall } from "@/lib/recalls/repository";
+import { findRecall } from "@/lib/recall-log/repository";
 
 export const dynamic = "force-dynamic";
 

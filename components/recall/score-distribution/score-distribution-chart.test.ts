@@ -2,7 +2,7 @@ import { createElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
 import { prepareScoreDistribution, type ScoreDistributionInput } from "@/lib/charts/score-distribution";
-import { confidenceFromWire } from "@/lib/recalls/from-wire";
+import { confidenceFromWire } from "@/lib/recall/wire";
 import { ScoreDistributionChart } from "./score-distribution-chart";
 
 // Server-rendered markup of the chart for a recall whose store does not expose its pool: the

@@ -33,7 +33,7 @@ import {
   type PreparedScoreDistribution,
   type ScoreMetric,
 } from "@/lib/charts/score-distribution";
-import type { RecallView } from "@/lib/recalls/types";
+import type { LoggedRecall } from "@/lib/recall-log/types";
 import styles from "./score-distribution.module.css";
 
 export const SCORE_DISTRIBUTION_HEIGHT = 260;
@@ -378,7 +378,7 @@ function labelOf(data: PreparedScoreDistribution, metric: ScoreMetric): string {
 // The wrapper with the toggle state
 
 export interface ScoreDistributionProps {
-  view: RecallView;
+  view: LoggedRecall;
   /** The metric to open on; defaults to raw cosine, or a keyword-only pool's own score. */
   initialMetric?: ScoreMetric;
   height?: number;

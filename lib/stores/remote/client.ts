@@ -18,7 +18,9 @@ import {
   type RecallFilters,
   type RecallResponse,
 } from "@/lib/recall/schemas";
+import { zodIssuesText } from "@/lib/recall/errors";
 import type { SearchMode } from "@/lib/recall/merge";
+import { decodeRecallResponse } from "@/lib/recall/wire";
 import { StoreError } from "@/lib/stores/types";
 import type { RemoteStoreConfig } from "./config";
 
@@ -263,21 +265,11 @@ export class RemoteMemoryService {
   }
 
   private decodeRecall(json: unknown): { response: RecallResponse; warnings: string[] } {
-    const warnings: string[] = [];
-    const full = RecallResponseSchema.safeParse(json);
-    if (full.success) return { response: full.data, warnings };
-    // The selector block is newer than the API description: a malformed one is dropped with a
-    // warning rather than failing the recall.
-    const onlySelector = full.error.issues.every((issue) => issue.path[0] === "selector");
-    if (onlySelector && typeof json === "object" && json !== null) {
-      const { selector: _ignored, ...rest } = json as Record<string, unknown>;
-      const retry = RecallResponseSchema.safeParse(rest);
-      if (retry.success) {
-        warnings.push(`The service's selector block was malformed and is ignored (${issueText(full.error.issues)}).`);
-        return { response: retry.data, warnings };
-      }
-    }
-    throw this.badResponse("a RecallResponse", issueText(full.error.issues));
+    // One rule for every path (docs/ARCHITECTURE.md "Wire translation"): a malformed selector
+    // block is dropped with a warning rather than failing the recall.
+    const decoded = decodeRecallResponse(json);
+    if (decoded.success) return { response: decoded.response, warnings: decoded.warnings };
+    throw this.badResponse("a RecallResponse", issueText(decoded.issues));
   }
 
   private decode<T extends z.ZodType>(schema: T, json: unknown, what: string): z.output<T> {
@@ -466,11 +458,7 @@ function oneLine(text: string): string {
 }
 
 function issueText(issues: readonly z.core.$ZodIssue[]): string {
-  const parts = issues.slice(0, 3).map((issue) => {
-    const path = issue.path.map((p) => (typeof p === "number" ? `[${p}]` : `.${String(p)}`)).join("").replace(/^\./, "");
-    return path ? `${path}: ${issue.message}` : issue.message;
-  });
-  return parts.join("; ") + (issues.length > 3 ? `; and ${issues.length - 3} more` : "");
+  return zodIssuesText(issues);
 }
 
 function parseEnvelope(text: string): z.output<typeof ErrorEnvelopeSchema> | null {

@@ -15,9 +15,8 @@
  */
 import type { SearchMode } from "@/lib/recall/merge";
 import type { MemoryResponse, RecallResponse } from "@/lib/recall/schemas";
-import { parseSelector, type IngestedSelectorBlock } from "@/lib/recall/selector";
-import { confidenceFromWire } from "@/lib/recalls/from-wire";
-import type { ConfidenceView } from "@/lib/recalls/types";
+import type { IngestedSelectorBlock } from "@/lib/recall/selector-block";
+import { confidenceFromWire, decodeSelectorBlock, degradedFromWire, type LoggedConfidence } from "@/lib/recall/wire";
 import { StoreError, type MemoryStore, type RecallResultItem, type StoreRecallOutcome, type StoreRecallRequest } from "@/lib/stores/types";
 import {
   RemoteMemoryService,
@@ -34,7 +33,7 @@ import type { RemoteStoreConfig } from "./config";
 
 /** A remote recall's outcome: the store outcome plus what only a remote service reports. */
 export interface RemoteStoreRecallOutcome extends StoreRecallOutcome {
-  confidence: ConfidenceView;
+  confidence: LoggedConfidence;
   candidates: null;
   /** The service's selector block, decoded tolerantly; null when it sent none. */
   selector: IngestedSelectorBlock | null;
@@ -155,23 +154,17 @@ export function toRemoteOutcome(
     );
   }
   const results = response.results.map((item, index) => toResultItem(item, index, storeName));
-  const degraded = response.degraded === true;
-  const warnings = [...(context.warnings ?? [])];
-
-  let selector: IngestedSelectorBlock | null = null;
-  try {
-    selector = parseSelector(response.selector);
-  } catch (error) {
-    warnings.push(`The service's selector block was malformed and is ignored (${error instanceof Error ? error.message : String(error)}).`);
-  }
+  const degraded = degradedFromWire(response);
+  const decoded = decodeSelectorBlock(response.selector);
+  const warnings = [...(context.warnings ?? []), ...decoded.warnings];
 
   return {
     results,
-    confidence: confidenceFromWire(response.confidence, { degraded, searchMode: context.searchMode }),
+    confidence: confidenceFromWire(response.confidence, { degraded: degraded !== undefined, searchMode: context.searchMode }),
     candidates: null,
     timings: context.remoteMs === undefined ? {} : { remote_ms: context.remoteMs },
-    ...(degraded ? { degraded: { reason: response.degraded_reason ?? "unspecified" } } : {}),
-    selector,
+    ...(degraded ? { degraded } : {}),
+    selector: decoded.selector,
     warnings,
   };
 }

@@ -4,7 +4,7 @@
  */
 import { inspect } from "node:util";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { inferBasis } from "@/lib/recalls/from-wire";
+import { inferBasis } from "@/lib/recall/wire";
 import { RemoteStore, toRemoteOutcome } from "@/lib/stores/remote/remote-store";
 import { RecallResponseSchema } from "@/lib/recall/schemas";
 import { DEFAULT_THRESHOLDS } from "@/lib/recall/thresholds";

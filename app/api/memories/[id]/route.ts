@@ -8,7 +8,7 @@ export const dynamic = "force-dynamic";
 const Params = z.object({ id: z.string().min(1).max(200) });
 
 export const GET = apiRoute({ params: Params }, async ({ params }) => {
-  const memory = await (await getEmbeddedStore()).get(params.id);
+  const memory = await (await getEmbeddedStore()).memories.get(params.id);
   if (!memory) throw ApiError.notFound(`Memory ${params.id}`);
   return memory;
 });

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { ApiError } from "@/lib/api/errors";
 import { apiRoute } from "@/lib/api/route";
 import { getPrisma } from "@/lib/db";
-import { findRecall } from "@/lib/recalls/repository";
+import { findRecall } from "@/lib/recall-log/repository";
 
 export const dynamic = "force-dynamic";
 

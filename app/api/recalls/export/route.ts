@@ -1,8 +1,8 @@
 import { z } from "zod";
 import { apiRoute } from "@/lib/api/route";
 import { getPrisma } from "@/lib/db";
-import { exportStream } from "@/lib/recalls/export";
-import { HistoryFiltersSchema } from "@/lib/recalls/history";
+import { exportStream } from "@/lib/recall-log/export";
+import { HistoryFiltersSchema } from "@/lib/recall-log/history";
 
 export const dynamic = "force-dynamic";
 

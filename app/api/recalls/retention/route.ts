@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { apiRoute } from "@/lib/api/route";
 import { getPrisma } from "@/lib/db";
-import { applyRetention } from "@/lib/recalls/retention";
+import { applyRetention } from "@/lib/recall-log/retention";
 
 export const dynamic = "force-dynamic";
 

@@ -2,8 +2,8 @@ import { PrismaClient } from "@prisma/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase, type OpenDatabase } from "@/lib/db/connection";
 import { migrate } from "@/lib/db/migrator";
-import { ingestRecalls } from "@/lib/recalls/ingest";
-import { findRecall } from "@/lib/recalls/repository";
+import { ingestRecalls } from "@/lib/recall-log/ingest";
+import { findRecall } from "@/lib/recall-log/repository";
 import { DATABASE_KINDS, scratchDatabase, type ScratchDatabase } from "../support/databases";
 
 // The reference service's example shapes (spec memory-service-api.md §3.4), as REST sends them.

@@ -1,7 +1,7 @@
 import { Prisma, type PrismaClient, type Recall, type RecallCandidate } from "@prisma/client";
-import type { IngestedSelectorBlock } from "@/lib/recall/selector";
+import type { IngestedSelectorBlock } from "@/lib/recall/selector-block";
 import type { StoreRecallOutcome } from "@/lib/stores/types";
-import type { CandidateView, ConfidenceView, RecallRequestView, RecallResultView, RecallView } from "./types";
+import type { LoggedCandidate, LoggedConfidence, LoggedRequest, LoggedResult, LoggedRecall } from "./types";
 
 /**
  * The recall log: one row per recall (flattened confidence and selector fields for filtering and
@@ -17,13 +17,13 @@ export interface LogRecallInput {
   source?: "console" | "ingest";
   /** Idempotency key of an ingested recall. */
   externalId?: string | null;
-  request: RecallRequestView;
+  request: LoggedRequest;
   latencyMs: number | null;
   /** A recall that ran. */
   outcome?: {
-    results: RecallResultView[];
+    results: LoggedResult[];
     /** Null when a service answered without a confidence block. */
-    confidence: ConfidenceView | null;
+    confidence: LoggedConfidence | null;
     selector: IngestedSelectorBlock | null;
     /**
      * Every id the selector removed from the page. The block's own list stops at 20; without
@@ -180,14 +180,14 @@ function candidateArrays(c: readonly RecallCandidate[]): Prisma.Sql {
   )`;
 }
 
-export async function findRecall(prisma: PrismaClient, id: string): Promise<RecallView | null> {
+export async function findRecall(prisma: PrismaClient, id: string): Promise<LoggedRecall | null> {
   const row = await prisma.recall.findUnique({ where: { id }, include: { candidates: { orderBy: { rank: "asc" } } } });
   return row ? toRecallView(row) : null;
 }
 
-export function toRecallView(row: RecallRow): RecallView {
+export function toRecallView(row: RecallRow): LoggedRecall {
   const error = row.error as { code: string; message: string } | null;
-  const candidates: CandidateView[] | null = row.hasCandidates
+  const candidates: LoggedCandidate[] | null = row.hasCandidates
     ? row.candidates.map((c) => ({
         memory_id: c.memoryId,
         summary: c.summary,
@@ -206,10 +206,10 @@ export function toRecallView(row: RecallRow): RecallView {
     source: row.source === "ingest" ? "ingest" : "console",
     store: row.store,
     status: row.status === "error" ? "error" : "ok",
-    request: row.request as unknown as RecallRequestView,
-    results: row.results as unknown as RecallResultView[],
-    confidence: row.confidence as unknown as ConfidenceView | null,
-    selector: row.selector as unknown as RecallView["selector"],
+    request: row.request as unknown as LoggedRequest,
+    results: row.results as unknown as LoggedResult[],
+    confidence: row.confidence as unknown as LoggedConfidence | null,
+    selector: row.selector as unknown as LoggedRecall["selector"],
     candidates,
     timings: (row.timings ?? {}) as Record<string, number>,
     latency_ms: row.latencyMs,

@@ -13,9 +13,9 @@ import {
   listRecalls,
   type HistoryFilters,
   type HistoryItem,
-} from "@/lib/recalls/history";
-import { insertRecall, recallRow } from "@/lib/recalls/repository";
-import type { ConfidenceView, RecallRequestView } from "@/lib/recalls/types";
+} from "@/lib/recall-log/history";
+import { insertRecall, recallRow } from "@/lib/recall-log/repository";
+import type { LoggedConfidence, LoggedRequest } from "@/lib/recall-log/types";
 import { callRoute } from "../support/call-route";
 import { DATABASE_KINDS, scratchDatabase, type ScratchDatabase } from "../support/databases";
 
@@ -77,7 +77,7 @@ function buildSpecs(): Spec[] {
 }
 
 function toRow(spec: Spec) {
-  const request: RecallRequestView = {
+  const request: LoggedRequest = {
     store: spec.store,
     query: spec.query,
     k: 5,
@@ -102,7 +102,7 @@ function toRow(spec: Spec) {
     basis: "semantic",
     thresholds: "default",
     trace: [],
-  } as unknown as ConfidenceView;
+  } as unknown as LoggedConfidence;
   const selector =
     spec.dropped === null
       ? { applied: false as const, reason: "disabled" }

@@ -3,9 +3,9 @@ import { PrismaClient } from "@prisma/client";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { openDatabase, type OpenDatabase } from "@/lib/db/connection";
 import { migrate } from "@/lib/db/migrator";
-import { EXPORT_COLUMNS, exportStream } from "@/lib/recalls/export";
-import { HistoryFiltersSchema } from "@/lib/recalls/history";
-import { insertRecalls, recallRow } from "@/lib/recalls/repository";
+import { EXPORT_COLUMNS, exportStream } from "@/lib/recall-log/export";
+import { HistoryFiltersSchema } from "@/lib/recall-log/history";
+import { insertRecalls, recallRow } from "@/lib/recall-log/repository";
 import { scratchDatabase, type ScratchDatabase } from "../support/databases";
 
 let scratch: ScratchDatabase;

@@ -8,7 +8,7 @@ import {
   selectorNotApplied,
   serializeSelector,
   type SelectorBlock,
-} from "./selector";
+} from "./selector-block";
 
 const ids = (n: number, prefix = "m"): string[] => Array.from({ length: n }, (_, i) => `${prefix}${i + 1}`);
 

@@ -2,15 +2,16 @@ import { randomUUID } from "node:crypto";
 import type { PrismaClient } from "@prisma/client";
 import { z } from "zod";
 import { itemErrorsFromZod, RecallInputError } from "@/lib/recall/errors";
-import { RecallRequestSchema, RecallResponseSchema } from "@/lib/recall/schemas";
+import { RecallRequestSchema } from "@/lib/recall/schemas";
 import {
   confidenceFromWire,
+  decodeSelectorBlock,
   degradedFromWire,
+  LenientRecallResponseSchema,
   resultsFromWire,
-  selectorFromWire,
-} from "./from-wire";
+} from "@/lib/recall/wire";
 import { insertRecalls, recallRow } from "./repository";
-import type { RecallRequestView } from "./types";
+import type { LoggedRequest } from "./types";
 
 /**
  * Ingestion of recalls captured elsewhere (`POST /api/recalls`): each item carries the request
@@ -34,7 +35,8 @@ export const IngestItemSchema = z.strictObject({
   external_id: z.string().min(1).max(200).nullish(),
   store: z.string().min(1).max(100),
   request: RecallRequestSchema,
-  response: RecallResponseSchema,
+  // The selector block is decoded by the one wire rule (dropped with a warning when malformed).
+  response: LenientRecallResponseSchema,
   candidates: z.array(CandidateInputSchema).max(1_000).nullish(),
   latency_ms: z.number().min(0).max(3_600_000).nullish(),
   created_at: z.iso.datetime({ offset: true }).nullish(),
@@ -45,7 +47,7 @@ export const IngestBodySchema = z.strictObject({
 });
 
 export type IngestItemResult =
-  | { index: number; status: "accepted"; id: string; external_id?: string }
+  | { index: number; status: "accepted"; id: string; external_id?: string; warnings?: string[] }
   | { index: number; status: "duplicate"; external_id: string }
   | { index: number; status: "rejected"; external_id?: string; errors: { path: string[]; message: string }[] };
 
@@ -54,7 +56,7 @@ export async function ingestRecalls(
   items: readonly unknown[],
 ): Promise<{ results: IngestItemResult[]; accepted: number; duplicates: number; rejected: number }> {
   const results: IngestItemResult[] = new Array(items.length);
-  const rows: { index: number; row: ReturnType<typeof recallRow> }[] = [];
+  const rows: { index: number; row: ReturnType<typeof recallRow>; warnings: string[] }[] = [];
   const seen = new Map<string, number>();
 
   items.forEach((item, index) => {
@@ -80,7 +82,7 @@ export async function ingestRecalls(
       seen.set(externalId, index);
     }
     try {
-      rows.push({ index, row: toRow(data, externalId) });
+      rows.push({ index, ...toRow(data, externalId) });
     } catch (error) {
       if (!(error instanceof RecallInputError)) throw error;
       results[index] = { index, status: "rejected", ...externalHint, errors: error.details.issues.map((i) => ({ path: i.path.map(String), message: i.message })) };
@@ -88,9 +90,15 @@ export async function ingestRecalls(
   });
 
   const written = await insertRecalls(prisma, rows.map((r) => r.row));
-  for (const { index, row } of rows) {
+  for (const { index, row, warnings } of rows) {
     results[index] = written.has(row.id)
-      ? { index, status: "accepted", id: row.id, ...(row.externalId ? { external_id: row.externalId } : {}) }
+      ? {
+          index,
+          status: "accepted",
+          id: row.id,
+          ...(row.externalId ? { external_id: row.externalId } : {}),
+          ...(warnings.length > 0 ? { warnings } : {}),
+        }
       : { index, status: "duplicate", external_id: row.externalId! };
   }
   const count = (status: IngestItemResult["status"]) => results.filter((r) => r.status === status).length;
@@ -100,8 +108,8 @@ export async function ingestRecalls(
 function toRow(data: z.output<typeof IngestItemSchema>, externalId: string | null) {
   const { request, response } = data;
   const degraded = degradedFromWire(response);
-  const selector = selectorFromWire(response.selector);
-  const requestView: RecallRequestView = {
+  const { selector, warnings } = decodeSelectorBlock(response.selector);
+  const requestView: LoggedRequest = {
     store: data.store,
     query: request.query,
     k: request.k,
@@ -127,7 +135,7 @@ function toRow(data: z.output<typeof IngestItemSchema>, externalId: string | nul
   if (candidates && new Set(candidates.map((c) => c.rank)).size !== candidates.length) {
     throw new RecallInputError("invalid_argument", "candidate ranks repeat", [{ path: ["candidates"], message: "each candidate needs its own rank" }]);
   }
-  return recallRow({
+  const row = recallRow({
     id,
     createdAt: data.created_at ? new Date(data.created_at) : new Date(),
     source: "ingest",
@@ -145,4 +153,5 @@ function toRow(data: z.output<typeof IngestItemSchema>, externalId: string | nul
       degraded,
     },
   });
+  return { row, warnings };
 }

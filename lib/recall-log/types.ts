@@ -2,29 +2,15 @@
  * The wire shape of a logged recall: what `POST /api/recall` answers and `GET /api/recalls/{id}`
  * returns, and what the console's result view draws. Client-safe (types only).
  */
-import type { ConfidenceResult, Level } from "@/lib/recall/confidence";
+import type { Level } from "@/lib/recall/confidence";
 import type { SearchMode } from "@/lib/recall/merge";
-import type { IngestedSelectorBlock } from "@/lib/recall/selector";
-import type { Thresholds } from "@/lib/recall/thresholds";
+import type { IngestedSelectorBlock } from "@/lib/recall/selector-block";
+import type { LoggedConfidence, LoggedResult } from "@/lib/recall/wire";
 
-export type { Level };
-
-export interface RecallResultView {
-  memory_id: string;
-  summary: string;
-  /** The reference's `score`: hybrid score, raw cosine (semantic mode) or raw BM25 (keyword mode); null if a service left it out. */
-  score: number | null;
-  type?: string;
-  tags?: string[];
-  importance?: number;
-  created_at?: string;
-  updated_at?: string;
-  /** Removed from the page by the selector. */
-  dropped?: boolean;
-}
+export type { Level, LoggedConfidence, LoggedResult };
 
 /** One candidate the store saw, in merged rank order. */
-export interface CandidateView {
+export interface LoggedCandidate {
   memory_id: string;
   summary: string | null;
   rank: number;
@@ -39,15 +25,7 @@ export interface CandidateView {
   dropped: boolean;
 }
 
-/** The confidence block as logged: the reference keys plus the dashboard's. */
-export type ConfidenceView = ConfidenceResult & {
-  /** The threshold values of the profile, so markers can be drawn. */
-  threshold_values: Thresholds;
-  /** True when `background_mean` was derived as top/(1+prominence), not computed from a pool. */
-  background_derived?: boolean;
-};
-
-export interface RecallRequestView {
+export interface LoggedRequest {
   store: string;
   query: string;
   k: number;
@@ -57,21 +35,35 @@ export interface RecallRequestView {
   filters?: Record<string, unknown>;
 }
 
-export interface RecallView {
+export interface LoggedRecall {
   id: string;
   created_at: string;
   source: "console" | "ingest";
   store: string;
   status: "ok" | "error";
-  request: RecallRequestView;
-  results: RecallResultView[];
+  request: LoggedRequest;
+  results: LoggedResult[];
   /** Null for a failed recall. */
-  confidence: ConfidenceView | null;
+  confidence: LoggedConfidence | null;
   selector: IngestedSelectorBlock | null;
   /** The whole candidate list, or null when the store does not expose it. */
-  candidates: CandidateView[] | null;
+  candidates: LoggedCandidate[] | null;
   timings: Record<string, number>;
   latency_ms: number | null;
   degraded?: { reason: string };
   error?: { code: string; message: string };
 }
+
+// Old names, kept only while the parallel branches of this session rebase onto the renames;
+// removed at the session's final lint pass. Data types are named for what they hold, components
+// end in `View` (docs/ARCHITECTURE.md "Naming").
+/** @deprecated use LoggedRecall */
+export type RecallView = LoggedRecall;
+/** @deprecated use LoggedResult */
+export type RecallResultView = LoggedResult;
+/** @deprecated use LoggedCandidate */
+export type CandidateView = LoggedCandidate;
+/** @deprecated use LoggedConfidence */
+export type ConfidenceView = LoggedConfidence;
+/** @deprecated use LoggedRequest */
+export type RecallRequestView = LoggedRequest;

@@ -1,13 +1,13 @@
 import { randomUUID } from "node:crypto";
 import type { PrismaClient } from "@prisma/client";
 import { EmbeddingServiceError } from "@/lib/embeddings/types";
-import type { IngestedSelectorBlock } from "@/lib/recall/selector";
+import type { IngestedSelectorBlock } from "@/lib/recall/selector-block";
 import { runSelector } from "@/lib/selectors";
 import { DEFAULT_THRESHOLDS } from "@/lib/recall/thresholds";
 import { StoreError, type MemoryStore, type StoreRecallOutcome } from "@/lib/stores/types";
 import { insertRecall, recallRow, toRecallView, type LogRecallInput } from "./repository";
 import type { RecallBody } from "./schemas";
-import type { RecallRequestView, RecallView } from "./types";
+import type { LoggedRequest, LoggedRecall } from "./types";
 
 /** A recall whose store failed; it was logged, and `recallId` names the log entry. */
 export class RecallFailedError extends Error {
@@ -31,10 +31,10 @@ export async function runRecall(
   store: MemoryStore,
   prisma: PrismaClient,
   options: { signal?: AbortSignal; env?: Readonly<Record<string, string | undefined>> } = {},
-): Promise<RecallView> {
+): Promise<LoggedRecall> {
   const id = randomUUID();
   const createdAt = new Date();
-  const request: RecallRequestView = {
+  const request: LoggedRequest = {
     store: body.store,
     query: body.query,
     k: body.k,

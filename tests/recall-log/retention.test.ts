@@ -3,8 +3,8 @@ import { PrismaClient } from "@prisma/client";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { openDatabase, type OpenDatabase } from "@/lib/db/connection";
 import { migrate } from "@/lib/db/migrator";
-import { insertRecalls, recallRow } from "@/lib/recalls/repository";
-import { applyRetention } from "@/lib/recalls/retention";
+import { insertRecalls, recallRow } from "@/lib/recall-log/repository";
+import { applyRetention } from "@/lib/recall-log/retention";
 import { scratchDatabase, type ScratchDatabase } from "../support/databases";
 
 let scratch: ScratchDatabase;

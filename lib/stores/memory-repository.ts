@@ -1,0 +1,101 @@
+import type { Prisma, PrismaClient } from "@prisma/client";
+import type { MemoryListQuery, MemoryView } from "./memory-schemas";
+import { StoreError } from "./types";
+
+/**
+ * The Memories page's repository: reads and deletes of `memories` rows as the API shows them.
+ * The embedded store owns writes that touch its index (add, delete, reembed) and uses this for
+ * the database side; nothing here knows about vectors or the index.
+ */
+export class MemoryRepository {
+  constructor(private readonly prisma: PrismaClient) {}
+
+  async get(id: string): Promise<MemoryView | null> {
+    const row = await this.prisma.memory.findUnique({ where: { id } });
+    return row ? toView(row) : null;
+  }
+
+  /** Newest first, keyset-paginated; `q` matches the summary (case-insensitive). */
+  async list(query: MemoryListQuery): Promise<{ items: MemoryView[]; next_cursor: string | null; total: number }> {
+    const where: Prisma.MemoryWhereInput = {
+      ...(query.q?.trim() ? { summary: { contains: query.q.trim(), mode: "insensitive" } } : {}),
+      ...(query.type ? { type: query.type } : {}),
+      ...(query.tag ? { tags: { has: query.tag } } : {}),
+    };
+    const after = query.cursor ? decodeCursor(query.cursor) : null;
+    const page = await this.prisma.memory.findMany({
+      where: after
+        ? {
+            AND: [
+              where,
+              { OR: [{ createdAt: { lt: after.createdAt } }, { createdAt: after.createdAt, id: { lt: after.id } }] },
+            ],
+          }
+        : where,
+      orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+      take: query.limit + 1,
+      omit: { embedding: true },
+    });
+    const total = await this.prisma.memory.count({ where });
+    const items = page.slice(0, query.limit);
+    const last = items[items.length - 1];
+    return {
+      items: items.map((row) => toView({ ...row, embedding: null })),
+      next_cursor: page.length > query.limit && last ? encodeCursor(last.createdAt, last.id) : null,
+      total,
+    };
+  }
+
+  /** Memory counts per type, largest first, and the total. */
+  async countByType(): Promise<{ total: number; by_type: Record<string, number> }> {
+    const groups = await this.prisma.memory.groupBy({ by: ["type"], _count: { _all: true } });
+    const by_type = Object.fromEntries(groups.map((g) => [g.type, g._count._all]).sort((a, b) => Number(b[1]) - Number(a[1])));
+    return { total: groups.reduce((sum, g) => sum + g._count._all, 0), by_type };
+  }
+
+  /** Deletes the row; false when there was none. */
+  async deleteById(id: string): Promise<boolean> {
+    const { count } = await this.prisma.memory.deleteMany({ where: { id } });
+    return count > 0;
+  }
+}
+
+function toView(row: {
+  id: string;
+  summary: string;
+  content: string | null;
+  type: string;
+  tags: string[];
+  importance: number;
+  createdAt: Date;
+  updatedAt: Date | null;
+  embeddingModel: string | null;
+  embedding?: unknown;
+}): MemoryView {
+  return {
+    id: row.id,
+    summary: row.summary,
+    content: row.content,
+    type: row.type,
+    tags: row.tags,
+    importance: row.importance,
+    created_at: row.createdAt.toISOString(),
+    updated_at: row.updatedAt?.toISOString() ?? null,
+    embedding_model: row.embeddingModel,
+  };
+}
+
+function encodeCursor(createdAt: Date, id: string): string {
+  return Buffer.from(JSON.stringify([createdAt.toISOString(), id])).toString("base64url");
+}
+
+function decodeCursor(cursor: string): { createdAt: Date; id: string } {
+  try {
+    const [iso, id] = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8")) as [string, string];
+    const createdAt = new Date(iso);
+    if (typeof id !== "string" || Number.isNaN(createdAt.getTime())) throw new Error("bad cursor");
+    return { createdAt, id };
+  } catch {
+    throw new StoreError(422, "invalid_cursor", "The cursor is not one this API issued; start again without it.");
+  }
+}
