@@ -1,0 +1,177 @@
+import { niceDomain } from "./axis";
+import { AXIS_LABELS } from "./metrics";
+import { HISTOGRAM_COLOR, POINT_STYLES } from "./palette";
+import type { DistributionMarker, DistributionPoint, LaneId, LaneInfo, PointCategory, PointLegendItem, PreparedScoreDistribution } from "./types";
+
+// ---------------------------------------------------------------------------------------------
+// Points: lanes and dodge
+
+export const LANE_Y: Readonly<Record<LaneId, number>> = Object.freeze({ pool: 1, outside: 0, returned: 1 });
+const DODGE_STEP = 0.1;
+const DODGE_MAX = 4;
+/** Two points closer than this fraction of the domain width would overlap (≈ 9 px at 600 px). */
+const COLLISION_FRACTION = 0.015;
+
+/**
+ * Assigns each point of one lane a vertical offset so that points closer than `gap` on x take
+ * different offsets (0, +1, −1, +2, −2, … steps), deterministically by x then rank.
+ */
+function dodge(points: DistributionPoint[], gap: number): void {
+  const ordered = [...points].sort((p, q) => p.x - q.x || p.rank - q.rank);
+  const placed: { x: number; slot: number }[] = [];
+  const slots = [0];
+  for (let k = 1; k <= DODGE_MAX; k++) slots.push(k, -k);
+  for (const p of ordered) {
+    const near = placed.filter((q) => p.x - q.x < gap);
+    const taken = new Set(near.map((q) => q.slot));
+    let slot = slots.find((s) => !taken.has(s));
+    if (slot === undefined) {
+      // Every slot is taken: reuse the least crowded one.
+      const use = new Map<number, number>();
+      for (const q of near) use.set(q.slot, (use.get(q.slot) ?? 0) + 1);
+      slot = slots.reduce((best, s) => ((use.get(s) ?? 0) < (use.get(best) ?? 0) ? s : best), 0);
+    }
+    placed.push({ x: p.x, slot });
+    p.y = LANE_Y[p.lane] + slot * DODGE_STEP;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Marker labels: rows so they do not overlap
+
+/** Assumed plot width and character width, to estimate how much of the axis a label covers. */
+const ASSUMED_PLOT_PX = 600;
+const LABEL_CHAR_PX = 6.4;
+const LABEL_PAD_PX = 10;
+export const MAX_LABEL_ROWS = 4;
+
+function layoutLabels(markers: DistributionMarker[], domain: [number, number]): number {
+  const span = domain[1] - domain[0] || 1;
+  const visible = markers.filter((m) => m.inDomain).sort((a, b) => a.x - b.x || a.id.localeCompare(b.id));
+  const rowEnds: number[] = [];
+  for (const m of visible) {
+    const centre = (m.x - domain[0]) / span;
+    const half = (m.shortLabel.length * LABEL_CHAR_PX + LABEL_PAD_PX) / ASSUMED_PLOT_PX / 2;
+    const left = centre - half;
+    let row = rowEnds.findIndex((end) => end <= left);
+    if (row === -1) {
+      if (rowEnds.length < MAX_LABEL_ROWS) {
+        row = rowEnds.length;
+        rowEnds.push(-Infinity);
+      } else {
+        row = rowEnds.indexOf(Math.min(...rowEnds));
+      }
+    }
+    rowEnds[row] = centre + half;
+    m.labelRow = row;
+  }
+  return rowEnds.length;
+}
+
+
+// ---------------------------------------------------------------------------------------------
+// Layout shared by both paths: domain, ticks, label rows, lanes and dodge, point legend
+
+const LANE_LABELS: Readonly<Record<LaneId, string>> = Object.freeze({
+  pool: "In pool",
+  outside: "Outside pool",
+  returned: "Returned page",
+});
+const LANE_ORDER: readonly LaneId[] = ["returned", "pool", "outside"];
+const POINT_CATEGORY_ORDER: readonly PointCategory[] = ["pool", "returned", "outside", "dropped"];
+
+interface ChartLayout {
+  domain: [number, number];
+  ticks: number[];
+  labelRows: number;
+  lanes: LaneInfo[];
+  yDomain: [number, number];
+}
+
+/**
+ * The x domain (the data, widened for markers within reach), marker visibility and label rows, the
+ * lanes and the dodge of the points. `anchors` stand in for the data when there are no points
+ * (a chart of markers only); at least one of them or one point must exist.
+ */
+export function layoutChart(
+  points: DistributionPoint[],
+  markers: DistributionMarker[],
+  bounded: boolean,
+  anchors: readonly number[] = [],
+): ChartLayout {
+  const xs = points.length > 0 ? points.map((p) => p.x) : [...anchors];
+  if (xs.length === 0) xs.push(...markers.map((m) => m.x));
+  const dataLo = Math.min(...xs);
+  const dataHi = Math.max(...xs);
+  const reachLo = bounded ? -1 : dataLo - Math.max(dataHi - dataLo, Math.abs(dataHi) * 0.25, 1e-6);
+  const reachHi = bounded ? 1 : dataHi + Math.max(dataHi - dataLo, Math.abs(dataHi) * 0.25, 1e-6);
+  let lo = dataLo;
+  let hi = dataHi;
+  for (const m of markers) {
+    if (m.x >= reachLo && m.x <= reachHi) {
+      lo = Math.min(lo, m.x);
+      hi = Math.max(hi, m.x);
+    } else {
+      m.inDomain = false;
+    }
+  }
+  const { domain, ticks } = niceDomain(lo, hi, bounded);
+  for (const m of markers) {
+    if (m.x < domain[0] || m.x > domain[1]) m.inDomain = false;
+    if (!m.inDomain) m.label += bounded ? " (outside the cosine range, not drawn)" : " (off the chart)";
+  }
+  const labelRows = layoutLabels(markers, domain);
+
+  const span = domain[1] - domain[0] || 1;
+  const lanes: LaneInfo[] = [];
+  for (const id of LANE_ORDER) {
+    const inLane = points.filter((p) => p.lane === id);
+    if (inLane.length === 0) continue;
+    lanes.push({ id, y: LANE_Y[id], label: LANE_LABELS[id], count: inLane.length });
+    dodge(inLane, span * COLLISION_FRACTION);
+  }
+  const laneYs = lanes.length > 0 ? lanes.map((l) => l.y) : [LANE_Y.pool];
+  const yDomain: [number, number] = [Math.min(...laneYs) - 0.6, Math.max(...laneYs) + 0.6];
+  return { domain, ticks, labelRows, lanes, yDomain };
+}
+
+export function pointLegendOf(points: readonly DistributionPoint[]): PointLegendItem[] {
+  return POINT_CATEGORY_ORDER.map((category) => {
+    const s = POINT_STYLES[category];
+    return {
+      category,
+      label: s.label,
+      fill: s.fill,
+      stroke: s.stroke,
+      symbol: s.symbol,
+      count: points.filter((p) => p.category === category).length,
+    };
+  }).filter((item) => item.count > 0);
+}
+
+/** What every prepared chart carries, drawn or empty. */
+export type PreparedBase = Pick<PreparedScoreDistribution, "metric" | "availableMetrics" | "metricOptions" | "poolExposed">;
+
+export function emptyResult(base: PreparedBase, reason: string, ariaPrefix: string): PreparedScoreDistribution {
+  return {
+    ...base,
+    status: "empty",
+    emptyReason: reason,
+    notes: [],
+    plottedMetric: base.metric,
+    view: base.metric === "raw_cosine" ? "cosine" : "score",
+    axisLabel: AXIS_LABELS[base.metric],
+    domain: [0, 1],
+    ticks: [],
+    yDomain: [0, 1],
+    lanes: [],
+    points: [],
+    bins: [],
+    showHistogram: false,
+    binColor: HISTOGRAM_COLOR,
+    markers: [],
+    labelRows: 0,
+    pointLegend: [],
+    ariaLabel: `${ariaPrefix}: nothing to draw. ${reason}`,
+  };
+}
