@@ -210,11 +210,12 @@ export function HistoryFilterBar({ state, onChange, onQuery, onStore, stores }: 
       <TriSelect
         label="Source"
         value={filters.source ?? ""}
-        onChange={(v) => set({ source: v === "console" || v === "ingest" ? v : undefined })}
+        onChange={(v) => set({ source: v === "console" || v === "ingest" || v === "eval" ? v : undefined })}
         options={[
           ["", "Any"],
           ["console", "Console"],
           ["ingest", "Ingested"],
+          ["eval", "Evaluation runs"],
         ]}
       />
       <TimeRange state={state} onChange={onChange} />

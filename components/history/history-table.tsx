@@ -65,6 +65,10 @@ function HistoryRow({ item }: { item: HistoryItem }) {
           <span className={styles.chip} title="Captured elsewhere and ingested">
             ingested
           </span>
+        ) : item.source === "eval" ? (
+          <span className={styles.chip} title="Made by an evaluation run">
+            eval
+          </span>
         ) : null}
       </td>
       <td className={styles.queryCell}>

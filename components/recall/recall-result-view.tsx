@@ -53,6 +53,13 @@ export function RecallResultView({ view, showPermalink = true }: { view: LoggedR
               <dt>Source</dt>
               <dd>ingested</dd>
             </div>
+          ) : view.eval_run ? (
+            <div>
+              <dt>Source</dt>
+              <dd>
+                <Link href={`/evaluate/runs/${view.eval_run.id}`}>evaluation run</Link>, item {view.eval_run.item + 1}
+              </dd>
+            </div>
           ) : null}
         </dl>
         {showPermalink ? (

@@ -127,7 +127,7 @@ const filterShape = {
   /** Exclusive upper bound on created_at. */
   to: IsoDateTime.optional(),
   status: z.enum(["ok", "error"]).optional(),
-  source: z.enum(["console", "ingest"]).optional(),
+  source: z.enum(["console", "ingest", "eval"]).optional(),
   /** Exact selector model (only recalls the selector ran on have one). */
   selector_model: z.string().trim().min(1).max(200).optional(),
   /** A memory id the selector dropped: the recall's dropped_memory_ids (capped at 20) contain it. */
@@ -222,7 +222,7 @@ export function hasHistoryFilters(filters: HistoryFilters): boolean {
 export interface HistoryItem {
   id: string;
   created_at: string;
-  source: "console" | "ingest";
+  source: "console" | "ingest" | "eval";
   store: string;
   query: string;
   k: number;
@@ -336,7 +336,7 @@ function toHistoryItem(row: HistoryRow): HistoryItem {
   return {
     id: row.id,
     created_at: row.createdAt.toISOString(),
-    source: row.source === "ingest" ? "ingest" : "console",
+    source: row.source === "ingest" || row.source === "eval" ? row.source : "console",
     store: row.store,
     query: row.query,
     k: row.k,

@@ -14,9 +14,11 @@ type RecallRow = Recall & { candidates: RecallCandidate[] };
 export interface LogRecallInput {
   id: string;
   createdAt: Date;
-  source?: "console" | "ingest";
+  source?: LoggedRecall["source"];
   /** Idempotency key of an ingested recall. */
   externalId?: string | null;
+  /** The evaluation run (and item position in its set) that made this recall. */
+  evalRun?: { id: string; item: number };
   request: LoggedRequest;
   latencyMs: number | null;
   /** A recall that ran. */
@@ -102,6 +104,8 @@ export function recallRow(input: LogRecallInput): RecallRow {
     labelResults: null,
     labeler: null,
     labeledAt: null,
+    evalRunId: input.evalRun?.id ?? null,
+    evalItem: input.evalRun?.item ?? null,
     candidates,
   };
 }
@@ -115,7 +119,7 @@ export async function insertRecall(prisma: PrismaClient, row: RecallRow): Promis
   await insertRecalls(prisma, [row]);
 }
 
-/** Rows per statement: 35 parameters a recall stays far below PostgreSQL's 65,535. */
+/** Rows per statement: 37 parameters a recall stays far below PostgreSQL's 65,535. */
 const INSERT_BATCH = 500;
 
 /**
@@ -135,7 +139,7 @@ export async function insertRecalls(prisma: PrismaClient, rows: readonly RecallR
           "result_count", "background_mean", "background_std", "background_derived", "basis",
           "thresholds_profile", "confidence", "selector_applied", "selector_model", "selector_reason",
           "selector_kept", "selector_dropped", "dropped_memory_ids", "selector", "selector_usage", "results",
-          "returned_count", "has_candidates", "degraded"
+          "returned_count", "has_candidates", "degraded", "eval_run_id", "eval_item"
         ) VALUES ${Prisma.join(batch.map(recallValues))}
         ON CONFLICT ("external_id") DO NOTHING
         RETURNING "id"
@@ -166,7 +170,8 @@ function recallValues(row: RecallRow): Prisma.Sql {
     ${row.backgroundDerived}, ${row.basis}, ${row.thresholdsProfile}, ${json(row.confidence)}::jsonb,
     ${row.selectorApplied}, ${row.selectorModel}, ${row.selectorReason}, ${row.selectorKept}::int,
     ${row.selectorDropped}::int, ${row.droppedMemoryIds}::text[], ${json(row.selector)}::jsonb,
-    ${json(row.selectorUsage)}::jsonb, ${json(row.results)}::jsonb, ${row.returnedCount}::int, ${row.hasCandidates}, ${json(row.degraded)}::jsonb
+    ${json(row.selectorUsage)}::jsonb, ${json(row.results)}::jsonb, ${row.returnedCount}::int, ${row.hasCandidates}, ${json(row.degraded)}::jsonb,
+    ${row.evalRunId}::uuid, ${row.evalItem}::int
   )`;
 }
 
@@ -203,7 +208,7 @@ export function toRecallView(row: RecallRow): LoggedRecall {
   return {
     id: row.id,
     created_at: row.createdAt.toISOString(),
-    source: row.source === "ingest" ? "ingest" : "console",
+    source: row.source === "ingest" || row.source === "eval" ? row.source : "console",
     store: row.store,
     status: row.status === "error" ? "error" : "ok",
     request: row.request as unknown as LoggedRequest,
@@ -215,6 +220,7 @@ export function toRecallView(row: RecallRow): LoggedRecall {
     latency_ms: row.latencyMs,
     ...(row.degraded ? { degraded: row.degraded as unknown as { reason: string } } : {}),
     ...(error ? { error: { code: error.code, message: error.message } } : {}),
+    ...(row.evalRunId ? { eval_run: { id: row.evalRunId, item: row.evalItem ?? 0 } } : {}),
   };
 }
 

@@ -38,7 +38,7 @@ export interface LoggedRequest {
 export interface LoggedRecall {
   id: string;
   created_at: string;
-  source: "console" | "ingest";
+  source: "console" | "ingest" | "eval";
   store: string;
   status: "ok" | "error";
   request: LoggedRequest;
@@ -52,6 +52,8 @@ export interface LoggedRecall {
   latency_ms: number | null;
   degraded?: { reason: string };
   error?: { code: string; message: string };
+  /** A recall an evaluation run made: the run and the item's position in its set. */
+  eval_run?: { id: string; item: number };
 }
 
 // Old names, kept only while the parallel branches of this session rebase onto the renames;
