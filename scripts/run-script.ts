@@ -1,11 +1,18 @@
 import { DatabaseSetupError } from "../lib/db/config";
+import { checkEnv, EnvError } from "../lib/env";
 
-/** Runs a command-line script: setup problems print one line and exit 1, our bugs print a stack. */
+/**
+ * Runs a command-line script: the settings are checked first (lib/env.ts), setup problems print
+ * one line and exit 1, our bugs print a stack.
+ */
 export function runScript(main: () => Promise<void>): void {
-  main().then(
+  Promise.resolve()
+    .then(() => checkEnv(process.env))
+    .then(main)
+    .then(
     () => process.exit(0),
     (error: unknown) => {
-      if (error instanceof DatabaseSetupError || error instanceof UsageError) {
+      if (error instanceof EnvError || error instanceof DatabaseSetupError || error instanceof UsageError) {
         console.error(`error: ${error.message}`);
       } else {
         console.error(error);

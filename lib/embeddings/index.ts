@@ -1,3 +1,4 @@
+import { embedderConfigProblem } from "./config";
 import { OpenAICompatibleEmbedder } from "./openai-compatible";
 import type { Embedder } from "./types";
 import { UseLiteEmbedder } from "./use-lite";
@@ -21,10 +22,9 @@ export function createEmbedder(env: Readonly<Record<string, string | undefined>>
   const baseUrl = env.EMBEDDINGS_BASE_URL?.trim();
   const model = env.EMBEDDINGS_MODEL?.trim();
   if (baseUrl && model) {
+    const problem = embedderConfigProblem(env);
+    if (problem) throw new Error(problem);
     const dims = Number(env.EMBEDDINGS_DIMENSIONS);
-    if (!Number.isInteger(dims) || dims <= 0) {
-      throw new Error("EMBEDDINGS_DIMENSIONS must be set to the vector size of EMBEDDINGS_MODEL (e.g. 1536) when EMBEDDINGS_BASE_URL is set.");
-    }
     const timeout = Number(env.EMBEDDINGS_TIMEOUT_MS);
     return new OpenAICompatibleEmbedder({
       baseUrl,

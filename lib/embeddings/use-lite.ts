@@ -1,7 +1,7 @@
 import os from "node:os";
 import path from "node:path";
 import { Worker } from "node:worker_threads";
-import { USE_LITE_ID } from "./config";
+import { configuredEmbeddingWorkers, USE_LITE_ID } from "./config";
 import { assertEmbeddable, EmbeddingServiceError, normalize, type Embedder } from "./types";
 
 const DIM = 512;
@@ -103,9 +103,7 @@ export class UseLiteEmbedder implements Embedder {
 }
 
 function defaultWorkerCount(): number {
-  const configured = Number(process.env.EMBEDDING_WORKERS);
-  if (Number.isInteger(configured) && configured > 0) return configured;
-  return Math.max(1, Math.min(2, os.availableParallelism()));
+  return configuredEmbeddingWorkers() ?? Math.max(1, Math.min(2, os.availableParallelism()));
 }
 
 function workerPath(): string {

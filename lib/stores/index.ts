@@ -1,6 +1,7 @@
 import "server-only";
 import { getDatabase } from "@/lib/db";
 import { getEmbedder } from "@/lib/embeddings";
+import { demoCorpusEnabled } from "@/lib/env";
 import { ensureDemoCorpus } from "./demo-corpus";
 import { EmbeddedStore } from "./embedded-store";
 
@@ -23,7 +24,7 @@ async function openEmbeddedStore(): Promise<EmbeddedStore> {
   const store = new EmbeddedStore(db.prisma, getEmbedder());
   const { memories, ms } = await store.load();
   console.log(`Recall Inspector: embedded store index rebuilt (${memories} memories, ${Math.round(ms)} ms).`);
-  if (process.env.DEMO_CORPUS !== "off" && (await ensureDemoCorpus(store, db.prisma))) {
+  if (demoCorpusEnabled() && (await ensureDemoCorpus(store, db.prisma))) {
     console.log(`Recall Inspector: loaded the demo corpus (${store.size} memories).`);
   }
   return store;

@@ -1,0 +1,261 @@
+/**
+ * Every environment variable the app, its scripts and its tests read, in one table, checked once
+ * at boot (`checkEnv`, called by lib/startup.ts and the scripts): a value that cannot be right, or
+ * a name one or two letters away from a known one, stops the start with one line naming the
+ * variable. The README's Configuration table is generated from this table
+ * (`npm run docs:env`), and a test keeps the two equal.
+ *
+ * A new variable goes here first (docs/ARCHITECTURE.md "Configuration"): add a row, with a check
+ * when a wrong value would otherwise only surface at the first request. Area parsers (database,
+ * embedder, remote stores, LLM selector) keep reading their own variables from an env record, so
+ * they stay pure and testable; `checkEnv` runs them too, so their errors also surface at boot.
+ *
+ * Server-only in spirit (it reads process.env) but free of `server-only` so scripts can use it.
+ */
+import { resolveDatabaseConfig } from "./db/config";
+import { embedderConfigProblem } from "./embeddings/config";
+import { readLlmSelectorConfig } from "./selectors/llm";
+import { readRemoteStoreConfigs } from "./stores/remote/config";
+
+export type Env = Readonly<Record<string, string | undefined>>;
+
+/** A check of one set, non-blank value: the problem in words, or undefined when it is fine. */
+type Check = (value: string) => string | undefined;
+
+export interface EnvSetting {
+  /** The variables of this row (a group shares one meaning and one default). */
+  names: readonly string[];
+  default: string;
+  meaning: string;
+  /** Who reads it: the app (checked at boot), the scripts, or the test runners. */
+  scope: "app" | "scripts" | "tests";
+  checks?: Readonly<Record<string, Check>>;
+}
+
+const positiveInt =
+  (max = Number.MAX_SAFE_INTEGER): Check =>
+  (value) =>
+    /^\d+$/.test(value) && Number(value) >= 1 && Number(value) <= max ? undefined : `must be a whole number in 1…${max}, got "${value}"`;
+
+const oneOf =
+  (...allowed: string[]): Check =>
+  (value) =>
+    allowed.includes(value) ? undefined : `must be ${allowed.map((a) => `"${a}"`).join(" or ")}, got "${value}"`;
+
+const httpUrl: Check = (value) => {
+  try {
+    const url = new URL(value);
+    return url.protocol === "http:" || url.protocol === "https:" ? undefined : `must be an http(s) URL, got "${url.protocol}"`;
+  } catch {
+    return "is not a valid URL";
+  }
+};
+
+export const ENV_SETTINGS: readonly EnvSetting[] = [
+  {
+    names: ["DATABASE_URL"],
+    default: "unset",
+    meaning:
+      "`postgres://user:pass@host:5432/db` uses that PostgreSQL database (migrated at startup). Unset: the embedded PGlite database.",
+    scope: "app",
+  },
+  {
+    names: ["PGLITE_DATA_DIR"],
+    default: "`.data/pglite`",
+    meaning: "Where the embedded database lives. Created on first start; git-ignored. One process at a time may open it.",
+    scope: "app",
+  },
+  {
+    names: ["PORT"],
+    default: "`3000`",
+    meaning: "Port of `npm run dev` / `npm start` (or `npm run dev -- -p 4000`).",
+    scope: "app",
+    checks: { PORT: positiveInt(65_535) },
+  },
+  {
+    names: ["DEMO_CORPUS"],
+    default: "on",
+    meaning: "`off` starts an empty embedded store instead of loading the demo corpus on first start.",
+    scope: "app",
+    checks: { DEMO_CORPUS: oneOf("on", "off") },
+  },
+  {
+    names: ["EMBEDDINGS_BASE_URL", "EMBEDDINGS_MODEL", "EMBEDDINGS_DIMENSIONS", "EMBEDDINGS_API_KEY", "EMBEDDINGS_TIMEOUT_MS"],
+    default: "unset",
+    meaning:
+      "Embed with an OpenAI-compatible `/v1/embeddings` endpoint instead of the bundled Universal Sentence Encoder lite. After switching, run `npm run reembed`.",
+    scope: "app",
+    checks: { EMBEDDINGS_BASE_URL: httpUrl, EMBEDDINGS_DIMENSIONS: positiveInt(65_536), EMBEDDINGS_TIMEOUT_MS: positiveInt(600_000) },
+  },
+  {
+    names: ["EMBEDDING_WORKERS"],
+    default: "2 (≤ cores)",
+    meaning: "Worker threads running USE-lite, so large imports never block requests.",
+    scope: "app",
+    checks: { EMBEDDING_WORKERS: positiveInt(64) },
+  },
+  {
+    names: [
+      "REMOTE_STORES",
+      "REMOTE_STORE_URL",
+      "REMOTE_STORE_API_KEY",
+      "REMOTE_STORE_CONTEXT_ID",
+      "REMOTE_STORE_NAME",
+      "REMOTE_STORE_LABEL",
+      "REMOTE_STORE_TIMEOUT_MS",
+    ],
+    default: "unset",
+    meaning:
+      'Remote memory services (the reference REST API) the console can recall from: `REMOTE_STORES` is a JSON array of `{"name","label","base_url","api_key","context_id","timeout_ms"}`; for one store, `REMOTE_STORE_URL`, `REMOTE_STORE_API_KEY`, `REMOTE_STORE_CONTEXT_ID` (and optionally `REMOTE_STORE_NAME`, `REMOTE_STORE_LABEL`, `REMOTE_STORE_TIMEOUT_MS`) do the same. Checked at startup; the key never reaches the browser, a log line or the history.',
+    scope: "app",
+  },
+  {
+    names: ["SELECTOR_LLM_BASE_URL", "SELECTOR_LLM_MODEL", "SELECTOR_LLM_API_KEY", "SELECTOR_LLM_TIMEOUT_MS"],
+    default: "unset",
+    meaning:
+      "The LLM selector: any OpenAI-compatible chat-completions endpoint (OpenAI, Ollama, vLLM, llama.cpp server). Without it the console offers the offline score-gap selector.",
+    scope: "app",
+  },
+  {
+    names: ["NEXT_DIST_DIR"],
+    default: "`.next`",
+    meaning: "Where `next build` writes, so a second build can live beside `.next`.",
+    scope: "app",
+  },
+  {
+    names: ["RECALL_INSPECTOR_URL"],
+    default: "`http://127.0.0.1:$PORT`",
+    meaning: "The running app the scripts (`reembed`, `retention`) go through when it answers.",
+    scope: "scripts",
+    checks: { RECALL_INSPECTOR_URL: httpUrl },
+  },
+  {
+    names: ["RETENTION_DAYS"],
+    default: "unset",
+    meaning: "`npm run retention` without `--keep-days`: delete logged recalls older than this many days.",
+    scope: "scripts",
+    checks: { RETENTION_DAYS: positiveInt() },
+  },
+  {
+    names: ["CHROMIUM_PATH"],
+    default: "`/usr/bin/chromium`",
+    meaning: "Browser for the e2e tests; set it empty to use Playwright's bundled browser on a laptop.",
+    scope: "tests",
+  },
+  {
+    names: ["E2E_PORT"],
+    default: "`3210`",
+    meaning: "First of the four loopback ports the e2e servers use.",
+    scope: "tests",
+  },
+  {
+    names: ["TEST_DATABASE_URL"],
+    default: "unset",
+    meaning:
+      "Run the PostgreSQL tests against a server you already run (it must allow `CREATE DATABASE`) instead of a throw-away one.",
+    scope: "tests",
+  },
+];
+
+export const ENV_NAMES: ReadonlySet<string> = new Set(ENV_SETTINGS.flatMap((s) => s.names));
+
+/** A setting that cannot be right; its message is one line that names the variable. */
+export class EnvError extends Error {
+  override readonly name = "EnvError";
+  constructor(
+    message: string,
+    readonly variable: string,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * Checks the environment: each set variable's value, then each area parser (database, embedder,
+ * remote stores, LLM selector), then names that look like a typo of a known one.
+ *
+ * @throws EnvError naming the first problem (and how many more there are)
+ */
+export function checkEnv(env: Env = process.env): void {
+  const problems: { variable: string; message: string }[] = [];
+  for (const setting of ENV_SETTINGS) {
+    for (const [name, check] of Object.entries(setting.checks ?? {})) {
+      const value = env[name]?.trim();
+      if (!value) continue;
+      const problem = check(value);
+      if (problem) problems.push({ variable: name, message: `${name} ${problem}.` });
+    }
+  }
+  const parsers: [string, () => unknown][] = [
+    ["DATABASE_URL", () => resolveDatabaseConfig(env)],
+    ["EMBEDDINGS_BASE_URL", () => {
+      const problem = embedderConfigProblem(env);
+      if (problem) throw new Error(problem);
+    }],
+    ["REMOTE_STORES", () => readRemoteStoreConfigs(env)],
+    ["SELECTOR_LLM_BASE_URL", () => readLlmSelectorConfig(env)],
+  ];
+  for (const [variable, parse] of parsers) {
+    try {
+      parse();
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      if (!problems.some((p) => p.message === message)) problems.push({ variable: variableOf(error) ?? variable, message });
+    }
+  }
+  for (const name of Object.keys(env)) {
+    if (ENV_NAMES.has(name)) continue;
+    const near = nearestKnown(name);
+    if (near) problems.push({ variable: name, message: `${name} is not a setting of this app; did you mean ${near}?` });
+  }
+  const first = problems[0];
+  if (first) {
+    throw new EnvError(first.message + (problems.length > 1 ? ` (and ${problems.length - 1} more setting problems)` : ""), first.variable);
+  }
+}
+
+function variableOf(error: unknown): string | undefined {
+  const variable = (error as { variable?: unknown } | null)?.variable;
+  return typeof variable === "string" ? variable : undefined;
+}
+
+/**
+ * A known name one or two edits away (a typo like EMBEDDING_BASE_URL for EMBEDDINGS_BASE_URL),
+ * only for names that look like ours (upper case with an underscore, sharing the first word).
+ */
+export function nearestKnown(name: string): string | undefined {
+  if (!/^[A-Z][A-Z0-9]*_[A-Z0-9_]+$/.test(name)) return undefined;
+  const head = name.split("_")[0]!;
+  let best: { name: string; distance: number } | undefined;
+  for (const known of ENV_NAMES) {
+    const knownHead = known.split("_")[0]!;
+    if (editDistance(head, knownHead) > 1) continue;
+    const distance = editDistance(name, known);
+    if (distance <= 2 && (best === undefined || distance < best.distance)) best = { name: known, distance };
+  }
+  return best?.name;
+}
+
+function editDistance(a: string, b: string): number {
+  if (Math.abs(a.length - b.length) > 2) return 3;
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) {
+      current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    }
+    previous = current;
+  }
+  return previous[b.length]!;
+}
+
+/** `DEMO_CORPUS`: load the demo corpus on a first start unless it is `off`. */
+export function demoCorpusEnabled(env: Env = process.env): boolean {
+  return env.DEMO_CORPUS?.trim() !== "off";
+}
+
+/** The README's Configuration table (app and test settings), generated from `ENV_SETTINGS`. */
+export function configurationTable(): string {
+  const rows = ENV_SETTINGS.map((s) => `| ${s.names.map((n) => `\`${n}\``).join(", ")} | ${s.default} | ${s.meaning} |`);
+  return ["| Variable | Default | Meaning |", "|---|---|---|", ...rows].join("\n");
+}
