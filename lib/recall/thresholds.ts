@@ -74,12 +74,15 @@ export const THRESHOLD_KEYS: readonly ThresholdKey[] = [
 /**
  * Sane ranges, inclusive. Prominence and z are ratios ≥ 0 (the top is the pool maximum, so it
  * never sits below the background mean); cosines live in [-1, 1]. `std_eps` must stay positive
- * so that z-scores stay finite.
+ * so that z-scores stay finite. A prominence threshold may sit at or below 0: that band then
+ * admits every usable pool, and its absolute guard alone decides — how a calibrated profile turns
+ * the rules into a top-cosine threshold for a model whose prominence does not separate
+ * (docs/ARCHITECTURE.md, "Threshold profiles").
  */
 export const THRESHOLD_RANGES: Readonly<Record<ThresholdKey, readonly [number, number]>> = Object.freeze({
-  high_prominence: [0, 1000],
-  moderate_prominence: [0, 1000],
-  low_prominence: [0, 1000],
+  high_prominence: [-1, 1000],
+  moderate_prominence: [-1, 1000],
+  low_prominence: [-1, 1000],
   strong_abs_cosine: [-1, 1],
   abs_moderate_cosine: [-1, 1],
   abs_low_cosine: [-1, 1],
