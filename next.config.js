@@ -1,7 +1,7 @@
 /** @type {import('next').NextConfig} */
 const nextConfig = {
   // Packages that load WASM, data files or native-ish code from their own folder at run time
-  // must stay outside the server bundle (DESIGN §2, §4).
+  // must stay outside the server bundle (docs/ARCHITECTURE.md "Embeddings", "Database").
   serverExternalPackages: [
     "@electric-sql/pglite",
     "pglite-prisma-adapter",

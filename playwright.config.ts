@@ -10,7 +10,7 @@ import { defineConfig } from "@playwright/test";
 const chromiumPath = process.env.CHROMIUM_PATH ?? (fs.existsSync("/usr/bin/chromium") ? "/usr/bin/chromium" : undefined);
 const PGLITE_PORT = Number(process.env.E2E_PORT ?? 3210);
 const POSTGRES_PORT = PGLITE_PORT + 1;
-// Loopback test doubles for the paid/external services (DESIGN §5): the real clients talk to them.
+// Loopback test doubles for the paid/external services (docs/ARCHITECTURE.md "Tests"): the real clients talk to them.
 const MEMORY_SERVICE_PORT = PGLITE_PORT + 2;
 const LLM_PORT = PGLITE_PORT + 3;
 

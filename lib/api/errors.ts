@@ -1,7 +1,7 @@
 import { NextResponse } from "next/server";
 import { z } from "zod";
 
-/** The one error envelope of the dashboard's HTTP API (DESIGN §3, §7). */
+/** The one error envelope of the dashboard's HTTP API (docs/ARCHITECTURE.md "Thin handlers"). */
 export interface ErrorEnvelope {
   error: string;
   message: string;

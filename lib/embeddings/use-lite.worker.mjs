@@ -1,4 +1,4 @@
-// Worker thread for Universal Sentence Encoder lite (DESIGN §2). Plain JS so Node can start it
+// Worker thread for Universal Sentence Encoder lite (docs/ARCHITECTURE.md "Embeddings"). Plain JS so Node can start it
 // directly, outside Next's bundle. It loads the model once, then answers
 // { texts } with { vectors } (one Float32Array of texts.length × 512, transferred) or { error },
 // one job at a time.

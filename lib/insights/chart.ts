@@ -1,5 +1,5 @@
 /**
- * The prepare steps of the Insights charts (DESIGN §3 chart doctrine): everything the two
+ * The prepare steps of the Insights charts (docs/ARCHITECTURE.md "Charts: prepare, then visualise"): everything the two
  * Recharts components draw — points, percentages, colours, which points are thin, the tooltip's
  * lines and the sentence that explains an empty chart — is decided here, purely and testably.
  *

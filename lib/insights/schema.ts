@@ -1,5 +1,5 @@
 /**
- * Insights (`GET /api/insights`, DESIGN §7): the query it takes and the one JSON it answers.
+ * Insights (`GET /api/insights`, README "HTTP API"): the query it takes and the one JSON it answers.
  * Client-safe (zod and types only), so the page builds its API URL from the same names.
  */
 import { z } from "zod";

@@ -1,6 +1,6 @@
 /**
  * The one way client code calls the dashboard's own API: JSON in, JSON out, and a failure
- * becomes an `ApiRequestError` carrying the error envelope's message (DESIGN §3), so a
+ * becomes an `ApiRequestError` carrying the error envelope's message (docs/ARCHITECTURE.md "Thin handlers"), so a
  * component can show something a person can act on instead of "Failed to fetch".
  */
 export class ApiRequestError extends Error {

@@ -2,7 +2,7 @@ import { keepPreviousData, useInfiniteQuery } from "@tanstack/react-query";
 import { HISTORY_PAGE_SIZE, historyFilterParams, type HistoryFilters, type HistoryPage } from "@/lib/recall-log/history";
 import { fetchJson } from "./fetch-json";
 
-/** The recall history (`GET /api/recalls`, DESIGN §7), page by page through `next_cursor`. */
+/** The recall history (`GET /api/recalls`, README "HTTP API"), page by page through `next_cursor`. */
 
 export const historyKeys = {
   all: ["history"] as const,

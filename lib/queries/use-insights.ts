@@ -2,7 +2,7 @@ import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import type { InsightsResponse } from "@/lib/insights/schema";
 import { fetchJson } from "./fetch-json";
 
-/** Insights for a range (`GET /api/insights`, DESIGN §7): series, tables and totals in one answer. */
+/** Insights for a range (`GET /api/insights`, README "HTTP API"): series, tables and totals in one answer. */
 
 export const insightsKeys = {
   all: ["insights"] as const,

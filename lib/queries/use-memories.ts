@@ -11,7 +11,7 @@ import type { ImportItemResult, MemoryInput, MemoryView } from "@/lib/stores/mem
 import { ApiRequestError, fetchJson } from "./fetch-json";
 
 /**
- * Hooks for the memories API (DESIGN §7): list and stats of the embedded store or of a remote
+ * Hooks for the memories API (README "HTTP API"): list and stats of the embedded store or of a remote
  * store (read-only), and the embedded store's add/import, delete and re-embed.
  */
 

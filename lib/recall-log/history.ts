@@ -1,6 +1,6 @@
 /**
  * The recall history: which logged recalls a filter selects, one keyset page at a time
- * (`GET /api/recalls`, DESIGN §7), and the query-string form of those filters that the History
+ * (`GET /api/recalls`, README "HTTP API"), and the query-string form of those filters that the History
  * page keeps in its URL.
  *
  * Client-safe apart from `listRecalls`, which takes the Prisma client as an argument (Prisma is a

@@ -10,7 +10,7 @@ export const RecallFiltersInputSchema = z.strictObject({
   tags_match: z.enum(["any", "all"]).optional(),
 });
 
-/** The body of `POST /api/recall` (DESIGN §7); the console form validates with the same schema. */
+/** The body of `POST /api/recall` (README "HTTP API"); the console form validates with the same schema. */
 export const RecallBodySchema = z.strictObject({
   store: z.string().min(1).max(100).default("embedded"),
   query: z

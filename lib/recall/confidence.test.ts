@@ -42,7 +42,7 @@ interface Golden {
 const F2_PREFIX = "Keyword-only pool: top hit sits ";
 const F2_MID = " background-std-devs above the candidate-pool background; ";
 
-// Every golden case ("Reference tests") and regression vector of spec/recall-confidence.md, with
+// Every golden case and regression vector of docs/reference-rules.md ("Golden cases"), with
 // the full computed output (the right-hand column) and the exact rationale text.
 const GOLDEN: Golden[] = [
   {
@@ -183,7 +183,7 @@ const GOLDEN: Golden[] = [
   },
 ];
 
-describe("golden and regression cases (spec/recall-confidence.md)", () => {
+describe("golden and regression cases (docs/reference-rules.md)", () => {
   it.each(GOLDEN)("$id", (g) => {
     const r = C(g.hybrid, g.semantic);
     expect(toWireConfidence(r)).toStrictEqual({

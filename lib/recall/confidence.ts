@@ -1,6 +1,6 @@
 /**
  * The recall confidence block, reproducing the reference memory service exactly
- * (spec/recall-confidence.md: "Pseudo-code", "Rounding", "Rationale templates", "Edge cases").
+ * (docs/reference-rules.md: "The rules", "Numbers", "Rationale templates", "Golden cases").
  *
  * Rule order: (1) the semantic path if any raw cosine exists, otherwise the z-score fallback;
  * (2) a single semantic candidate is judged by the strong-cosine cutoff alone; (3) otherwise the
@@ -443,7 +443,7 @@ const GO_EXTERNAL: TriageAdvice = Object.freeze({
   text: "likely nothing relevant, go external",
 });
 
-/** DESIGN §1: high/moderate → "worth reading"; low/none → "likely nothing relevant, go external". */
+/** docs/reference-rules.md (its opening): high/moderate → "worth reading"; low/none → "likely nothing relevant, go external". */
 export function triageAdvice(level: Level): TriageAdvice {
   return level === "high" || level === "moderate" ? WORTH_READING : GO_EXTERNAL;
 }

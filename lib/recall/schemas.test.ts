@@ -9,7 +9,7 @@ import {
   type RecallResponse,
 } from "./schemas";
 
-// The example shapes of spec/memory-service-api.md §3.4.
+// The example shapes of docs/memory-service-api.md "Example answers".
 const REST_EXAMPLE = {
   results: [
     {

@@ -1,6 +1,6 @@
 /**
  * zod schemas for the reference memory service's recall wire types
- * (spec/memory-service-api.md §2.2, §3.1, recall-confidence.md "RecallConfidence").
+ * (docs/memory-service-api.md "Recall: POST /api/v1/memory/recall", docs/reference-rules.md "The confidence block").
  *
  * Tolerant decoders: REST drops every null key recursively while MCP keeps them, so missing and
  * null are treated alike (null is normalized to undefined); unknown keys are kept

@@ -1,5 +1,5 @@
 /**
- * The LLM selector block: what the recall selector did to the returned page (DESIGN §1).
+ * The LLM selector block: what the recall selector did to the returned page (docs/reference-rules.md "The selector block").
  *
  * - `applied: true` carries `model`, `kept` (results left), `dropped` (results removed) and
  *   `dropped_memory_ids` (the first ≤ 20 dropped ids, in page order);

@@ -111,7 +111,7 @@ const RATIONALE_PREFIXES: readonly (readonly [string, Basis])[] = [
 ];
 
 /**
- * Which rule family ran, from the rationale prefix (recall-confidence.md "The response block");
+ * Which rule family ran, from the rationale prefix (docs/reference-rules.md "The confidence block");
  * without a recognisable rationale, from the fields: an empty pool, a prominence (semantic), a
  * degraded or keyword-mode recall (fallback path), the pool size.
  */

@@ -25,7 +25,7 @@
  * 6. Kept and dropped ids are reported in page order (the block lists ≤ 20 dropped ids).
  *
  * Hybrid scores are not used: each arm is max-normalized per query, so their shape says
- * little about absolute match strength; the raw cosine is the absolute signal (DESIGN §1).
+ * little about absolute match strength; the raw cosine is the absolute signal (docs/reference-rules.md "The confidence block").
  */
 import type { Selector, SelectorInput, SelectorRun } from "./types";
 import { appliedRun, notAppliedRun, pageProblem } from "./run";

@@ -1,6 +1,6 @@
 /**
  * The recall selector: after ranking and confidence, a strategy reads the result page and
- * removes what it judges irrelevant (DESIGN §1, issue #9). Two strategies implement this
+ * removes what it judges irrelevant (docs/reference-rules.md "The selector block"). Two strategies implement this
  * interface: the offline score gap (`./score-gap`) and an OpenAI-compatible LLM (`./llm`).
  *
  * Every block is built through `lib/recall/selector-block.ts` (`selectorApplied` /

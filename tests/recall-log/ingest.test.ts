@@ -6,7 +6,7 @@ import { ingestRecalls } from "@/lib/recall-log/ingest";
 import { findRecall } from "@/lib/recall-log/repository";
 import { DATABASE_KINDS, scratchDatabase, type ScratchDatabase } from "../support/databases";
 
-// The reference service's example shapes (spec memory-service-api.md §3.4), as REST sends them.
+// The reference service's example shapes (docs/memory-service-api.md "Example answers"), as REST sends them.
 const FULL = {
   results: [
     {

@@ -1,5 +1,5 @@
 /**
- * The selector block contract (DESIGN §1) as the strategies produce it: every block comes from
+ * The selector block contract (docs/reference-rules.md "The selector block") as the strategies produce it: every block comes from
  * `selectorApplied` / `selectorNotApplied`, so the cap, the order and the omitted keys hold.
  */
 import { describe, expect, it } from "vitest";

@@ -1,6 +1,6 @@
 /**
  * The LLM selector with its REAL client against a loopback chat-completions server
- * (tests/support/fake-llm.ts; DESIGN §5).
+ * (tests/support/fake-llm.ts; docs/ARCHITECTURE.md "Tests").
  */
 import net from "node:net";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";

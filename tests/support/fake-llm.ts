@@ -1,5 +1,5 @@
 /**
- * A loopback test double for an OpenAI-compatible LLM (DESIGN §5): a real HTTP server on
+ * A loopback test double for an OpenAI-compatible LLM (docs/ARCHITECTURE.md "Tests"): a real HTTP server on
  * 127.0.0.1 speaking the chat-completions protocol, so the real selector client is what runs.
  *
  * In tests:

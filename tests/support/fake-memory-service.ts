@@ -1,6 +1,6 @@
 /**
- * A loopback test double of the reference memory service (spec/memory-service-api.md), for
- * contract tests of the real remote-store client (DESIGN §5): it speaks the documented REST API
+ * A loopback test double of the reference memory service (docs/memory-service-api.md), for
+ * contract tests of the real remote-store client (docs/ARCHITECTURE.md "Tests"): it speaks the documented REST API
  * over HTTP on 127.0.0.1.
  *
  * - Bearer auth: a missing or wrong key → 401 with the service's envelope.

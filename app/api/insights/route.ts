@@ -7,7 +7,7 @@ import { getInsights, UnknownTimeZoneError } from "@/lib/insights/sql";
 export const dynamic = "force-dynamic";
 
 /**
- * Aggregates for a time range (DESIGN §7): `?from&to&bucket=hour|day|week&tz&store&selector_model`
+ * Aggregates for a time range (README "HTTP API"): `?from&to&bucket=hour|day|week&tz&store&selector_model`
  * → `{ totals, series, by_store, by_model, not_applied_reasons, most_dropped, disagreements, … }`,
  * every rate with its counts. Computed in SQL from the rollups (lib/insights/sql.ts).
  */

@@ -7,7 +7,7 @@ import { resolveStore } from "@/lib/stores/registry";
 
 export const dynamic = "force-dynamic";
 
-/** Runs a recall against a store and logs it (DESIGN §7). */
+/** Runs a recall against a store and logs it (README "HTTP API"). */
 export const POST = apiRoute({ body: RecallBodySchema }, async ({ body, request }) => {
   const store = await resolveStore(body.store);
   try {

@@ -82,12 +82,12 @@ export const PRESENT = [0.919, 0.676, 0.67, 0.615, 0.608, 0.537, 0.52, 0.5];
 // ---------------------------------------------------------------------------------------------
 
 // ---------------------------------------------------------------------------------------------
-// A store that does not expose its candidate pool (DESIGN §2): built the way a remote recall is
+// A store that does not expose its candidate pool (docs/ARCHITECTURE.md "Wire translation"): built the way a remote recall is
 // logged, from the service's wire block through confidenceFromWire.
 
 export type Wire = Parameters<typeof confidenceFromWire>[0];
 
-/** Golden case S-1 as the reference service sends it (memory-service-api.md §3.4). */
+/** Golden case S-1 as the reference service sends it (docs/memory-service-api.md "Example answers"). */
 export const S1_WIRE: Wire = {
   level: "high",
   top_score: 0.919,
@@ -98,7 +98,7 @@ export const S1_WIRE: Wire = {
     "Top semantic cosine 0.92, prominence 0.56 above the candidate-pool mean (0.59); top hit is a strong, clearly-separated match.",
 };
 
-/** The degraded example of memory-service-api.md §3.4 (fallback confidence, no prominence). */
+/** The degraded example of docs/memory-service-api.md "Example answers" (fallback confidence, no prominence). */
 export const KEYWORD_WIRE: Wire = {
   level: "high",
   top_score: 12.7,

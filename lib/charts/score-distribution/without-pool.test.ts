@@ -232,7 +232,7 @@ describe("prepareScoreDistribution without the pool: keyword-only and degraded",
 
   it("a hybrid pool without cosines (not degraded): the top and results on the hybrid axis", () => {
     const wire: Wire = { level: "moderate", top_score: 1, relative_margin: 1.4, result_count: 4 };
-    // The rationale prefix tells the fallback path ran (recall-confidence.md "The response block").
+    // The rationale prefix tells the fallback path ran (docs/reference-rules.md "The confidence block").
     const withRationale = remote({ ...wire, rationale: "Keyword-only pool: top hit sits 1.40 background-std-devs above …" }, "hybrid", [1, 0.4, 0.35]);
     expect(withRationale.confidence?.basis).toBe("zscore");
     expect(defaultScoreMetric(withRationale)).toBe("hybrid");

@@ -10,7 +10,7 @@ import { type ChartView, type DistributionPoint, type MetricOption, type PointCa
 // ---------------------------------------------------------------------------------------------
 // Without the candidate pool (a remote memory service, or an ingested recall without a pool)
 //
-// DESIGN §2: the response does not carry the pool's raw cosines, so the chart draws what it can,
+// docs/ARCHITECTURE.md "Wire translation": the response does not carry the pool's raw cosines, so the chart draws what it can,
 // in the space of the confidence block, and says plainly what it cannot:
 // - semantic basis: the top score (cosine), the background mean derived as top / (1 + prominence)
 //   (marked derived), the prominence bands at mean × (1 + band), the absolute guards and the
@@ -48,7 +48,7 @@ interface NoPoolContext {
   /** The confidence block's numbers are cosines (semantic or single semantic basis). */
   cosineBasis: boolean;
   /**
-   * What `results[].score` is (memory-service-api.md "What score is"): the raw cosine in semantic
+   * What `results[].score` is (docs/reference-rules.md "The hybrid merge"): the raw cosine in semantic
    * mode, the raw BM25 in keyword mode or a degraded hybrid recall, the hybrid score otherwise;
    * null when the mode is unknown.
    */
@@ -168,7 +168,7 @@ function resultPoints(ctx: NoPoolContext, plotted: ScoreMetric, notes: string[])
       memoryId: r.memory_id,
       summary: truncate(r.summary, SUMMARY_MAX),
       rank: i + 1,
-      // The results are drawn from the candidate pool (memory-service-api.md, the candidate pool).
+      // The results are drawn from the candidate pool (docs/reference-rules.md "The candidate pool").
       inPool: true,
       returned: true,
       dropped,

@@ -1,5 +1,5 @@
 /**
- * HTTP client for the reference memory service's REST API (spec/memory-service-api.md):
+ * HTTP client for the reference memory service's REST API (docs/memory-service-api.md):
  * recall, memory list, stats, and a health probe.
  *
  * - Every call has a timeout (`AbortSignal.timeout`, combined with the caller's signal); the

@@ -1,5 +1,5 @@
 /**
- * Remote stores (DESIGN §2): running memory services reached over HTTP, configured by
+ * Remote stores (docs/memory-service-api.md): running memory services reached over HTTP, configured by
  * environment and validated at boot.
  *
  * Two forms, which may be combined (names must stay unique):

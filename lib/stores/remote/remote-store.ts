@@ -8,8 +8,8 @@
  * - `background_mean` = top / (1 + prominence) when both exist, flagged `background_derived`
  *   (approximate: both inputs were rounded to 3 dp by the service);
  * - `background_std` null (not recoverable);
- * - `basis` inferred from the rationale prefix, else from the fields (recall-confidence.md
- *   "The response block");
+ * - `basis` inferred from the rationale prefix, else from the fields (docs/reference-rules.md
+ *   "The confidence block");
  * - `thresholds` the default profile (the reference constants are hard-coded in the service);
  * - `trace` empty (the service does not report which rules fired).
  */

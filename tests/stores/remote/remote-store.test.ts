@@ -1,6 +1,6 @@
 /**
  * Contract tests: the real RemoteStore and HTTP client against a loopback server that speaks the
- * reference memory service's REST API (spec/memory-service-api.md).
+ * reference memory service's REST API (docs/memory-service-api.md).
  */
 import { inspect } from "node:util";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
