@@ -132,8 +132,8 @@ test("the page shows the rates of the ingested recalls, in the browser's zone, a
   await expect(page.getByTestId("cap-note")).toContainText("2 drops in this range are not itemized");
 
   // Disagreements: B (high, its top hit m-1 dropped) and C (low, nothing dropped).
-  await expect(page.locator('[data-testid="disagreement-row"][data-kind="high_top_dropped"]')).toHaveCount(1);
-  await expect(page.locator('[data-testid="disagreement-row"][data-kind="high_top_dropped"]')).toHaveAttribute("data-recall-id", ids.B!);
+  await expect(page.locator('[data-testid="disagreement-row"][data-kind="top_dropped"]')).toHaveCount(1);
+  await expect(page.locator('[data-testid="disagreement-row"][data-kind="top_dropped"]')).toHaveAttribute("data-recall-id", ids.B!);
   await expect(page.locator('[data-testid="disagreement-row"][data-kind="weak_kept_all"]')).toHaveAttribute("data-recall-id", ids.C!);
 
   // Drill down: the memory's row opens the History filtered to the recalls that dropped it.

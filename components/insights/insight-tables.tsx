@@ -281,7 +281,7 @@ export function DroppedTable({ data, scope }: { data: InsightsResponse["most_dro
 // ---------------------------------------------------------------------------------------------
 // Disagreements
 
-function DisagreementTable({ list, kind, empty }: { list: DisagreementList; kind: "high_top_dropped" | "weak_kept_all"; empty: string }) {
+function DisagreementTable({ list, kind, empty }: { list: DisagreementList; kind: "top_dropped" | "weak_kept_all"; empty: string }) {
   if (list.items.length === 0) return <p className={styles.tableEmpty}>{empty}</p>;
   const time = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short" });
   return (
@@ -331,16 +331,19 @@ function DisagreementTable({ list, kind, empty }: { list: DisagreementList; kind
 }
 
 export function Disagreements({ data, scope }: { data: InsightsResponse["disagreements"]; scope: DrillScope }) {
-  const { high_top_dropped: high, weak_kept_all: weak } = data;
+  const { top_dropped: high, weak_kept_all: weak } = data;
   return (
     <>
       <Section
-        title="Confidence high, top hit dropped"
+        title="The level rests on a dropped memory"
         testId="disagree-high"
         aside={<span className={`${styles.small} ${styles.muted}`} data-testid="disagree-total">{countOf(high.total, "recall")}{high.total > high.items.length ? `, newest ${high.items.length} shown` : ""}</span>}
       >
-        <p className={styles.note}>The confidence signal called the top result a strong match; the selector removed it.</p>
-        <DisagreementTable list={high} kind="high_top_dropped" empty="None in this range: the selector never dropped the top hit of a recall rated high." />
+        <p className={styles.note}>
+          The memory whose score set the level (top score) was removed by the selector, at any level: the agent got a page the
+          level does not describe.
+        </p>
+        <DisagreementTable list={high} kind="top_dropped" empty="None in this range: the selector never dropped the memory a level rested on." />
       </Section>
       <Section
         title="Confidence none or low, selector kept everything"

@@ -7,6 +7,10 @@
  * - drop rate = dropped / (kept + dropped), summed over the applied recalls that state both
  *   counts (never from the capped id lists);
  * - lost-any rate = applied recalls that lost ≥ 1 result / applied;
+ * - selector failure rate = failed selector runs / (applied + failed runs): of the recalls the
+ *   selector ran or tried to run on, how often it failed (timeout, HTTP error, unreadable answer,
+ *   invented id…). Off, unavailable and skipped runs are in neither (lib/selectors/reasons.ts);
+ * - top-dropped rate = applied recalls whose level rests on a memory the selector dropped / applied;
  * - level mix and weak-hit rate ((none + low) / n) over the recalls with a level;
  * - a ratio with nothing under it is null, never 0.
  */
@@ -26,7 +30,11 @@ export interface CounterSums {
   level_moderate: number;
   level_low: number;
   level_none: number;
+  selector_failed: number;
   high_top_dropped: number;
+  moderate_top_dropped: number;
+  low_top_dropped: number;
+  none_top_dropped: number;
   weak_kept_all: number;
 }
 
@@ -43,7 +51,11 @@ export const COUNTER_KEYS = [
   "level_moderate",
   "level_low",
   "level_none",
+  "selector_failed",
   "high_top_dropped",
+  "moderate_top_dropped",
+  "low_top_dropped",
+  "none_top_dropped",
   "weak_kept_all",
 ] as const satisfies readonly (keyof CounterSums)[];
 
@@ -74,7 +86,13 @@ export function toCounts(sums: CounterSums): InsightCounts {
     low: sums.level_low,
     none: sums.level_none,
     unknown_level: ok - leveled,
+    selector_failed: sums.selector_failed,
+    tried: sums.applied + sums.selector_failed,
+    top_dropped: sums.high_top_dropped + sums.moderate_top_dropped + sums.low_top_dropped + sums.none_top_dropped,
     high_top_dropped: sums.high_top_dropped,
+    moderate_top_dropped: sums.moderate_top_dropped,
+    low_top_dropped: sums.low_top_dropped,
+    none_top_dropped: sums.none_top_dropped,
     weak_kept_all: sums.weak_kept_all,
   };
 }
@@ -85,6 +103,8 @@ export function toRates(c: InsightCounts): InsightRates {
     applied_rate: ratio(c.applied, c.ok),
     drop_rate: ratio(c.dropped, c.kept + c.dropped),
     lost_any_rate: ratio(c.lost_any, c.applied),
+    failure_rate: ratio(c.selector_failed, c.tried),
+    top_dropped_rate: ratio(c.top_dropped, c.applied),
     weak_hit_rate: ratio(c.none + c.low, leveled),
     level_mix:
       leveled > 0

@@ -133,8 +133,17 @@ export interface InsightCounts {
   none: number;
   /** ok recalls without a level (a service that sent no confidence block). */
   unknown_level: number;
-  /** Level high, and the selector dropped the top result. */
+  /** The selector tried and failed (of not_applied; lib/selectors/reasons.ts kind "failed"). */
+  selector_failed: number;
+  /** The selector ran or tried to: applied + selector_failed (the failure rate's denominator). */
+  tried: number;
+  /** Applied, and the memory that set top_score was dropped: the level rests on a memory the agent did not get. */
+  top_dropped: number;
+  /** top_dropped by level. */
   high_top_dropped: number;
+  moderate_top_dropped: number;
+  low_top_dropped: number;
+  none_top_dropped: number;
   /** Level none/low, and the selector applied yet dropped nothing. */
   weak_kept_all: number;
 }
@@ -146,6 +155,10 @@ export interface InsightRates {
   drop_rate: number | null;
   /** lost_any / applied. */
   lost_any_rate: number | null;
+  /** selector_failed / tried. */
+  failure_rate: number | null;
+  /** top_dropped / applied. */
+  top_dropped_rate: number | null;
   /** (none + low) / recalls with a level. */
   weak_hit_rate: number | null;
   /** Each level's share of the recalls with a level; null when none has one. */
@@ -200,7 +213,7 @@ export interface DisagreementItem {
   selector_model: string | null;
   kept: number | null;
   dropped: number | null;
-  /** Rank 1 on the page. */
+  /** The memory that set top_score (rank 1 of the unselected page when the pool is not exposed). */
   top_memory_id: string | null;
   top_summary: string | null;
 }
@@ -228,8 +241,8 @@ export interface InsightsResponse {
     unlisted_drops: number;
   };
   disagreements: {
-    /** Confidence high, the selector dropped the top hit. */
-    high_top_dropped: DisagreementList;
+    /** At any level: the selector dropped the memory that set top_score (the level rests on it). */
+    top_dropped: DisagreementList;
     /** Confidence none/low, the selector kept everything. */
     weak_kept_all: DisagreementList;
   };

@@ -171,7 +171,8 @@ function groupsSql(q: InsightsQuery, useRollups: boolean): Prisma.Sql {
              coalesce(r."selector_reason", ''), ${countsFromFunction}
       FROM "recalls" AS r
       CROSS JOIN LATERAL recall_insight_counts(
-        r."status", r."level", r."selector_applied", r."selector_kept", r."selector_dropped", r."dropped_memory_ids", r."results"
+        r."status", r."level", r."selector_applied", r."selector_reason", r."selector_kept", r."selector_dropped",
+        r."dropped_memory_ids", r."top_dropped"
       ) AS c
       WHERE ${spansSql(col("r", "created_at"), edges)}${filtersSql(q, "r")}
     ), keyed AS (
@@ -237,10 +238,10 @@ function mostDroppedSql(q: InsightsQuery, useRollups: boolean, limit: number): P
 
 // ---------------------------------------------------------------------------------------------
 // Disagreements, newest first. The conditions are word for word the partial indexes'
-// predicates (recalls_high_top_dropped_idx, recalls_weak_kept_all_idx), so the planner uses them.
+// predicates (recalls_top_dropped_idx, recalls_weak_kept_all_idx), so the planner uses them.
 
 interface DisagreementRow {
-  kind: "high_top_dropped" | "weak_kept_all";
+  kind: "top_dropped" | "weak_kept_all";
   id: string;
   created_at: Date;
   store: string;
@@ -257,12 +258,14 @@ interface DisagreementRow {
 function disagreementsSql(q: InsightsQuery, limit: number): Prisma.Sql {
   const columns = Prisma.sql`r."id"::text AS id, r."created_at", r."store", r."query", r."level", r."top_score", r."selector_model",
     r."selector_kept" AS kept, r."selector_dropped" AS dropped,
-    (r."results" -> 0) ->> 'memory_id' AS top_memory_id, (r."results" -> 0) ->> 'summary' AS top_summary`;
+    r."top_memory_id",
+    (SELECT e.value ->> 'summary' FROM jsonb_array_elements(CASE WHEN jsonb_typeof(r."results") = 'array' THEN r."results" ELSE '[]'::jsonb END) AS e(value)
+     WHERE e.value ->> 'memory_id' = r."top_memory_id" LIMIT 1) AS top_summary`;
   const range = Prisma.sql`r."created_at" >= ${q.from}::timestamptz AND r."created_at" < ${q.to}::timestamptz${filtersSql(q, "r")}`;
   return Prisma.sql`
-    (SELECT 'high_top_dropped' AS kind, ${columns}
+    (SELECT 'top_dropped' AS kind, ${columns}
      FROM "recalls" AS r
-     WHERE level = 'high' AND selector_applied AND ((results -> 0) ->> 'memory_id') = ANY (dropped_memory_ids) AND ${range}
+     WHERE top_dropped AND selector_applied AND ${range}
      ORDER BY r."created_at" DESC, r."id" DESC
      LIMIT ${limit})
     UNION ALL
@@ -370,7 +373,7 @@ export function shapeInsights(
     not_applied_reasons: reasonList,
     most_dropped: { items, unlisted_drops: Math.max(0, totals.dropped - totals.listed_dropped) },
     disagreements: {
-      high_top_dropped: { total: totals.high_top_dropped, items: list("high_top_dropped") },
+      top_dropped: { total: totals.high_top_dropped + totals.moderate_top_dropped + totals.low_top_dropped + totals.none_top_dropped, items: list("top_dropped") },
       weak_kept_all: { total: totals.weak_kept_all, items: list("weak_kept_all") },
     },
     limits: { max_buckets: MAX_INSIGHT_BUCKETS, list_size: INSIGHT_LIST_SIZE },

@@ -33,6 +33,13 @@ export interface LogRecallInput {
      */
     droppedIds?: readonly string[];
     selectorUsage?: Record<string, unknown> | null;
+    /**
+     * The strategy's model when it was asked but did not apply (failed, skipped): the block then
+     * names none, and the failure rate is per model. Ignored when the block is applied.
+     */
+    selectorModel?: string | null;
+    /** The LLM selector's prompt version, when an LLM was asked. */
+    selectorPromptVersion?: string | null;
     candidates: StoreRecallOutcome["candidates"];
     timings: Record<string, number>;
     degraded?: { reason: string };
@@ -61,6 +68,7 @@ export function recallRow(input: LogRecallInput): RecallRow {
     dropped: c.returned && dropped.has(c.memory_id),
   }));
   const results = (outcome?.results ?? []).map((r) => (dropped.has(r.memory_id) ? { ...r, dropped: true } : r));
+  const top = outcome && !error ? topMemory(candidates, results, dropped) : null;
   return {
     id: input.id,
     createdAt: input.createdAt,
@@ -87,13 +95,16 @@ export function recallRow(input: LogRecallInput): RecallRow {
     thresholdsProfile: confidence?.thresholds ?? null,
     confidence: confidence as unknown as Prisma.JsonValue,
     selectorApplied: selector?.applied ?? false,
-    selectorModel: selector?.applied ? (selector.model ?? null) : null,
+    selectorModel: selector?.applied ? (selector.model ?? null) : (outcome?.selectorModel ?? null),
     selectorReason: selector && !selector.applied ? (selector.reason ?? null) : null,
     selectorKept: selector?.applied ? (selector.kept ?? null) : null,
     selectorDropped: selector?.applied ? (selector.dropped ?? null) : null,
     droppedMemoryIds: droppedIds,
     selector: selector as unknown as Prisma.JsonValue,
     selectorUsage: (outcome?.selectorUsage ?? null) as Prisma.JsonValue,
+    selectorPromptVersion: outcome?.selectorPromptVersion ?? null,
+    topMemoryId: top?.memoryId ?? null,
+    topDropped: selector?.applied === true && (top?.dropped ?? false),
     results: results as unknown as Prisma.JsonValue,
     // The page the agent would read: the selector's dropped rows are logged but not counted.
     returnedCount: results.filter((r) => !r.dropped).length,
@@ -108,6 +119,35 @@ export function recallRow(input: LogRecallInput): RecallRow {
     evalItem: input.evalRun?.item ?? null,
     candidates,
   };
+}
+
+/**
+ * The memory the level rests on: the one whose raw cosine set `top_score` — the pool's highest
+ * raw cosine, the lowest rank on ties, rank 1 of the pool when no candidate has a cosine
+ * (keyword-only) — and whether the selector dropped it. Without a pool (remote, most ingested
+ * recalls), rank 1 of the logged page. The migration *_selector_truth applies the same rule to
+ * recalls logged before.
+ */
+export function topMemory(
+  candidates: readonly Pick<RecallCandidate, "memoryId" | "rank" | "rawCosine" | "inPool" | "dropped">[],
+  results: readonly (RecallResultView & { dropped?: boolean })[],
+  dropped: ReadonlySet<string>,
+): { memoryId: string; dropped: boolean } | null {
+  let best: (typeof candidates)[number] | null = null;
+  for (const c of candidates) {
+    if (best === null) {
+      best = c;
+      continue;
+    }
+    const cmp =
+      Number(c.inPool) - Number(best.inPool) ||
+      (c.rawCosine ?? -Infinity) - (best.rawCosine ?? -Infinity) ||
+      best.rank - c.rank;
+    if (cmp > 0) best = c;
+  }
+  if (best) return { memoryId: best.memoryId, dropped: best.dropped };
+  const first = results[0];
+  return first ? { memoryId: first.memory_id, dropped: first.dropped === true || dropped.has(first.memory_id) } : null;
 }
 
 /**
@@ -139,7 +179,8 @@ export async function insertRecalls(prisma: PrismaClient, rows: readonly RecallR
           "result_count", "background_mean", "background_std", "background_derived", "basis",
           "thresholds_profile", "confidence", "selector_applied", "selector_model", "selector_reason",
           "selector_kept", "selector_dropped", "dropped_memory_ids", "selector", "selector_usage", "results",
-          "returned_count", "has_candidates", "degraded", "eval_run_id", "eval_item"
+          "returned_count", "has_candidates", "degraded", "eval_run_id", "eval_item", "selector_prompt_version",
+          "top_memory_id", "top_dropped"
         ) VALUES ${Prisma.join(batch.map(recallValues))}
         ON CONFLICT ("external_id") DO NOTHING
         RETURNING "id"
@@ -171,7 +212,7 @@ function recallValues(row: RecallRow): Prisma.Sql {
     ${row.selectorApplied}, ${row.selectorModel}, ${row.selectorReason}, ${row.selectorKept}::int,
     ${row.selectorDropped}::int, ${row.droppedMemoryIds}::text[], ${json(row.selector)}::jsonb,
     ${json(row.selectorUsage)}::jsonb, ${json(row.results)}::jsonb, ${row.returnedCount}::int, ${row.hasCandidates}, ${json(row.degraded)}::jsonb,
-    ${row.evalRunId}::uuid, ${row.evalItem}::int
+    ${row.evalRunId}::uuid, ${row.evalItem}::int, ${row.selectorPromptVersion}, ${row.topMemoryId}, ${row.topDropped}
   )`;
 }
 

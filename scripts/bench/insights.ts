@@ -163,7 +163,7 @@ async function benchOne(name: string, config: DatabaseConfig, total: number, day
     console.log(
       `  30-day view: ${first.totals.recalls.toLocaleString("en")} recalls, drop rate ${((first.totals.drop_rate ?? 0) * 100).toFixed(1)} %, ` +
         `${first.series.length} buckets, ${first.most_dropped.items.length} most-dropped rows, ` +
-        `${first.disagreements.high_top_dropped.total.toLocaleString("en")} + ${first.disagreements.weak_kept_all.total.toLocaleString("en")} disagreements`,
+        `${first.disagreements.top_dropped.total.toLocaleString("en")} + ${first.disagreements.weak_kept_all.total.toLocaleString("en")} disagreements`,
     );
     console.log(`  ${"insights query".padEnd(40)} p50 ms   p95 ms`);
     for (const [label, query] of cases) {

@@ -143,8 +143,8 @@ describe.each(DATABASE_KINDS)("insights on %s", (kind) => {
 
   it("lists the disagreements, newest first, with the top hit", async () => {
     const answer = await getInsights(prisma, query());
-    expect(answer.disagreements.high_top_dropped.total).toBe(1);
-    expect(answer.disagreements.high_top_dropped.items).toEqual([
+    expect(answer.disagreements.top_dropped.total).toBe(1);
+    expect(answer.disagreements.top_dropped.items).toEqual([
       {
         id: ids.get("R2"), created_at: "2025-01-09T12:10:00.000Z", store: "alpha", query: "question R2", level: "high", top_score: 0.7,
         selector_model: "gpt-x", kept: 2, dropped: 1, top_memory_id: "a1", top_summary: summaryOf("a1"),
@@ -153,7 +153,7 @@ describe.each(DATABASE_KINDS)("insights on %s", (kind) => {
     expect(answer.disagreements.weak_kept_all).toMatchObject({ total: 1, items: [{ id: ids.get("R3"), level: "low", dropped: 0, kept: 3, top_memory_id: "b1" }] });
     // R10 (high, top dropped) lies after the range.
     const wider = await getInsights(prisma, query({ to: new Date("2025-01-13T05:00:00Z") }));
-    expect(wider.disagreements.high_top_dropped.items.map((i) => i.id)).toEqual([ids.get("R10"), ids.get("R2")]);
+    expect(wider.disagreements.top_dropped.items.map((i) => i.id)).toEqual([ids.get("R10"), ids.get("R2")]);
     expect(wider.disagreements.weak_kept_all.items.map((i) => i.id)).toEqual([ids.get("R3")]);
   });
 
@@ -162,7 +162,7 @@ describe.each(DATABASE_KINDS)("insights on %s", (kind) => {
     expect(counts(beta.totals)).toMatchObject({ recalls: 5, failed: 0, applied: 4, counted: 3, kept: 7, dropped: 5, high: 1, moderate: 1, low: 2, none: 1 });
     expect(beta.by_store.map((s) => s.store)).toEqual(["beta"]);
     expect(beta.most_dropped.items.every((i) => i.store === "beta")).toBe(true);
-    expect(beta.disagreements.high_top_dropped).toEqual({ total: 0, items: [] });
+    expect(beta.disagreements.top_dropped).toEqual({ total: 0, items: [] });
     expect(beta.filters).toEqual({ store: "beta", selector_model: null });
 
     const gpt = await getInsights(prisma, query({ selector_model: "gpt-x" }), { listSize: 30 });
