@@ -130,7 +130,7 @@ export function recallRow(input: LogRecallInput): RecallRow {
  */
 export function topMemory(
   candidates: readonly Pick<RecallCandidate, "memoryId" | "rank" | "rawCosine" | "inPool" | "dropped">[],
-  results: readonly (RecallResultView & { dropped?: boolean })[],
+  results: readonly (LoggedResult & { dropped?: boolean })[],
   dropped: ReadonlySet<string>,
 ): { memoryId: string; dropped: boolean } | null {
   let best: (typeof candidates)[number] | null = null;
