@@ -3,6 +3,7 @@ import type { z } from "zod";
 import { DatabaseSetupError } from "@/lib/db/config";
 import { RecallInputError } from "@/lib/recall/errors";
 import { StoreError } from "@/lib/stores/types";
+import { findInputProblems, type InputProblem } from "@/lib/validation/input-rules";
 import { ApiError, errorResponse } from "./errors";
 
 /**
@@ -39,10 +40,13 @@ export function apiRoute<
 ) {
   return async (request: NextRequest, context: { params: Promise<Record<string, string | string[]>> }) => {
     try {
-      const params = schemas.params ? parse(schemas.params, await context.params, "params") : undefined;
-      const query = schemas.query
-        ? parse(schemas.query, Object.fromEntries(request.nextUrl.searchParams), "query")
-        : undefined;
+      // The shared input rule on every path and query parameter, whether or not a schema reads it.
+      const rawParams = await context.params;
+      checkRaw(rawParams, "params");
+      const rawQuery = Object.fromEntries(request.nextUrl.searchParams);
+      checkRaw(rawQuery, "query");
+      const params = schemas.params ? parse(schemas.params, rawParams, "params") : undefined;
+      const query = schemas.query ? parse(schemas.query, rawQuery, "query") : undefined;
       const body = schemas.body
         ? parse(schemas.body, await readJson(request, schemas.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES), "body")
         : undefined;
@@ -65,13 +69,38 @@ function parse<S extends z.ZodType>(schema: S, value: unknown, where: "body" | "
   return result.data;
 }
 
-/** The body as text, refusing more than `maxBytes` with a 413. */
-export async function readBodyText(request: NextRequest, maxBytes: number): Promise<string> {
+function checkRaw(value: unknown, where: "query" | "params") {
+  const problems = findInputProblems(value);
+  if (problems.length === 0) return;
+  const what = (p: InputProblem) => `${p.path.length ? p.path.join(".") : "(root)"}: ${p.message}`;
+  throw new ApiError(422, "validation_failed", `The request ${where} is invalid: ${problems.slice(0, 3).map(what).join("; ")}`, {
+    issues: problems.map((p) => ({ path: p.path.map(String), code: "custom", message: p.message })),
+  });
+}
+
+/**
+ * The body as text, refusing more than `maxBytes` with a 413. The bytes are counted as they
+ * arrive and the stream is cancelled at the limit, so a chunked body without a length (or one
+ * that lies about it) never costs more than `maxBytes` of memory.
+ */
+export async function readBodyText(request: Request, maxBytes: number): Promise<string> {
   const declared = Number(request.headers.get("content-length") ?? NaN);
   if (declared > maxBytes) throw tooLarge(maxBytes);
-  const text = await request.text();
-  if (Buffer.byteLength(text) > maxBytes) throw tooLarge(maxBytes);
-  return text;
+  if (!request.body) return "";
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > maxBytes) {
+      await reader.cancel().catch(() => undefined);
+      throw tooLarge(maxBytes);
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks, total).toString("utf8");
 }
 
 async function readJson(request: NextRequest, maxBytes: number): Promise<unknown> {

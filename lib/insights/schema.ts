@@ -3,6 +3,7 @@
  * Client-safe (zod and types only), so the page builds its API URL from the same names.
  */
 import { z } from "zod";
+import { isoDateTime, withInputRules } from "@/lib/validation/input-rules";
 
 export const INSIGHT_BUCKETS = ["hour", "day", "week"] as const;
 export type InsightBucket = (typeof INSIGHT_BUCKETS)[number];
@@ -33,9 +34,7 @@ export function isTimeZoneName(tz: string): boolean {
   }
 }
 
-const IsoDateTime = z.iso
-  .datetime({ offset: true, message: "expected an ISO 8601 date-time with a time zone, e.g. 2025-01-31T09:00:00Z" })
-  .transform((value) => new Date(value));
+const IsoDateTime = isoDateTime();
 
 const shape = {
   /** Inclusive start; default: `to` minus 30 days. */
@@ -78,7 +77,7 @@ export function estimateBuckets(from: Date, to: Date, bucket: InsightBucket): nu
 
 /** The query string of `GET /api/insights`; `now` fills the defaults (a function, for tests). */
 export function insightsQuerySchema(now: () => Date = () => new Date()) {
-  return z.preprocess(
+  return withInputRules(z.preprocess(
     dropEmpty,
     z.object(shape).transform((q, ctx): InsightsQuery => {
       const to = q.to ?? now();
@@ -98,7 +97,7 @@ export function insightsQuerySchema(now: () => Date = () => new Date()) {
       }
       return { from, to, bucket: q.bucket, tz: q.tz, store: q.store, selector_model: q.selector_model };
     }),
-  );
+  ));
 }
 
 export const InsightsQuerySchema = insightsQuerySchema();

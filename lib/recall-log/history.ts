@@ -14,6 +14,7 @@
 import { z } from "zod";
 import type { Prisma, PrismaClient } from "@prisma/client";
 import { LEVELS, type Level } from "@/lib/recall/confidence";
+import { isDateInRange, isoDateTime, withInputRules } from "@/lib/validation/input-rules";
 
 export const HISTORY_PAGE_SIZE = 50;
 export const HISTORY_MAX_PAGE_SIZE = 200;
@@ -73,7 +74,8 @@ export function decodeHistoryCursor(cursor: string): HistoryCursor | null {
   if (typeof iso !== "string" || typeof id !== "string" || !UUID.test(id)) return null;
   const createdAt = new Date(iso);
   // Exactly the form we write (millisecond ISO in UTC), so the pair compares like the column.
-  if (Number.isNaN(createdAt.getTime()) || createdAt.toISOString() !== iso) return null;
+  // Dates outside 1970–9999 are never written, and +275760 would overflow the column.
+  if (!isDateInRange(createdAt) || createdAt.toISOString() !== iso) return null;
   return { createdAt, id };
 }
 
@@ -84,9 +86,7 @@ const BAD_CURSOR = "The cursor is damaged or not one this API issued; start over
 
 const BooleanParam = z.enum(["true", "false"], "expected true or false").transform((value) => value === "true");
 
-const IsoDateTime = z.iso
-  .datetime({ offset: true, message: "expected an ISO 8601 date-time with a time zone, e.g. 2025-01-31T09:00:00Z" })
-  .transform((value) => new Date(value));
+const IsoDateTime = isoDateTime();
 
 const LevelList = z
   .string()
@@ -167,12 +167,11 @@ function timeRangeRule(value: { from?: Date | undefined; to?: Date | undefined }
 }
 
 /** The History page's filters (no paging). */
-export const HistoryFiltersSchema = z.preprocess(dropEmpty, z.object(filterShape).superRefine(timeRangeRule));
+export const HistoryFiltersSchema = withInputRules(z.preprocess(dropEmpty, z.object(filterShape).superRefine(timeRangeRule)));
 
 /** The query string of `GET /api/recalls`: the filters plus `limit` and `cursor`. */
-export const HistoryQuerySchema = z.preprocess(
-  dropEmpty,
-  z.object({ ...filterShape, ...pageShape }).superRefine(timeRangeRule),
+export const HistoryQuerySchema = withInputRules(
+  z.preprocess(dropEmpty, z.object({ ...filterShape, ...pageShape }).superRefine(timeRangeRule)),
 );
 
 export type HistoryFilters = z.output<typeof HistoryFiltersSchema>;

@@ -10,6 +10,7 @@ import {
   LenientRecallResponseSchema,
   resultsFromWire,
 } from "@/lib/recall/wire";
+import { isoDateTimeString, withInputRules } from "@/lib/validation/input-rules";
 import { insertRecalls, recallRow } from "./repository";
 import type { LoggedRequest } from "./types";
 
@@ -31,7 +32,8 @@ const CandidateInputSchema = z.strictObject({
   returned: z.boolean().optional(),
 });
 
-export const IngestItemSchema = z.strictObject({
+/** One item; the shared input rule covers its pass-through JSON (request, response) too. */
+export const IngestItemSchema = withInputRules(z.strictObject({
   external_id: z.string().min(1).max(200).nullish(),
   store: z.string().min(1).max(100),
   request: RecallRequestSchema,
@@ -39,8 +41,8 @@ export const IngestItemSchema = z.strictObject({
   response: LenientRecallResponseSchema,
   candidates: z.array(CandidateInputSchema).max(1_000).nullish(),
   latency_ms: z.number().min(0).max(3_600_000).nullish(),
-  created_at: z.iso.datetime({ offset: true }).nullish(),
-});
+  created_at: isoDateTimeString().nullish(),
+}));
 
 export const IngestBodySchema = z.strictObject({
   recalls: z.array(z.unknown()).min(1, "recalls is empty").max(INGEST_LIMITS.batch),

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { SearchModeSchema } from "@/lib/recall/schemas";
+import { withInputRules } from "@/lib/validation/input-rules";
 
 /** Selector choices: off, the offline score-gap heuristic, an LLM (issue #9 implements the last two). */
 export const SelectorChoiceSchema = z.enum(["off", "gap", "llm"]);
@@ -11,7 +12,7 @@ export const RecallFiltersInputSchema = z.strictObject({
 });
 
 /** The body of `POST /api/recall` (README "HTTP API"); the console form validates with the same schema. */
-export const RecallBodySchema = z.strictObject({
+export const RecallBodySchema = withInputRules(z.strictObject({
   store: z.string().min(1).max(100).default("embedded"),
   query: z
     .string()
@@ -22,6 +23,6 @@ export const RecallBodySchema = z.strictObject({
   use_rerank: z.boolean().default(false),
   selector: SelectorChoiceSchema.default("off"),
   filters: RecallFiltersInputSchema.optional(),
-});
+}));
 export type RecallBody = z.output<typeof RecallBodySchema>;
 export type RecallBodyInput = z.input<typeof RecallBodySchema>;

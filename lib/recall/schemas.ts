@@ -12,6 +12,7 @@ import { z } from "zod";
 import { MAX_POOL_SCORES } from "./confidence";
 import { SelectorWireSchema } from "./selector-block";
 import { ThresholdsOverrideSchema } from "./thresholds";
+import { withInputRules } from "@/lib/validation/input-rules";
 
 /** Optional, with null accepted and normalized to undefined. */
 function nullish<T extends z.ZodType>(schema: T) {
@@ -160,9 +161,9 @@ export type RecallResponseInput = z.input<typeof RecallResponseSchema>;
 // The dashboard's own POST /api/confidence body
 
 /** `{ hybrid_scores?, semantic_raw?, thresholds? }`: a pool to judge, optionally with another profile. */
-export const ConfidenceRequestSchema = z.strictObject({
+export const ConfidenceRequestSchema = withInputRules(z.strictObject({
   hybrid_scores: z.array(z.number()).max(MAX_POOL_SCORES).default([]),
   semantic_raw: z.array(z.number()).max(MAX_POOL_SCORES).nullish(),
   thresholds: ThresholdsOverrideSchema.nullish(),
-});
+}));
 export type ConfidenceRequest = z.output<typeof ConfidenceRequestSchema>;

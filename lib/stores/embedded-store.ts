@@ -230,16 +230,31 @@ export class EmbeddedStore implements MemoryStore {
         embedding: encodeVector(vectors[i]!),
         embeddingModel: this.embedder.id,
       }));
+      // ON CONFLICT DO NOTHING (skipDuplicates) + RETURNING: an id a concurrent import wrote
+      // between the check above and this insert becomes that item's rejection, never a unique
+      // violation that fails the whole batch.
+      const written = new Set<string>();
       await this.prisma.$transaction(async (tx) => {
         for (let start = 0; start < rows.length; start += INSERT_CHUNK) {
-          await tx.memory.createMany({ data: rows.slice(start, start + INSERT_CHUNK) });
+          const inserted = await tx.memory.createManyAndReturn({
+            data: rows.slice(start, start + INSERT_CHUNK),
+            skipDuplicates: true,
+            select: { id: true },
+          });
+          for (const { id } of inserted) written.add(id);
         }
       });
-      rows.forEach((row, i) => this.indexRow({ ...row, vector: vectors[i]! }));
-      fresh.forEach((v) => (results[v.index] = { index: v.index, status: "created", id: v.id }));
+      rows.forEach((row, i) => {
+        if (written.has(row.id)) this.indexRow({ ...row, vector: vectors[i]! });
+      });
+      fresh.forEach((v) => {
+        results[v.index] = written.has(v.id)
+          ? { index: v.index, status: "created", id: v.id }
+          : { index: v.index, status: "rejected", id: v.id, errors: [{ path: ["id"], message: "a memory with this id already exists (written by a concurrent import)" }] };
+      });
     }
 
-    const created = fresh.length;
+    const created = results.filter((r) => r.status === "created").length;
     return { results, created, rejected: items.length - created };
   }
 

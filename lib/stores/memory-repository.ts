@@ -1,5 +1,6 @@
 import type { Prisma, PrismaClient } from "@prisma/client";
 import type { MemoryListQuery, MemoryView } from "./memory-schemas";
+import { isDateInRange, textProblem } from "@/lib/validation/input-rules";
 import { StoreError } from "./types";
 
 /**
@@ -93,7 +94,8 @@ function decodeCursor(cursor: string): { createdAt: Date; id: string } {
   try {
     const [iso, id] = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8")) as [string, string];
     const createdAt = new Date(iso);
-    if (typeof id !== "string" || Number.isNaN(createdAt.getTime())) throw new Error("bad cursor");
+    // The id and date must be storable: a NUL or a year +275760 would fail in the database.
+    if (typeof id !== "string" || textProblem(id) !== null || !isDateInRange(createdAt)) throw new Error("bad cursor");
     return { createdAt, id };
   } catch {
     throw new StoreError(422, "invalid_cursor", "The cursor is not one this API issued; start again without it.");

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { isoDateTimeString, withInputRules } from "@/lib/validation/input-rules";
 
 /**
  * One memory to add to the embedded store, as the API and the import form take it. Strict:
@@ -20,7 +21,7 @@ const trimmed = (max: number, what: string) =>
     .max(max, `${what} is longer than ${max} characters`)
     .transform((s) => s.trim());
 
-export const MemoryInputSchema = z.strictObject({
+export const MemoryInputSchema = withInputRules(z.strictObject({
   id: z
     .string()
     .min(1)
@@ -35,8 +36,8 @@ export const MemoryInputSchema = z.strictObject({
     .max(MEMORY_LIMITS.tags)
     .optional(),
   importance: z.number().min(0).max(1).optional(),
-  created_at: z.iso.datetime({ offset: true }).optional(),
-});
+  created_at: isoDateTimeString().optional(),
+}));
 export type MemoryInput = z.input<typeof MemoryInputSchema>;
 export type ValidMemoryInput = z.output<typeof MemoryInputSchema>;
 
@@ -45,7 +46,7 @@ export const MemoryBatchSchema = z.strictObject({
   memories: z.array(z.unknown()).min(1, "memories is empty").max(MEMORY_LIMITS.batch),
 });
 
-export const MemoryListQuerySchema = z.object({
+export const MemoryListQuerySchema = withInputRules(z.object({
   q: z.string().max(200).optional(),
   type: z.string().max(MEMORY_LIMITS.typeChars).optional(),
   tag: z.string().max(MEMORY_LIMITS.tagChars).optional(),
@@ -53,7 +54,7 @@ export const MemoryListQuerySchema = z.object({
   cursor: z.string().max(500).optional(),
   /** The store to list: "embedded" (the default) or a configured remote store's name. */
   store: z.string().trim().max(64).optional(),
-});
+}));
 export type MemoryListQuery = z.output<typeof MemoryListQuerySchema>;
 
 /** A memory as the API answers it. */

@@ -4,10 +4,11 @@ import { apiRoute } from "@/lib/api/route";
 import { getEmbeddedStore } from "@/lib/stores";
 import { isRemoteMemorySource, remoteMemoryStats } from "@/lib/stores/remote-memories";
 import { resolveStore } from "@/lib/stores/registry";
+import { withInputRules } from "@/lib/validation/input-rules";
 
 export const dynamic = "force-dynamic";
 
-const StatsQuerySchema = z.object({ store: z.string().trim().max(64).optional() });
+const StatsQuerySchema = withInputRules(z.object({ store: z.string().trim().max(64).optional() }));
 
 /**
  * `{total, by_type, embedding_model, stale_vectors}` of the embedded store; with `store=<remote>`,
