@@ -1,6 +1,12 @@
 import path from "node:path";
 import { defineConfig } from "vitest/config";
 
+/**
+ * Two projects (docs/ARCHITECTURE.md "Tests"): `unit` — the pure tests beside the code, which
+ * need no database and start none; `integration` — tests/, against real PGlite and a throw-away
+ * PostgreSQL that the global setup starts once for the run. `npx vitest run` runs both;
+ * `npm run test:unit` / `npm run test:integration` one each.
+ */
 export default defineConfig({
   resolve: {
     alias: {
@@ -10,10 +16,25 @@ export default defineConfig({
     },
   },
   test: {
-    include: ["lib/**/*.test.ts", "tests/**/*.test.ts", "app/**/*.test.ts", "components/**/*.test.ts"],
     environment: "node",
-    globalSetup: ["tests/support/global-setup.ts"],
     testTimeout: 30_000,
     hookTimeout: 60_000,
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: "unit",
+          include: ["lib/**/*.test.ts", "components/**/*.test.ts", "app/**/*.test.ts"],
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: "integration",
+          include: ["tests/**/*.test.ts"],
+          globalSetup: ["tests/support/global-setup.ts"],
+        },
+      },
+    ],
   },
 });
