@@ -1,3 +1,4 @@
+import { kSensitivity, type ProfileConfidenceBlock } from "@/lib/calibration/level";
 import { Prisma, type PrismaClient, type Recall, type RecallCandidate } from "@prisma/client";
 import type { IngestedSelectorBlock } from "@/lib/recall/selector-block";
 import type { StoreRecallOutcome } from "@/lib/stores/types";
@@ -43,6 +44,8 @@ export interface LogRecallInput {
     candidates: StoreRecallOutcome["candidates"];
     timings: Record<string, number>;
     degraded?: { reason: string };
+    /** The level under the store's profile when it is not the reference (lib/calibration/level.ts). */
+    profileConfidence?: ProfileConfidenceBlock | null;
   };
   /** A recall whose store failed. */
   error?: { code: string; message: string; status: number };
@@ -117,6 +120,9 @@ export function recallRow(input: LogRecallInput): RecallRow {
     labeledAt: null,
     evalRunId: input.evalRun?.id ?? null,
     evalItem: input.evalRun?.item ?? null,
+    profileName: outcome?.profileConfidence?.profile ?? null,
+    profileLevel: outcome?.profileConfidence?.level ?? null,
+    profileConfidence: (outcome?.profileConfidence ?? null) as unknown as Prisma.JsonValue,
     candidates,
   };
 }
@@ -159,7 +165,7 @@ export async function insertRecall(prisma: PrismaClient, row: RecallRow): Promis
   await insertRecalls(prisma, [row]);
 }
 
-/** Rows per statement: 37 parameters a recall stays far below PostgreSQL's 65,535. */
+/** Rows per statement: 40 parameters a recall stays far below PostgreSQL's 65,535. */
 const INSERT_BATCH = 500;
 
 /**
@@ -180,7 +186,7 @@ export async function insertRecalls(prisma: PrismaClient, rows: readonly RecallR
           "thresholds_profile", "confidence", "selector_applied", "selector_model", "selector_reason",
           "selector_kept", "selector_dropped", "dropped_memory_ids", "selector", "selector_usage", "results",
           "returned_count", "has_candidates", "degraded", "eval_run_id", "eval_item", "selector_prompt_version",
-          "top_memory_id", "top_dropped"
+          "top_memory_id", "top_dropped", "profile_name", "profile_level", "profile_confidence"
         ) VALUES ${Prisma.join(batch.map(recallValues))}
         ON CONFLICT ("external_id") DO NOTHING
         RETURNING "id"
@@ -212,7 +218,8 @@ function recallValues(row: RecallRow): Prisma.Sql {
     ${row.selectorApplied}, ${row.selectorModel}, ${row.selectorReason}, ${row.selectorKept}::int,
     ${row.selectorDropped}::int, ${row.droppedMemoryIds}::text[], ${json(row.selector)}::jsonb,
     ${json(row.selectorUsage)}::jsonb, ${json(row.results)}::jsonb, ${row.returnedCount}::int, ${row.hasCandidates}, ${json(row.degraded)}::jsonb,
-    ${row.evalRunId}::uuid, ${row.evalItem}::int, ${row.selectorPromptVersion}, ${row.topMemoryId}, ${row.topDropped}
+    ${row.evalRunId}::uuid, ${row.evalItem}::int, ${row.selectorPromptVersion}, ${row.topMemoryId}, ${row.topDropped},
+    ${row.profileName}, ${row.profileLevel}, ${json(row.profileConfidence)}::jsonb
   )`;
 }
 
@@ -262,6 +269,13 @@ export function toRecallView(row: RecallRow): LoggedRecall {
     ...(row.degraded ? { degraded: row.degraded as unknown as { reason: string } } : {}),
     ...(error ? { error: { code: error.code, message: error.message } } : {}),
     ...(row.evalRunId ? { eval_run: { id: row.evalRunId, item: row.evalItem ?? 0 } } : {}),
+    ...(row.profileConfidence ? { profile_confidence: row.profileConfidence as unknown as ProfileConfidenceBlock } : {}),
+    // Derived on read from the stored merged list (cheap and pure), so every logged pool has it.
+    ...(candidates ? { k_sensitivity: kSensitivity(candidates, profileOf(row.profileConfidence as unknown as ProfileConfidenceBlock | null)) } : {}),
   };
+}
+
+function profileOf(block: ProfileConfidenceBlock | null) {
+  return block ? { name: block.profile, thresholds: block.thresholds, pool_size: block.pool_size } : null;
 }
 

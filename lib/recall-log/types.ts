@@ -2,6 +2,7 @@
  * The wire shape of a logged recall: what `POST /api/recall` answers and `GET /api/recalls/{id}`
  * returns, and what the console's result view draws. Client-safe (types only).
  */
+import type { KSensitivityPoint, ProfileConfidenceBlock } from "@/lib/calibration/level";
 import type { Level } from "@/lib/recall/confidence";
 import type { SearchMode } from "@/lib/recall/merge";
 import type { IngestedSelectorBlock } from "@/lib/recall/selector-block";
@@ -54,6 +55,10 @@ export interface LoggedRecall {
   error?: { code: string; message: string };
   /** A recall an evaluation run made: the run and the item's position in its set. */
   eval_run?: { id: string; item: number };
+  /** The level under the store's threshold profile, when that profile is not the reference. */
+  profile_confidence?: ProfileConfidenceBlock;
+  /** The reference level at k = 5, 10, 20 from the stored merged list (and the profile's, when set). */
+  k_sensitivity?: KSensitivityPoint[];
 }
 
 // Old names, kept only while the parallel branches of this session rebase onto the renames;
