@@ -1,6 +1,7 @@
 import MiniSearch from "minisearch";
 import { eng as ENGLISH_STOPWORDS } from "stopword";
 import type { ArmHit } from "@/lib/recall/merge";
+import { VectorMatrix, type ScanMode } from "./vector-matrix";
 
 /**
  * The embedded store's in-memory index: every vector in one contiguous Float32Array for an exact
@@ -30,15 +31,13 @@ export class MemoryIndex {
   private ids: string[] = [];
   private types: string[] = [];
   private tags: (readonly string[])[] = [];
-  private hasVector: boolean[] = [];
+  private vectors = 0;
   private rowOf = new Map<string, number>();
-  private matrix: Float32Array;
-  /** Scratch space for one scan's scores, reused across queries. */
-  private scores = new Float64Array(0);
+  private readonly matrix: VectorMatrix;
   private readonly keyword: MiniSearch<{ id: string; text: string }>;
 
   constructor(readonly dim: number) {
-    this.matrix = new Float32Array(dim * 1024);
+    this.matrix = new VectorMatrix(dim);
     this.keyword = new MiniSearch({
       fields: ["text"],
       storeFields: [],
@@ -54,9 +53,17 @@ export class MemoryIndex {
 
   /** How many memories have a vector (the rest are searchable by keyword only). */
   get vectorCount(): number {
-    let n = 0;
-    for (const has of this.hasVector) if (has) n++;
-    return n;
+    return this.vectors;
+  }
+
+  /** Makes room for `rows` memories at once (a bulk load), instead of growing by doubling. */
+  reserve(rows: number): void {
+    this.matrix.reserve(rows);
+  }
+
+  /** How the last semantic scan ran (benchmarks, tests). */
+  get lastScan() {
+    return this.matrix.lastScan;
   }
 
   has(id: string): boolean {
@@ -71,13 +78,11 @@ export class MemoryIndex {
         throw new Error(`vector for ${memory.id} has ${memory.vector.length} dimensions, the index ${this.dim}`);
       }
       const row = this.ids.length;
-      this.grow(row + 1);
+      this.matrix.set(row, memory.vector);
+      if (memory.vector) this.vectors++;
       this.ids.push(memory.id);
       this.types.push(memory.type);
       this.tags.push(memory.tags);
-      this.hasVector.push(memory.vector !== null);
-      if (memory.vector) this.matrix.set(memory.vector, row * this.dim);
-      else this.matrix.fill(0, row * this.dim, (row + 1) * this.dim);
       this.rowOf.set(memory.id, row);
       this.keyword.add({ id: memory.id, text: normalizeText(memory.text) });
     }
@@ -89,19 +94,18 @@ export class MemoryIndex {
       if (row === undefined) continue;
       // Swap the last row into the hole: rows stay dense, so the scan never skips holes.
       const last = this.ids.length - 1;
+      if (this.matrix.hasVector(row)) this.vectors--;
       if (row !== last) {
         const lastId = this.ids[last]!;
         this.ids[row] = lastId;
         this.types[row] = this.types[last]!;
         this.tags[row] = this.tags[last]!;
-        this.hasVector[row] = this.hasVector[last]!;
-        this.matrix.copyWithin(row * this.dim, last * this.dim, (last + 1) * this.dim);
+        this.matrix.move(last, row);
         this.rowOf.set(lastId, row);
       }
       this.ids.pop();
       this.types.pop();
       this.tags.pop();
-      this.hasVector.pop();
       this.rowOf.delete(id);
       this.keyword.discard(id);
     }
@@ -111,19 +115,12 @@ export class MemoryIndex {
    * The `limit` highest raw cosines between `query` (unit length) and every stored vector that
    * passes the filter, best first (ties in index order).
    */
-  semanticTop(query: Float32Array, limit: number, filter?: IndexFilter): ArmHit[] {
-    const dim = this.dim;
-    if (query.length !== dim) throw new Error(`query has ${query.length} dimensions, the index ${dim}`);
+  semanticTop(query: Float32Array, limit: number, filter?: IndexFilter, options: { scan?: ScanMode } = {}): ArmHit[] {
+    if (query.length !== this.dim) throw new Error(`query has ${query.length} dimensions, the index ${this.dim}`);
     const accept = this.rowFilter(filter);
-    const n = this.ids.length;
-    if (this.scores.length < n) this.scores = new Float64Array(this.matrix.length / dim);
-    dotRows(this.matrix, query, dim, n, this.scores);
-    const top = new TopK(limit);
-    for (let row = 0; row < n; row++) {
-      if (!this.hasVector[row] || (accept && !accept(row))) continue;
-      top.offer(this.scores[row]!, row);
-    }
-    return top.sorted().map(([score, row]) => ({ id: this.ids[row]!, score }));
+    return this.matrix
+      .top(query, this.ids.length, limit, accept, options.scan)
+      .map(([score, row]) => ({ id: this.ids[row]!, score }));
   }
 
   /** The `limit` highest BM25 scores for the query's distinct terms, best first. */
@@ -158,54 +155,6 @@ export class MemoryIndex {
       return true;
     };
   }
-
-  private grow(rows: number): void {
-    if (rows * this.dim <= this.matrix.length) return;
-    let capacity = this.matrix.length / this.dim;
-    while (capacity < rows) capacity *= 2;
-    const next = new Float32Array(capacity * this.dim);
-    next.set(this.matrix);
-    this.matrix = next;
-  }
-}
-
-/**
- * out[r] = matrix row r · query, for rows 0..n-1. Four rows at a time share each query load,
- * which is the hot loop of a recall (about 20% faster than one row at a time at 100k × 512).
- */
-function dotRows(m: Float32Array, query: Float32Array, dim: number, n: number, out: Float64Array): void {
-  const even = dim - (dim % 2);
-  let r = 0;
-  for (; r + 3 < n; r += 4) {
-    const a = r * dim, b = a + dim, c = b + dim, d = c + dim;
-    let a0 = 0, a1 = 0, b0 = 0, b1 = 0, c0 = 0, c1 = 0, d0 = 0, d1 = 0;
-    let j = 0;
-    for (; j < even; j += 2) {
-      const q0 = query[j]!, q1 = query[j + 1]!;
-      a0 += m[a + j]! * q0; a1 += m[a + j + 1]! * q1;
-      b0 += m[b + j]! * q0; b1 += m[b + j + 1]! * q1;
-      c0 += m[c + j]! * q0; c1 += m[c + j + 1]! * q1;
-      d0 += m[d + j]! * q0; d1 += m[d + j + 1]! * q1;
-    }
-    if (j < dim) {
-      const q0 = query[j]!;
-      a0 += m[a + j]! * q0; b0 += m[b + j]! * q0; c0 += m[c + j]! * q0; d0 += m[d + j]! * q0;
-    }
-    out[r] = a0 + a1; out[r + 1] = b0 + b1; out[r + 2] = c0 + c1; out[r + 3] = d0 + d1;
-  }
-  // The rows left over get exactly the same sums in the same order, so a memory's cosine never
-  // depends on where it sits in the matrix.
-  for (; r < n; r++) {
-    const a = r * dim;
-    let a0 = 0, a1 = 0;
-    let j = 0;
-    for (; j < even; j += 2) {
-      a0 += m[a + j]! * query[j]!;
-      a1 += m[a + j + 1]! * query[j + 1]!;
-    }
-    if (j < dim) a0 += m[a + j]! * query[j]!;
-    out[r] = a0 + a1;
-  }
 }
 
 /** Unicode NFKC, as the reference normalizes queries before search. */
@@ -233,56 +182,4 @@ export function distinctTerms(query: string): string[] {
     .map(keywordTerm)
     .filter((t): t is string => t !== null);
   return [...new Set(terms)];
-}
-
-/** Keeps the k best (score, row) pairs seen, as a min-heap on score. */
-class TopK {
-  private readonly scores: number[] = [];
-  private readonly rows: number[] = [];
-  constructor(private readonly k: number) {}
-
-  offer(score: number, row: number): void {
-    if (this.k <= 0) return;
-    if (this.scores.length < this.k) {
-      this.scores.push(score);
-      this.rows.push(row);
-      this.up(this.scores.length - 1);
-    } else if (score > this.scores[0]!) {
-      this.scores[0] = score;
-      this.rows[0] = row;
-      this.down(0);
-    }
-  }
-
-  sorted(): [number, number][] {
-    return this.scores.map((s, i) => [s, this.rows[i]!] as [number, number]).sort((a, b) => b[0] - a[0] || a[1] - b[1]);
-  }
-
-  private up(i: number): void {
-    while (i > 0) {
-      const p = (i - 1) >> 1;
-      if (this.scores[p]! <= this.scores[i]!) return;
-      this.swap(i, p);
-      i = p;
-    }
-  }
-
-  private down(i: number): void {
-    const n = this.scores.length;
-    for (;;) {
-      const l = 2 * i + 1;
-      const r = l + 1;
-      let m = i;
-      if (l < n && this.scores[l]! < this.scores[m]!) m = l;
-      if (r < n && this.scores[r]! < this.scores[m]!) m = r;
-      if (m === i) return;
-      this.swap(i, m);
-      i = m;
-    }
-  }
-
-  private swap(a: number, b: number): void {
-    [this.scores[a], this.scores[b]] = [this.scores[b]!, this.scores[a]!];
-    [this.rows[a], this.rows[b]] = [this.rows[b]!, this.rows[a]!];
-  }
 }
