@@ -6,6 +6,7 @@ const BENCHES: Record<string, () => Promise<{ run: (args: string[]) => Promise<v
   logging: () => import("./bench/logging"),
   history: () => import("./bench/history"),
   insights: () => import("./bench/insights"),
+  scan: () => import("./bench/scan"),
 };
 
 runScript(async () => {

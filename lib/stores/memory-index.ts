@@ -1,6 +1,6 @@
-import MiniSearch from "minisearch";
 import { eng as ENGLISH_STOPWORDS } from "stopword";
 import type { ArmHit } from "@/lib/recall/merge";
+import { KeywordIndex } from "./keyword-index";
 import { VectorMatrix, type ScanMode } from "./vector-matrix";
 
 /**
@@ -24,9 +24,6 @@ export interface IndexFilter {
   tagsMatch?: "any" | "all";
 }
 
-/** Plain Okapi BM25 (MiniSearch's BM25+ with δ = 0), with the usual k1 and b. */
-const BM25 = { k: 1.2, b: 0.75, d: 0 };
-
 export class MemoryIndex {
   private ids: string[] = [];
   private types: string[] = [];
@@ -34,17 +31,11 @@ export class MemoryIndex {
   private vectors = 0;
   private rowOf = new Map<string, number>();
   private readonly matrix: VectorMatrix;
-  private readonly keyword: MiniSearch<{ id: string; text: string }>;
+  /** Plain Okapi BM25 (k1 = 1.2, b = 0.75) with MaxScore pruning. */
+  private readonly keyword = new KeywordIndex(keywordTerm);
 
   constructor(readonly dim: number) {
     this.matrix = new VectorMatrix(dim);
-    this.keyword = new MiniSearch({
-      fields: ["text"],
-      storeFields: [],
-      idField: "id",
-      processTerm: keywordTerm,
-      searchOptions: { combineWith: "OR", prefix: false, fuzzy: false, bm25: BM25 },
-    });
   }
 
   get size(): number {
@@ -84,7 +75,7 @@ export class MemoryIndex {
       this.types.push(memory.type);
       this.tags.push(memory.tags);
       this.rowOf.set(memory.id, row);
-      this.keyword.add({ id: memory.id, text: normalizeText(memory.text) });
+      this.keyword.add(memory.id, normalizeText(memory.text));
     }
   }
 
@@ -107,7 +98,7 @@ export class MemoryIndex {
       this.types.pop();
       this.tags.pop();
       this.rowOf.delete(id);
-      this.keyword.discard(id);
+      this.keyword.remove(id);
     }
   }
 
@@ -123,22 +114,15 @@ export class MemoryIndex {
       .map(([score, row]) => ({ id: this.ids[row]!, score }));
   }
 
-  /** The `limit` highest BM25 scores for the query's distinct terms, best first. */
-  keywordTop(query: string, limit: number, filter?: IndexFilter): ArmHit[] {
+  /**
+   * The `limit` highest BM25 scores for the query's distinct terms, best first (ties by id).
+   * `prune: false` scores every matching memory (the reference for tests and benchmarks).
+   */
+  keywordTop(query: string, limit: number, filter?: IndexFilter, options: { prune?: boolean } = {}): ArmHit[] {
     const terms = distinctTerms(query);
     if (terms.length === 0) return [];
     const accept = this.rowFilter(filter);
-    const hits = this.keyword.search(terms.join(" "), {
-      filter: accept ? (result) => accept(this.rowOf.get(result.id as string)!) : undefined,
-    });
-    return hits
-      .map((hit) => ({
-        id: hit.id as string,
-        // MiniSearch multiplies the summed BM25 by the number of matched query terms; undo it.
-        score: hit.score / Math.max(1, hit.queryTerms.length),
-      }))
-      .sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
-      .slice(0, limit);
+    return this.keyword.top(terms, limit, accept ? (id) => accept(this.rowOf.get(id)!) : null, options);
   }
 
   private rowFilter(filter?: IndexFilter): ((row: number) => boolean) | null {

@@ -1,0 +1,350 @@
+import MiniSearch from "minisearch";
+
+/**
+ * The keyword arm's BM25 index with MaxScore top-k pruning (docs/ARCHITECTURE.md, "The in-memory
+ * index"). It scores exactly as the MiniSearch index it replaced did — same tokenizer, same
+ * term processing, same BM25 arithmetic in the same order (Okapi BM25, k1 = 1.2, b = 0.75; the
+ * average length kept as MiniSearch's running average; per-term scores summed in query order,
+ * then MiniSearch's `× matched terms` undone as `/ matched terms`) — but over typed posting
+ * lists, and without scoring documents that cannot reach the top k: a common word's long list is
+ * only probed for documents the rarer words already found, once the k-th best score passes what
+ * the common word can add.
+ *
+ * One difference, deliberately: document frequency counts live documents only. MiniSearch kept a
+ * discarded document in its lists until a vacuum and counted it in the df of whichever documents
+ * it scored first; here removal updates df at once.
+ */
+const K1 = 1.2;
+const B = 0.75;
+/** Upper bounds are inflated by this much so float rounding never makes a score exceed its bound. */
+const BOUND_SLACK = 1 + 1e-9;
+
+const tokenize = MiniSearch.getDefault("tokenize") as (text: string) => string[];
+
+interface Postings {
+  docs: Int32Array;
+  tfs: Int32Array;
+  length: number;
+  /** Live documents containing the term. */
+  df: number;
+  /** Entries of removed documents still in the arrays (compacted before the next use). */
+  dead: number;
+  /** Bounds over every entry ever added (compaction recomputes them). */
+  maxTf: number;
+  minLen: number;
+}
+
+export interface KeywordHit {
+  id: string;
+  score: number;
+}
+
+export class KeywordIndex {
+  private readonly termIds = new Map<string, number>();
+  private readonly postings: Postings[] = [];
+  private readonly docOf = new Map<string, number>();
+  private keys: (string | null)[] = [];
+  private lengths = new Int32Array(1024);
+  private docTerms: (Int32Array | null)[] = [];
+  private count = 0;
+  private avgLength = 0;
+
+  constructor(private readonly processTerm: (term: string) => string | null) {}
+
+  get documentCount(): number {
+    return this.count;
+  }
+
+  has(id: string): boolean {
+    return this.docOf.has(id);
+  }
+
+  add(id: string, text: string): void {
+    if (this.docOf.has(id)) throw new Error(`keyword index: duplicate id ${id}`);
+    const doc = this.keys.length;
+    this.keys.push(id);
+    this.docOf.set(id, doc);
+    const tokens = tokenize(text);
+    // MiniSearch's field length: distinct raw tokens, stopwords and all.
+    const length = new Set(tokens).size;
+    if (doc >= this.lengths.length) {
+      const next = new Int32Array(this.lengths.length * 2);
+      next.set(this.lengths);
+      this.lengths = next;
+    }
+    this.lengths[doc] = length;
+    this.avgLength = (this.avgLength * this.count + length) / (this.count + 1);
+    this.count++;
+    const tf = new Map<number, number>();
+    for (const token of tokens) {
+      const term = this.processTerm(token);
+      if (!term) continue;
+      let t = this.termIds.get(term);
+      if (t === undefined) {
+        t = this.postings.length;
+        this.termIds.set(term, t);
+        this.postings.push({ docs: new Int32Array(2), tfs: new Int32Array(2), length: 0, df: 0, dead: 0, maxTf: 0, minLen: Infinity });
+      }
+      tf.set(t, (tf.get(t) ?? 0) + 1);
+    }
+    const terms = new Int32Array(tf.size);
+    let i = 0;
+    for (const [t, f] of tf) {
+      terms[i++] = t;
+      const p = this.postings[t]!;
+      if (p.length === p.docs.length) {
+        const docs = new Int32Array(p.docs.length * 2);
+        docs.set(p.docs);
+        p.docs = docs;
+        const tfs = new Int32Array(p.tfs.length * 2);
+        tfs.set(p.tfs);
+        p.tfs = tfs;
+      }
+      p.docs[p.length] = doc;
+      p.tfs[p.length] = f;
+      p.length++;
+      p.df++;
+      if (f > p.maxTf) p.maxTf = f;
+      if (length < p.minLen) p.minLen = length;
+    }
+    this.docTerms.push(terms);
+  }
+
+  remove(id: string): void {
+    const doc = this.docOf.get(id);
+    if (doc === undefined) return;
+    this.docOf.delete(id);
+    this.keys[doc] = null;
+    const length = this.lengths[doc]!;
+    // MiniSearch's running average, step for step.
+    this.avgLength = this.count === 1 ? 0 : (this.avgLength * this.count - length) / (this.count - 1);
+    this.count--;
+    for (const t of this.docTerms[doc]!) {
+      const p = this.postings[t]!;
+      p.df--;
+      p.dead++;
+    }
+    this.docTerms[doc] = null;
+  }
+
+  /**
+   * The `limit` best documents for the query's terms by (score desc, id asc), among those
+   * `accept` lets through. `prune: false` scores every matching document (the reference the
+   * tests hold the pruned path to).
+   */
+  top(queryTerms: readonly string[], limit: number, accept: ((id: string) => boolean) | null, options: { prune?: boolean } = {}): KeywordHit[] {
+    if (limit <= 0) return [];
+    // As MiniSearch searched `terms.join(" ")`: tokenized and processed again.
+    const terms = tokenize(queryTerms.join(" "))
+      .map((t) => this.processTerm(t))
+      .filter((t): t is string => !!t);
+    const lists: { position: number; p: Postings; idf: number; bound: number; cursor: number; unique: number }[] = [];
+    const uniqueOf = new Map<string, number>();
+    terms.forEach((term, position) => {
+      if (!uniqueOf.has(term)) uniqueOf.set(term, uniqueOf.size);
+      const t = this.termIds.get(term);
+      if (t === undefined) return;
+      const p = this.postings[t]!;
+      if (p.dead > 0) this.compact(p);
+      if (p.df === 0) return;
+      const idf = Math.log(1 + (this.count - p.df + 0.5) / (p.df + 0.5));
+      const bound = idf * ((p.maxTf * (K1 + 1)) / (p.maxTf + K1 * (1 - B + (B * p.minLen) / this.avgLength))) * BOUND_SLACK;
+      lists.push({ position, p, idf, bound, cursor: 0, unique: uniqueOf.get(term)! });
+    });
+    if (lists.length === 0) return [];
+    const prune = options.prune !== false;
+    // MaxScore: lists by bound ascending; the first `nonEssential` of them cannot lift a document
+    // into the top k on their own, so only the others generate candidates.
+    const order = [...lists].sort((a, b) => a.bound - b.bound);
+    const prefix = [0];
+    for (const l of order) prefix.push(prefix[prefix.length - 1]! + l.bound);
+    const heap = new HitHeap(limit);
+    let nonEssential = 0;
+    const contributions = new Float64Array(terms.length);
+    const present = new Uint8Array(terms.length);
+    const matched = new Uint8Array(uniqueOf.size);
+    const avg = this.avgLength;
+    const lengths = this.lengths;
+    for (;;) {
+      // The next candidate: the smallest document under an essential cursor.
+      let doc = 0x7fffffff;
+      for (let i = nonEssential; i < order.length; i++) {
+        const l = order[i]!;
+        if (l.cursor < l.p.length) {
+          const d = l.p.docs[l.cursor]!;
+          if (d < doc) doc = d;
+        }
+      }
+      if (doc === 0x7fffffff) break;
+      const length = lengths[doc]!;
+      let partial = 0;
+      contributions.fill(0);
+      present.fill(0);
+      for (let i = nonEssential; i < order.length; i++) {
+        const l = order[i]!;
+        if (l.cursor < l.p.length && l.p.docs[l.cursor] === doc) {
+          const tf = l.p.tfs[l.cursor]!;
+          const s = l.idf * (0 + (tf * (K1 + 1)) / (tf + K1 * (1 - B + (B * length) / avg)));
+          contributions[l.position] = s;
+          present[l.position] = 1;
+          partial += s;
+          l.cursor++;
+        }
+      }
+      // Partial sums here are added in another order than the final score: compare with slack.
+      const threshold = prune ? heap.minScore / BOUND_SLACK - 1e-12 : -Infinity;
+      if (partial + prefix[nonEssential]! < threshold) continue;
+      // Probe the non-essential lists, largest bound first, while the document can still enter.
+      let possible = partial + prefix[nonEssential]!;
+      for (let i = nonEssential - 1; i >= 0; i--) {
+        const l = order[i]!;
+        possible -= l.bound;
+        const at = seek(l.p.docs, l.p.length, l.cursor, doc);
+        l.cursor = at;
+        if (at < l.p.length && l.p.docs[at] === doc) {
+          const tf = l.p.tfs[at]!;
+          const s = l.idf * (0 + (tf * (K1 + 1)) / (tf + K1 * (1 - B + (B * length) / avg)));
+          contributions[l.position] = s;
+          present[l.position] = 1;
+          possible += s;
+          partial += s;
+        }
+        if (possible < threshold) break;
+      }
+      if (possible < threshold) continue;
+      const id = this.keys[doc]!;
+      if (accept && !accept(id)) continue;
+      // The exact score, as MiniSearch summed it: query order, then × matched terms ÷ matched terms.
+      let sum = 0;
+      matched.fill(0);
+      let quality = 0;
+      for (let position = 0; position < terms.length; position++) {
+        if (!present[position]) continue;
+        sum += contributions[position]!;
+      }
+      for (const l of lists) {
+        if (present[l.position] && !matched[l.unique]) {
+          matched[l.unique] = 1;
+          quality++;
+        }
+      }
+      const score = (sum * quality) / Math.max(1, quality);
+      heap.offer(score, id);
+      if (prune && heap.full) {
+        const theta = heap.minScore;
+        while (nonEssential < order.length && prefix[nonEssential + 1]! < theta) nonEssential++;
+      }
+    }
+    return heap.sorted();
+  }
+
+  /** Drops removed documents' entries and recomputes the list's bounds. */
+  private compact(p: Postings): void {
+    let w = 0;
+    let maxTf = 0;
+    let minLen = Infinity;
+    for (let r = 0; r < p.length; r++) {
+      const doc = p.docs[r]!;
+      if (this.keys[doc] === null) continue;
+      const tf = p.tfs[r]!;
+      p.docs[w] = doc;
+      p.tfs[w] = tf;
+      w++;
+      if (tf > maxTf) maxTf = tf;
+      const length = this.lengths[doc]!;
+      if (length < minLen) minLen = length;
+    }
+    p.length = w;
+    p.dead = 0;
+    p.maxTf = maxTf;
+    p.minLen = minLen;
+  }
+}
+
+/** The first index ≥ from whose doc is ≥ target (galloping, then binary search). */
+function seek(docs: Int32Array, length: number, from: number, target: number): number {
+  if (from >= length || docs[from]! >= target) return from;
+  let step = 1;
+  let lo = from;
+  let hi = from + 1;
+  while (hi < length && docs[hi]! < target) {
+    lo = hi;
+    step *= 2;
+    hi = from + step;
+  }
+  if (hi > length) hi = length;
+  // docs[lo] < target; find the first ≥ target in (lo, hi].
+  while (lo + 1 < hi) {
+    const mid = (lo + hi) >> 1;
+    if (docs[mid]! < target) lo = mid;
+    else hi = mid;
+  }
+  return hi;
+}
+
+/** The k best (score, id) by (score desc, id asc): a min-heap whose root is the worst kept. */
+class HitHeap {
+  private readonly scores: number[] = [];
+  private readonly ids: string[] = [];
+  constructor(private readonly k: number) {}
+
+  get full(): boolean {
+    return this.scores.length >= this.k;
+  }
+
+  /** The score a document must reach (ties decided by id) to enter: -Infinity until full. */
+  get minScore(): number {
+    return this.full ? this.scores[0]! : -Infinity;
+  }
+
+  offer(score: number, id: string): void {
+    if (!this.full) {
+      this.scores.push(score);
+      this.ids.push(id);
+      this.up(this.scores.length - 1);
+    } else if (this.worse(this.scores[0]!, this.ids[0]!, score, id)) {
+      this.scores[0] = score;
+      this.ids[0] = id;
+      this.down(0);
+    }
+  }
+
+  sorted(): KeywordHit[] {
+    return this.scores
+      .map((score, i) => ({ id: this.ids[i]!, score }))
+      .sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  }
+
+  /** Is (s1, id1) ranked below (s2, id2)? */
+  private worse(s1: number, id1: string, s2: number, id2: string): boolean {
+    return s1 < s2 || (s1 === s2 && id1 > id2);
+  }
+
+  private up(i: number): void {
+    while (i > 0) {
+      const p = (i - 1) >> 1;
+      if (!this.worse(this.scores[i]!, this.ids[i]!, this.scores[p]!, this.ids[p]!)) return;
+      this.swap(i, p);
+      i = p;
+    }
+  }
+
+  private down(i: number): void {
+    const n = this.scores.length;
+    for (;;) {
+      const l = 2 * i + 1;
+      const r = l + 1;
+      let m = i;
+      if (l < n && this.worse(this.scores[l]!, this.ids[l]!, this.scores[m]!, this.ids[m]!)) m = l;
+      if (r < n && this.worse(this.scores[r]!, this.ids[r]!, this.scores[m]!, this.ids[m]!)) m = r;
+      if (m === i) return;
+      this.swap(i, m);
+      i = m;
+    }
+  }
+
+  private swap(a: number, b: number): void {
+    [this.scores[a], this.scores[b]] = [this.scores[b]!, this.scores[a]!];
+    [this.ids[a], this.ids[b]] = [this.ids[b]!, this.ids[a]!];
+  }
+}
