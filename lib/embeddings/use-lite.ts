@@ -5,16 +5,21 @@ import { configuredEmbeddingWorkers, USE_LITE_ID } from "./config";
 import { assertEmbeddable, EmbeddingServiceError, normalize, type Embedder } from "./types";
 
 const DIM = 512;
-/** Texts per worker job: small enough that a query waits at most one chunk behind an import. */
+/** Texts per bulk job: the model's per-call overhead is spread over 32 texts. */
 const CHUNK = 32;
+/** Bulk jobs handed to one worker at a time: the next is queued there before the current ends. */
+const BULK_DEPTH = 2;
 
 interface Slot {
   worker: Worker;
-  /** The job in flight, if any. */
-  job: Job | null;
+  /** The query worker takes only queries, so no query ever waits behind an import chunk. */
+  role: "query" | "bulk";
+  /** Jobs posted to the worker and not answered yet, oldest first. */
+  jobs: Job[];
 }
 
 interface Job {
+  id: number;
   texts: readonly string[];
   resolve: (vectors: Float32Array) => void;
   reject: (error: Error) => void;
@@ -22,8 +27,11 @@ interface Job {
 
 /**
  * Universal Sentence Encoder lite (512-d, shipped inside npm) on worker threads, so embedding a
- * 10,000-memory import never blocks the server's event loop. Queries jump the queue ahead of
- * bulk chunks. Vectors are re-normalized to unit length, as a cosine index does.
+ * 10,000-memory import never blocks the server's event loop. `workerCount` workers embed bulk
+ * chunks, two deep so none idles between chunks; one more worker embeds queries only, so a query
+ * waits for at most another query, never behind an import (docs/ARCHITECTURE.md, "Embedding").
+ * A query also takes an idle bulk worker when the query worker is busy. Vectors are
+ * re-normalized to unit length, as a cosine index does.
  */
 export class UseLiteEmbedder implements Embedder {
   readonly id = USE_LITE_ID;
@@ -31,8 +39,12 @@ export class UseLiteEmbedder implements Embedder {
   private readonly workers: Slot[] = [];
   private readonly queries: Job[] = [];
   private readonly bulk: Job[] = [];
+  private nextJob = 1;
 
-  constructor(private readonly workerCount = defaultWorkerCount()) {}
+  constructor(
+    private readonly workerCount = defaultWorkerCount(),
+    private readonly queryWorker = process.env.EMBEDDING_QUERY_WORKER !== "0",
+  ) {}
 
   async embed(texts: readonly string[], options: { priority?: "query" | "bulk" } = {}): Promise<Float32Array[]> {
     assertEmbeddable(texts);
@@ -41,7 +53,7 @@ export class UseLiteEmbedder implements Embedder {
     const chunks: Promise<Float32Array>[] = [];
     for (let start = 0; start < texts.length; start += CHUNK) {
       const slice = texts.slice(start, start + CHUNK);
-      chunks.push(new Promise((resolve, reject) => queue.push({ texts: slice, resolve, reject })));
+      chunks.push(new Promise((resolve, reject) => queue.push({ id: this.nextJob++, texts: slice, resolve, reject })));
     }
     this.pump();
     const flat = await Promise.all(chunks);
@@ -52,34 +64,48 @@ export class UseLiteEmbedder implements Embedder {
     return out;
   }
 
+  /** Starts the workers and loads the model in each now, instead of on the first embed. */
+  warm(): void {
+    this.ensureWorkers();
+  }
+
   /** Stops the workers (tests, scripts); the next embed starts them again. */
   async close(): Promise<void> {
     const workers = this.workers.splice(0);
     await Promise.all(workers.map((w) => w.worker.terminate()));
-    const orphans = [...workers.flatMap((w) => (w.job ? [w.job] : [])), ...this.queries.splice(0), ...this.bulk.splice(0)];
+    const orphans = [...workers.flatMap((w) => w.jobs), ...this.queries.splice(0), ...this.bulk.splice(0)];
     for (const job of orphans) job.reject(new EmbeddingServiceError("The embedding workers were stopped.", "unavailable"));
   }
 
   private pump(): void {
     this.ensureWorkers();
+    // Queries first: the query worker, then any bulk worker with nothing in flight.
+    for (const slot of [...this.workers].sort((a, b) => (a.role === b.role ? 0 : a.role === "query" ? -1 : 1))) {
+      if (this.queries.length === 0) break;
+      if (slot.jobs.length === 0) this.post(slot, this.queries.shift()!);
+    }
     for (const slot of this.workers) {
-      if (slot.job) continue;
-      const job = this.queries.shift() ?? this.bulk.shift();
-      if (!job) return;
-      slot.job = job;
-      slot.worker.ref(); // keep the process alive while a job is in flight
-      slot.worker.postMessage({ texts: job.texts });
+      if (slot.role !== "bulk") continue;
+      while (slot.jobs.length < BULK_DEPTH && this.bulk.length > 0) this.post(slot, this.bulk.shift()!);
     }
   }
 
+  private post(slot: Slot, job: Job): void {
+    slot.jobs.push(job);
+    slot.worker.ref(); // keep the process alive while a job is in flight
+    slot.worker.postMessage({ id: job.id, texts: job.texts });
+  }
+
   private ensureWorkers(): void {
-    while (this.workers.length < this.workerCount) {
+    const want = this.workerCount + (this.queryWorker ? 1 : 0);
+    while (this.workers.length < want) {
+      const role = this.queryWorker && !this.workers.some((w) => w.role === "query") ? "query" : "bulk";
       const worker = new Worker(workerPath());
-      const slot: Slot = { worker, job: null };
-      worker.on("message", (message: { vectors?: Float32Array; error?: string }) => {
-        const job = slot.job;
-        slot.job = null;
-        slot.worker.unref(); // an idle worker must not keep a script from exiting
+      const slot: Slot = { worker, role, jobs: [] };
+      worker.on("message", (message: { id: number; vectors?: Float32Array; error?: string }) => {
+        const at = slot.jobs.findIndex((j) => j.id === message.id);
+        const job = at >= 0 ? slot.jobs.splice(at, 1)[0] : undefined;
+        if (slot.jobs.length === 0) slot.worker.unref(); // an idle worker must not keep a script from exiting
         if (job) {
           if (message.vectors) job.resolve(message.vectors);
           else job.reject(new EmbeddingServiceError(`The embedding model failed: ${message.error}`, "unavailable"));
@@ -92,12 +118,13 @@ export class UseLiteEmbedder implements Embedder {
     }
   }
 
-  /** A crashed worker fails its in-flight job; a fresh one takes its place on the next pump. */
+  /** A crashed worker fails its in-flight jobs; a fresh one takes its place on the next pump. */
   private retire(slot: Slot, error: Error): void {
     const index = this.workers.indexOf(slot);
     if (index >= 0) this.workers.splice(index, 1);
-    slot.job?.reject(new EmbeddingServiceError(`The embedding worker crashed: ${error.message}`, "unavailable", { cause: error }));
-    slot.job = null;
+    for (const job of slot.jobs.splice(0)) {
+      job.reject(new EmbeddingServiceError(`The embedding worker crashed: ${error.message}`, "unavailable", { cause: error }));
+    }
     this.pump();
   }
 }

