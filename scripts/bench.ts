@@ -7,6 +7,7 @@ const BENCHES: Record<string, () => Promise<{ run: (args: string[]) => Promise<v
   history: () => import("./bench/history"),
   insights: () => import("./bench/insights"),
   scan: () => import("./bench/scan"),
+  keyword: () => import("./bench/keyword"),
 };
 
 runScript(async () => {
