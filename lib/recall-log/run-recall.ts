@@ -1,5 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { PrismaClient } from "@prisma/client";
+import { profileConfidenceBlock } from "@/lib/calibration/level";
+import type { Profile } from "@/lib/calibration/profile";
 import { EmbeddingServiceError } from "@/lib/embeddings/types";
 import type { IngestedSelectorBlock } from "@/lib/recall/selector-block";
 import { runSelector } from "@/lib/selectors";
@@ -30,7 +32,12 @@ export async function runRecall(
   body: RecallBody,
   store: MemoryStore,
   prisma: PrismaClient,
-  options: { signal?: AbortSignal; env?: Readonly<Record<string, string | undefined>> } = {},
+  options: {
+    signal?: AbortSignal;
+    env?: Readonly<Record<string, string | undefined>>;
+    /** The store's threshold profile; a non-reference one adds `profile_confidence` beside the wire block. */
+    profile?: Pick<Profile, "name" | "thresholds" | "pool_size"> | null;
+  } = {},
 ): Promise<LoggedRecall> {
   const id = randomUUID();
   const createdAt = new Date();
@@ -79,6 +86,7 @@ export async function runRecall(
       candidates: outcome.candidates,
       timings: { ...outcome.timings, ...(selection!.ms === null ? {} : { selector_ms: selection!.ms }) },
       degraded: outcome.degraded,
+      profileConfidence: profileBlock(options.profile, body.k, outcome),
     },
   });
   await insertRecall(prisma, row);
@@ -117,6 +125,12 @@ async function select(
     usage,
     ms: body.selector === "off" ? null : Math.round(run.latency_ms * 1000) / 1000,
   };
+}
+
+/** The profile's block beside the reference one (none for the reference profile itself). */
+function profileBlock(profile: Pick<Profile, "name" | "thresholds" | "pool_size"> | null | undefined, k: number, outcome: StoreRecallOutcome) {
+  if (!profile || profile.name === DEFAULT_THRESHOLDS.name) return null;
+  return profileConfidenceBlock(profile, { candidates: outcome.candidates, k, stated: outcome.confidence });
 }
 
 function storeFailure(error: unknown): NonNullable<LogRecallInput["error"]> {

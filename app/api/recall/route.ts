@@ -1,6 +1,7 @@
 import { ApiError } from "@/lib/api/errors";
 import { apiRoute } from "@/lib/api/route";
 import { getPrisma } from "@/lib/db";
+import { storeProfile } from "@/lib/profiles";
 import { RecallFailedError, runRecall } from "@/lib/recall-log/run-recall";
 import { RecallBodySchema } from "@/lib/recall-log/schemas";
 import { resolveStore } from "@/lib/stores/registry";
@@ -10,8 +11,9 @@ export const dynamic = "force-dynamic";
 /** Runs a recall against a store and logs it (README "HTTP API"). */
 export const POST = apiRoute({ body: RecallBodySchema }, async ({ body, request }) => {
   const store = await resolveStore(body.store);
+  const prisma = await getPrisma();
   try {
-    return await runRecall(body, store, await getPrisma(), { signal: request.signal });
+    return await runRecall(body, store, prisma, { signal: request.signal, profile: await storeProfile(prisma, body.store) });
   } catch (error) {
     if (error instanceof RecallFailedError) {
       throw new ApiError(error.status, error.code, error.message, { recall_id: error.recallId });

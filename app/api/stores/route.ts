@@ -1,10 +1,15 @@
 import { apiRoute } from "@/lib/api/route";
+import { getPrisma } from "@/lib/db";
+import { storeProfileNames } from "@/lib/profiles";
 import { listStores, remoteStoreHealth } from "@/lib/stores/registry";
 
 export const dynamic = "force-dynamic";
 
-/** The stores the console can recall from, with the reachability of each remote one. */
+/** The stores the console can recall from, with the reachability of each remote one and its threshold profile. */
 export const GET = apiRoute({}, async () => {
-  const health = await remoteStoreHealth();
-  return { stores: listStores().map((store) => ({ ...store, health: store.kind === "remote" ? health[store.name] : { ok: true } })) };
+  const stores = listStores();
+  const [health, profiles] = await Promise.all([remoteStoreHealth(), storeProfileNames(await getPrisma(), stores.map((s) => s.name))]);
+  return {
+    stores: stores.map((store) => ({ ...store, health: store.kind === "remote" ? health[store.name] : { ok: true }, profile: profiles[store.name] })),
+  };
 });

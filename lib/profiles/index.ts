@@ -1,0 +1,87 @@
+import "server-only";
+import type { Prisma, PrismaClient } from "@prisma/client";
+import { ApiError } from "@/lib/api/errors";
+import { DEFAULT_PROFILE, type Profile, type ProfileSource } from "@/lib/calibration/profile";
+import { resolveThresholds } from "@/lib/recall/thresholds";
+import { BUILTIN_PROFILES, builtinStoreProfile } from "./builtin";
+
+export { BUILTIN_PROFILES, SHIPPED_PROFILE, SHIPPED_PROFILE_NAME, builtinStoreProfile } from "./builtin";
+
+/**
+ * Threshold profiles as data (docs/ARCHITECTURE.md, "Threshold profiles"): the built-in ones in
+ * code, the user's own in `threshold_profiles`, and which one each store judges with in
+ * `store_profiles`.
+ */
+
+interface ProfileRow {
+  name: string;
+  description: string | null;
+  thresholds: Prisma.JsonValue;
+  poolSize: number | null;
+  source: Prisma.JsonValue;
+}
+
+function fromRow(row: ProfileRow): Profile {
+  return {
+    name: row.name,
+    description: row.description,
+    thresholds: resolveThresholds({ ...(row.thresholds as object), name: row.name }),
+    pool_size: row.poolSize,
+    source: (row.source as ProfileSource | null) ?? null,
+    builtin: false,
+  };
+}
+
+export async function listProfiles(prisma: PrismaClient): Promise<Profile[]> {
+  const rows = await prisma.thresholdProfile.findMany({ orderBy: { name: "asc" } });
+  return [...BUILTIN_PROFILES.map((p) => ({ ...p })), ...rows.map(fromRow)];
+}
+
+export async function findProfile(prisma: PrismaClient, name: string): Promise<Profile | null> {
+  const builtin = BUILTIN_PROFILES.find((p) => p.name === name);
+  if (builtin) return { ...builtin };
+  const row = await prisma.thresholdProfile.findUnique({ where: { name } });
+  return row ? fromRow(row) : null;
+}
+
+export async function getProfile(prisma: PrismaClient, name: string): Promise<Profile> {
+  const profile = await findProfile(prisma, name);
+  if (!profile) throw ApiError.notFound(`Profile "${name}"`);
+  return profile;
+}
+
+/** Creates or replaces a user profile; built-in names are refused (409). */
+export async function saveProfile(prisma: PrismaClient, profile: Profile): Promise<{ profile: Profile; created: boolean }> {
+  if (BUILTIN_PROFILES.some((p) => p.name === profile.name)) {
+    throw new ApiError(409, "profile_read_only", `"${profile.name}" is a built-in profile and cannot be changed; save under another name.`);
+  }
+  const { name: _name, ...thresholds } = profile.thresholds;
+  const data = {
+    description: profile.description,
+    thresholds: thresholds as unknown as Prisma.InputJsonValue,
+    poolSize: profile.pool_size,
+    source: (profile.source ?? undefined) as unknown as Prisma.InputJsonValue | undefined,
+  };
+  const existing = await prisma.thresholdProfile.findUnique({ where: { name: profile.name }, select: { name: true } });
+  await prisma.thresholdProfile.upsert({ where: { name: profile.name }, create: { name: profile.name, ...data }, update: data });
+  return { profile: { ...profile, builtin: false }, created: !existing };
+}
+
+/** The profile name each store uses (its assignment, or its built-in choice). */
+export async function storeProfileNames(prisma: PrismaClient, stores: readonly string[]): Promise<Record<string, string>> {
+  const rows = await prisma.storeProfile.findMany({ where: { store: { in: [...stores] } } });
+  const assigned = new Map(rows.map((r) => [r.store, r.profile]));
+  return Object.fromEntries(stores.map((s) => [s, assigned.get(s) ?? builtinStoreProfile(s)]));
+}
+
+/** The profile a store judges with; a profile that has since disappeared falls back to the reference. */
+export async function storeProfile(prisma: PrismaClient, store: string): Promise<Profile> {
+  const name = (await storeProfileNames(prisma, [store]))[store]!;
+  return (await findProfile(prisma, name)) ?? { ...DEFAULT_PROFILE };
+}
+
+export async function assignStoreProfile(prisma: PrismaClient, store: string, profile: string): Promise<Profile> {
+  const found = await getProfile(prisma, profile);
+  await prisma.storeProfile.upsert({ where: { store }, create: { store, profile }, update: { profile } });
+  return found;
+}

@@ -1,0 +1,74 @@
+import "server-only";
+import type { Prisma, PrismaClient } from "@prisma/client";
+import { ApiError } from "@/lib/api/errors";
+import type { FitExample } from "@/lib/calibration/fit";
+import type { StoredCandidate } from "@/lib/calibration/level";
+import { historyWhere, type HistoryFilters } from "@/lib/recall-log/history";
+
+/** Most labeled recalls a fit reads (a fit over more is slow and gains little). */
+export const MAX_FIT_RECALLS = 20_000;
+
+/** Stored merged lists of these recalls, rank order, in one query. */
+export async function candidatesOf(prisma: PrismaClient, ids: readonly string[]): Promise<Map<string, StoredCandidate[]>> {
+  const out = new Map<string, StoredCandidate[]>();
+  if (ids.length === 0) return out;
+  const rows = await prisma.recallCandidate.findMany({
+    where: { recallId: { in: [...ids] } },
+    select: { recallId: true, rawCosine: true, hybridScore: true, keywordScore: true },
+    orderBy: [{ recallId: "asc" }, { rank: "asc" }],
+  });
+  for (const r of rows) {
+    let list = out.get(r.recallId);
+    if (!list) out.set(r.recallId, (list = []));
+    list.push({ raw_cosine: r.rawCosine, hybrid_score: r.hybridScore, keyword_score: r.keywordScore });
+  }
+  return out;
+}
+
+/** Examples of an evaluation run: its logged recalls, labeled by their set's items (empty relevant = absent). */
+export async function examplesFromRun(prisma: PrismaClient, runId: string): Promise<{ examples: FitExample[]; skipped: number }> {
+  const run = await prisma.evalRun.findUnique({ where: { id: runId }, select: { datasetId: true } });
+  if (!run) throw ApiError.notFound(`Evaluation run ${runId}`);
+  const [recalls, items] = await Promise.all([
+    prisma.recall.findMany({ where: { evalRunId: runId, status: "ok" }, select: { id: true, k: true, evalItem: true, hasCandidates: true }, take: MAX_FIT_RECALLS }),
+    prisma.datasetItem.findMany({ where: { datasetId: run.datasetId }, select: { position: true, relevant: true, kind: true, itemId: true } }),
+  ]);
+  const byPosition = new Map(items.map((i) => [i.position, i]));
+  const pools = await candidatesOf(prisma, recalls.filter((r) => r.hasCandidates).map((r) => r.id));
+  const examples: FitExample[] = [];
+  let skipped = 0;
+  for (const r of recalls) {
+    const item = r.evalItem === null ? undefined : byPosition.get(r.evalItem);
+    const candidates = pools.get(r.id);
+    if (!item || !candidates) {
+      skipped++;
+      continue;
+    }
+    examples.push({ group: item.itemId ?? `item-${item.position}`, present: item.relevant.length > 0, kind: item.kind, k: r.k, candidates });
+  }
+  return { examples, skipped };
+}
+
+/** Examples from labeled recalls in History ("a relevant memory was present": yes/no; unsure is left out). */
+export async function examplesFromRecalls(prisma: PrismaClient, filters: HistoryFilters): Promise<{ examples: FitExample[]; skipped: number }> {
+  const where: Prisma.RecallWhereInput = { AND: [historyWhere(filters), { labelPresent: { in: ["yes", "no"] } }, { status: "ok" }] };
+  const recalls = await prisma.recall.findMany({
+    where,
+    select: { id: true, k: true, labelPresent: true, hasCandidates: true, query: true },
+    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+    take: MAX_FIT_RECALLS,
+  });
+  const pools = await candidatesOf(prisma, recalls.filter((r) => r.hasCandidates).map((r) => r.id));
+  const examples: FitExample[] = [];
+  let skipped = 0;
+  for (const r of recalls) {
+    const candidates = pools.get(r.id);
+    if (!candidates) {
+      skipped++;
+      continue;
+    }
+    // One query asked several times stays in one fold.
+    examples.push({ group: r.query.trim().toLowerCase(), present: r.labelPresent === "yes", kind: null, k: r.k, candidates });
+  }
+  return { examples, skipped };
+}

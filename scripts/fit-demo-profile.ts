@@ -1,0 +1,105 @@
+/**
+ * `npm run fit-demo-profile [-- --check]`: reproduces the shipped USE-lite profile. Loads the
+ * demo corpus (data/demo) into a throw-away embedded store, runs its 106 labeled queries in
+ * hybrid mode at k = 5, 10 and 20, fits a profile with lib/calibration (one query's three
+ * recalls stay in one fold), prints reference vs fitted balanced accuracy (training fit and
+ * 5-fold cross-validated estimate, per k and over all three) and writes
+ * data/demo/use-lite-profile.json, which the embedded store uses from its first start.
+ * `--check` prints without writing.
+ */
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { PrismaClient } from "@prisma/client";
+import { evaluateProfile, fitProfile, type FitExample, type FitResult } from "../lib/calibration/fit";
+import { DEFAULT_PROFILE } from "../lib/calibration/profile";
+import { openDatabase } from "../lib/db/connection";
+import { migrate } from "../lib/db/migrator";
+import { UseLiteEmbedder } from "../lib/embeddings/use-lite";
+import type { SearchMode } from "../lib/recall/merge";
+import { readDemoCorpus } from "../lib/stores/demo-corpus";
+import { EmbeddedStore } from "../lib/stores/embedded-store";
+import { runScript } from "./run-script";
+
+const OUT = path.join(__dirname, "..", "data", "demo", "use-lite-profile.json");
+const KS = [5, 10, 20];
+
+interface DemoQuery {
+  id: string;
+  query: string;
+  kind: string;
+  relevant: string[];
+}
+
+runScript(async () => {
+  const check = process.argv.includes("--check");
+  const queries = JSON.parse(fs.readFileSync(path.join(__dirname, "..", "data", "demo", "queries.json"), "utf8")) as DemoQuery[];
+  const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "recall-fit-"));
+  const db = await openDatabase({ kind: "pglite", dataDir: path.join(scratch, "data") });
+  const embedder = new UseLiteEmbedder();
+  try {
+    await migrate(db);
+    const prisma = new PrismaClient({ adapter: db.adapter });
+    const store = new EmbeddedStore(prisma, embedder);
+    const { created } = await store.add(readDemoCorpus());
+    const examples: Record<string, FitExample[]> = {};
+    for (const mode of ["hybrid", "semantic"] as SearchMode[]) {
+      for (const k of KS) {
+        const list: FitExample[] = [];
+        for (const q of queries) {
+          const outcome = await store.recall({ query: q.query, k, searchMode: mode });
+          list.push({ group: q.id, present: q.relevant.length > 0, kind: q.kind, k, candidates: outcome.candidates ?? [] });
+        }
+        examples[`${mode}:${k}`] = list;
+      }
+    }
+    const train = KS.flatMap((k) => examples[`hybrid:${k}`]!);
+    const fit = fitProfile(train, { name: "use-lite" });
+    console.log(`demo set: ${created} memories, ${queries.length} queries (${queries.filter((q) => q.relevant.length).length} present, ${queries.filter((q) => !q.relevant.length).length} absent), hybrid, k = ${KS.join("/")}\n`);
+    console.log(`fitted: shape ${fit.shape}, pool_size ${fit.pool_size}, cut (abs_low = abs_moderate) ${fit.thresholds.abs_low_cosine}, moderate_prominence ${fit.thresholds.moderate_prominence}`);
+    console.log(`shapes tried (5-fold CV / training): ${fit.shapes.map((s) => `${s.shape} pool ${s.pool_size}: ${f(s.balanced_accuracy)} / ${f(s.train_balanced_accuracy)}`).join("; ")}`);
+    console.log(`over k=5/10/20: fitted train ${f(fit.estimate.train_balanced_accuracy)}, CV ${f(fit.estimate.balanced_accuracy)} (folds ${fit.estimate.fold_scores.map(f).join(", ")}); reference ${f(fit.reference.balanced_accuracy)}\n`);
+    console.log("balanced accuracy, present vs off-topic (reference constants | shipped profile train | CV of the same fit at that k alone)");
+    for (const key of Object.keys(examples)) {
+      const list = examples[key]!;
+      const perK = fitProfile(list, { name: "use-lite" });
+      const ref = evaluateProfile(list, DEFAULT_PROFILE).balanced_accuracy;
+      const shipped = evaluateProfile(list, fit).balanced_accuracy;
+      console.log(`  ${key.padEnd(12)} reference ${f(ref)} | shipped ${f(shipped)} | CV ${f(perK.estimate.balanced_accuracy)} (train ${f(perK.estimate.train_balanced_accuracy)})`);
+    }
+    console.log(`\nby kind (k=5/10/20 pooled): ${Object.entries(fit.by_kind).map(([k, r]) => `${k} ${r.count}: shipped ${f(r.fitted_accuracy)}, reference ${f(r.reference_accuracy)}`).join("; ")}`);
+    if (!check) {
+      fs.writeFileSync(OUT, JSON.stringify(shippedProfile(fit, created, queries.length), null, 2) + "\n");
+      console.log(`\nwrote ${path.relative(process.cwd(), OUT)}`);
+    }
+    await prisma.$disconnect();
+  } finally {
+    await embedder.close();
+    await db.close();
+    fs.rmSync(scratch, { recursive: true, force: true });
+  }
+});
+
+function f(x: number | null | undefined): string {
+  return x === null || x === undefined ? "n/a" : x.toFixed(3);
+}
+
+function shippedProfile(fit: FitResult, memories: number, queries: number) {
+  return {
+    name: "use-lite",
+    description:
+      `Fitted on the demo corpus (${memories} memories, ${queries} labeled queries, hybrid, k = 5/10/20) for USE-lite: ` +
+      `worth reading when the top raw cosine of the first ${fit.pool_size ?? "k"} merged candidates is ≥ ${fit.thresholds.abs_low_cosine}` +
+      (fit.thresholds.moderate_prominence > 0 ? ` and prominence ≥ ${fit.thresholds.moderate_prominence}` : " (prominence admits every pool)") +
+      ". Reproduce with npm run fit-demo-profile.",
+    thresholds: fit.thresholds,
+    pool_size: fit.pool_size,
+    source: {
+      kind: "fit",
+      dataset: "demo (data/demo/queries.json)",
+      fitted_at: new Date().toISOString().slice(0, 10),
+      estimate: { balanced_accuracy: fit.estimate.balanced_accuracy, train_balanced_accuracy: fit.estimate.train_balanced_accuracy, folds: fit.estimate.folds },
+      note: `npm run fit-demo-profile; shape ${fit.shape}; reference constants on the same recalls: ${f(fit.reference.balanced_accuracy)}`,
+    },
+  };
+}
