@@ -15,6 +15,7 @@ import { z } from "zod";
 import type { Prisma, PrismaClient } from "@prisma/client";
 import { LEVELS, type Level } from "@/lib/recall/confidence";
 import { isDateInRange, isoDateTime, withInputRules } from "@/lib/validation/input-rules";
+import { labelsFromColumns, relevantIds, type PresentLabel } from "./labels";
 
 export const HISTORY_PAGE_SIZE = 50;
 export const HISTORY_MAX_PAGE_SIZE = 200;
@@ -82,6 +83,14 @@ export function decodeHistoryCursor(cursor: string): HistoryCursor | null {
 // ---------------------------------------------------------------------------------------------
 // Query schema, shared by the route (422 on bad input) and the History page (its URL).
 
+/**
+ * The label filter: `labeled` (any label saved), `unlabeled`, or the present label — `present`
+ * (yes), `absent` (no), `unsure`.
+ */
+export const HISTORY_LABEL_FILTERS = ["labeled", "unlabeled", "present", "absent", "unsure"] as const;
+export type HistoryLabelFilter = (typeof HISTORY_LABEL_FILTERS)[number];
+const PRESENT_OF: Record<"present" | "absent" | "unsure", PresentLabel> = { present: "yes", absent: "no", unsure: "unsure" };
+
 const BAD_CURSOR = "The cursor is damaged or not one this API issued; start over from the first page (drop the cursor).";
 
 const BooleanParam = z.enum(["true", "false"], "expected true or false").transform((value) => value === "true");
@@ -132,6 +141,8 @@ const filterShape = {
   selector_model: z.string().trim().min(1).max(200).optional(),
   /** A memory id the selector dropped: the recall's dropped_memory_ids (capped at 20) contain it. */
   dropped_memory: z.string().trim().min(1).max(200).optional(),
+  /** Relevance labels: any label, none, or the present label (yes / no / unsure). */
+  label: z.enum(HISTORY_LABEL_FILTERS, `label is one of ${HISTORY_LABEL_FILTERS.join(", ")}`).optional(),
 };
 
 const pageShape = {
@@ -187,6 +198,7 @@ export const HISTORY_FILTER_KEYS = [
   "source",
   "selector_model",
   "dropped_memory",
+  "label",
   "q",
   "from",
   "to",
@@ -243,6 +255,15 @@ export interface HistoryItem {
   latency_ms: number | null;
   /** Whether the candidate pool was recorded (so the score distribution can be drawn). */
   has_candidates: boolean;
+  /** The present label: yes | no | unsure; null when not labeled. */
+  label_present: PresentLabel | null;
+  /** Memory ids labeled relevant, sorted. */
+  label_relevant: string[];
+  /** Memory ids labeled not relevant. */
+  label_not_relevant: string[];
+  labeler: string | null;
+  /** When a label was last saved; null while the recall carries none. */
+  labeled_at: string | null;
 }
 
 export interface HistoryPage {
@@ -271,6 +292,10 @@ const HISTORY_SELECT = {
   selectorReason: true,
   latencyMs: true,
   hasCandidates: true,
+  labelPresent: true,
+  labelResults: true,
+  labeler: true,
+  labeledAt: true,
 } as const satisfies Prisma.RecallSelect;
 
 type HistoryRow = Prisma.RecallGetPayload<{ select: typeof HISTORY_SELECT }>;
@@ -297,6 +322,11 @@ export function historyWhere(query: HistoryFilters & { cursor?: HistoryCursor | 
   // Array containment (@>), which the GIN index on dropped_memory_ids serves.
   if (query.dropped_memory !== undefined) and.push({ droppedMemoryIds: { has: query.dropped_memory } });
   // Prisma passes `contains` to ILIKE as is: % and _ (and the escape character) are made literal.
+  // labeled_at / label_present are set only on labeled rows: the partial indexes of
+  // *_recall_labels hold exactly those, in (created_at, id) order.
+  if (query.label === "labeled") and.push({ labeledAt: { not: null } });
+  else if (query.label === "unlabeled") and.push({ labeledAt: null });
+  else if (query.label !== undefined) and.push({ labelPresent: PRESENT_OF[query.label] });
   if (query.q !== undefined) and.push({ query: { contains: escapeLike(query.q), mode: "insensitive" } });
   if (query.from !== undefined || query.to !== undefined) {
     and.push({
@@ -352,5 +382,19 @@ function toHistoryItem(row: HistoryRow): HistoryItem {
     selector_reason: row.selectorReason,
     latency_ms: row.latencyMs,
     has_candidates: row.hasCandidates,
+    ...historyLabels(row),
+  };
+}
+
+function historyLabels(row: HistoryRow): Pick<HistoryItem, "label_present" | "label_relevant" | "label_not_relevant" | "labeler" | "labeled_at"> {
+  const labels = labelsFromColumns(row);
+  return {
+    label_present: labels.present,
+    label_relevant: relevantIds(labels.results),
+    label_not_relevant: Object.keys(labels.results)
+      .filter((id) => labels.results[id] === false)
+      .sort(),
+    labeler: labels.labeler,
+    labeled_at: labels.labeled_at,
   };
 }

@@ -2,6 +2,7 @@ import { kSensitivity, type ProfileConfidenceBlock } from "@/lib/calibration/lev
 import { Prisma, type PrismaClient, type Recall, type RecallCandidate } from "@prisma/client";
 import type { IngestedSelectorBlock } from "@/lib/recall/selector-block";
 import type { StoreRecallOutcome } from "@/lib/stores/types";
+import { labelsFromColumns } from "./labels";
 import type { LoggedCandidate, LoggedConfidence, LoggedRequest, LoggedResult, LoggedRecall } from "./types";
 
 /**
@@ -272,6 +273,7 @@ export function toRecallView(row: RecallRow): LoggedRecall {
     ...(row.profileConfidence ? { profile_confidence: row.profileConfidence as unknown as ProfileConfidenceBlock } : {}),
     // Derived on read from the stored merged list (cheap and pure), so every logged pool has it.
     ...(candidates ? { k_sensitivity: kSensitivity(candidates, profileOf(row.profileConfidence as unknown as ProfileConfidenceBlock | null)) } : {}),
+    labels: labelsFromColumns(row),
   };
 }
 

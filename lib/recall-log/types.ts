@@ -7,6 +7,7 @@ import type { Level } from "@/lib/recall/confidence";
 import type { SearchMode } from "@/lib/recall/merge";
 import type { IngestedSelectorBlock } from "@/lib/recall/selector-block";
 import type { LoggedConfidence, LoggedResult } from "@/lib/recall/wire";
+import type { RecallLabels } from "./labels";
 
 export type { Level, LoggedConfidence, LoggedResult };
 
@@ -59,6 +60,8 @@ export interface LoggedRecall {
   profile_confidence?: ProfileConfidenceBlock;
   /** The reference level at k = 5, 10, 20 from the stored merged list (and the profile's, when set). */
   k_sensitivity?: KSensitivityPoint[];
+  /** Relevance labels a person gave it (all empty when unlabeled). */
+  labels: RecallLabels;
 }
 
 // Old names, kept only while the parallel branches of this session rebase onto the renames;

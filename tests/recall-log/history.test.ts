@@ -210,6 +210,11 @@ describe.each(DATABASE_KINDS)("recall history on %s", (kind) => {
       selector_reason: null,
       latency_ms: 12.5,
       has_candidates: true,
+      label_present: null,
+      label_relevant: [],
+      label_not_relevant: [],
+      labeler: null,
+      labeled_at: null,
     } satisfies HistoryItem);
 
     const failed = page.items.find((i) => i.id === specs[6]!.id)!;
