@@ -95,6 +95,14 @@ export const ENV_SETTINGS: readonly EnvSetting[] = [
     checks: { EMBEDDING_WORKERS: positiveInt(64) },
   },
   {
+    names: ["EMBEDDING_QUERY_WORKER"],
+    default: "on",
+    meaning:
+      "One more USE-lite worker that embeds only queries, so a recall never waits behind an import chunk; `0` turns it off (saves one model's memory).",
+    scope: "app",
+    checks: { EMBEDDING_QUERY_WORKER: oneOf("0", "1") },
+  },
+  {
     names: [
       "REMOTE_STORES",
       "REMOTE_STORE_URL",
