@@ -120,6 +120,23 @@ function tooLarge(maxBytes: number) {
   });
 }
 
+/**
+ * The answer for a method a route does not take: 405 in the envelope, with `Allow` (Next's own
+ * 405 has an empty body). Each route file exports it for the methods it lacks.
+ */
+export function methodNotAllowed(allowed: readonly string[]) {
+  return async (request: Request) => {
+    const { pathname } = new URL(request.url);
+    const allow = [...allowed, ...(allowed.includes("GET") ? ["HEAD"] : [])].join(", ");
+    return errorResponse(
+      new ApiError(405, "method_not_allowed", `${pathname} does not take ${request.method}; it takes ${allowed.join(", ")}.`, {
+        allowed: [...allowed],
+      }),
+      { allow },
+    );
+  };
+}
+
 export function toApiError(error: unknown): ApiError {
   if (error instanceof ApiError) return error;
   if (error instanceof StoreError) return new ApiError(error.status, error.code, error.message, error.details);

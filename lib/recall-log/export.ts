@@ -27,34 +27,35 @@ export function encodeExportPage(items: readonly HistoryItem[], format: ExportFo
   );
 }
 
-/** The filtered history, newest first, as a stream that reads one keyset page at a time. */
-export function exportStream(
+/**
+ * The filtered history, newest first, as a stream that reads one keyset page at a time. The
+ * first page is read before the stream is handed back, so a filter the database refuses (or a
+ * database that is down) fails the request with a status in the envelope instead of cutting a
+ * stream that already answered 200.
+ */
+export async function exportStream(
   prisma: PrismaClient,
   filters: HistoryFilters,
   format: ExportFormat,
   pageSize = EXPORT_PAGE,
-): ReadableStream<Uint8Array> {
+): Promise<ReadableStream<Uint8Array>> {
   const encoder = new TextEncoder();
-  let cursor: HistoryCursor | undefined;
+  const read = (cursor: HistoryCursor | undefined) => listRecalls(prisma, { ...filters, limit: pageSize, cursor });
+  let page = await read(undefined);
   let first = true;
-  let done = false;
   return new ReadableStream({
     async pull(controller) {
-      if (done) return controller.close();
-      const page = await listRecalls(prisma, {
-        ...filters,
-        limit: pageSize,
-        cursor,
-      });
-      const text = encodeExportPage(page.items, format, first);
+      const current = page;
+      const text = encodeExportPage(current.items, format, first);
       // A CSV with no rows still gets its header.
       if (text || first) controller.enqueue(encoder.encode(text || (format === "csv" ? `${EXPORT_COLUMNS.join(",")}\n` : "")));
       first = false;
-      cursor = page.next_cursor ? (decodeHistoryCursor(page.next_cursor) ?? undefined) : undefined;
+      const cursor = current.next_cursor ? (decodeHistoryCursor(current.next_cursor) ?? undefined) : undefined;
       if (!cursor) {
-        done = true;
         controller.close();
+        return;
       }
+      page = await read(cursor);
     },
   });
 }

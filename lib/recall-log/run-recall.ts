@@ -66,9 +66,22 @@ export async function runRecall(
       options.signal,
     );
   } catch (error) {
-    failure = storeFailure(error);
+    failure = storeFailure(error, options.signal);
   }
-  const selection = outcome ? await select(body, outcome, options) : null;
+  let selection: Awaited<ReturnType<typeof select>> | null = null;
+  if (outcome) {
+    try {
+      selection = await select(body, outcome, options);
+    } catch (error) {
+      if (!options.signal?.aborted) throw error;
+    }
+  }
+  // The caller went away while the store or the selector worked (the embedded store does not
+  // watch the signal): logged as cancelled whatever the store did, so every store reads alike.
+  if (options.signal?.aborted && !failure) {
+    failure = CANCELLED;
+    outcome = undefined;
+  }
   const latencyMs = Math.round((performance.now() - started) * 100) / 100;
 
   const row = recallRow({
@@ -133,12 +146,15 @@ function profileBlock(profile: Pick<Profile, "name" | "thresholds" | "pool_size"
   return profileConfidenceBlock(profile, { candidates: outcome.candidates, k, stated: outcome.confidence });
 }
 
-function storeFailure(error: unknown): NonNullable<LogRecallInput["error"]> {
+/** The caller went away; 499 is the customary "client closed request". */
+const CANCELLED = { status: 499, code: "cancelled", message: "The recall was cancelled before the store answered." } as const;
+
+function storeFailure(error: unknown, signal: AbortSignal | undefined): NonNullable<LogRecallInput["error"]> {
+  // Next aborts the request's signal with its own ResponseAborted error, which is not an
+  // AbortError: the signal, not the error's name, says whether the caller went away.
+  if (signal?.aborted) return { ...CANCELLED };
+  if (error instanceof Error && (error.name === "AbortError" || error.name === "ResponseAborted")) return { ...CANCELLED };
   if (error instanceof StoreError) return { status: error.status, code: error.code, message: error.message };
-  if (error instanceof Error && error.name === "AbortError") {
-    // The caller went away; 499 is the customary "client closed request".
-    return { status: 499, code: "cancelled", message: "The recall was cancelled before the store answered." };
-  }
   if (error instanceof EmbeddingServiceError) {
     return { status: error.reason === "timeout" ? 504 : 502, code: "embedding_unavailable", message: error.message };
   }

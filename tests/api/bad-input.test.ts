@@ -261,3 +261,39 @@ describe("bodies", () => {
     expect(await counts()).toEqual(before);
   });
 });
+
+describe("methods and exports", () => {
+  it.each([
+    ["PUT", memoriesRoute.PUT, "/api/memories", /GET, POST/],
+    ["PATCH", memoryRoute.PATCH, "/api/memories/seed", /GET, DELETE/],
+    ["DELETE", recallsRoute.DELETE, "/api/recalls", /GET, POST/],
+    ["POST", insightsRoute.POST, "/api/insights", /GET/],
+    ["GET", retentionRoute.GET, "/api/recalls/retention", /POST/],
+  ])("%s on a route that does not take it answers 405 in the envelope", async (method, handler, url, allowed) => {
+    const before = await counts();
+    const answer = await handler(new NextRequest(new URL(url, "http://localhost"), { method }));
+    expect(answer.status).toBe(405);
+    expect(answer.headers.get("allow")).toMatch(allowed);
+    const json = await answer.json();
+    expectEnvelope(json);
+    expect(json.error).toBe("method_not_allowed");
+    expect(await counts()).toEqual(before);
+  });
+
+  it("an export whose first page fails answers in the envelope instead of cutting a 200 stream", async () => {
+    const { prisma } = await getDatabase();
+    const original = prisma.recall.findMany;
+    // The database refusing the export's query, as a filter it cannot run would.
+    (prisma.recall as { findMany: unknown }).findMany = () => Promise.reject(new Error("invalid input syntax"));
+    try {
+      const { status, json } = await callRoute(exportRoute.GET, { url: "/api/recalls/export?format=csv" });
+      expect(status).toBe(500);
+      expectEnvelope(json);
+    } finally {
+      (prisma.recall as { findMany: unknown }).findMany = original;
+    }
+    const ok = await exportRoute.GET(new NextRequest("http://localhost/api/recalls/export?format=jsonl"), { params: Promise.resolve({}) });
+    expect(ok.status).toBe(200);
+    expect((await ok.text()).trim().split("\n").length).toBe((await counts()).recalls);
+  });
+});

@@ -40,7 +40,7 @@ async function collect(stream: ReadableStream<Uint8Array>): Promise<string> {
 }
 
 it("streams every matching row once across pages as JSON Lines, newest first", async () => {
-  const text = await collect(exportStream(prisma, HistoryFiltersSchema.parse({}), "jsonl", 5));
+  const text = await collect(await exportStream(prisma, HistoryFiltersSchema.parse({}), "jsonl", 5));
   const lines = text.trimEnd().split("\n").map((line) => JSON.parse(line) as { id: string; created_at: string });
   expect(lines).toHaveLength(23);
   expect(new Set(lines.map((l) => l.id)).size).toBe(23);
@@ -48,7 +48,7 @@ it("streams every matching row once across pages as JSON Lines, newest first", a
 });
 
 it("writes CSV with a header, applies the filters, and neutralizes formula cells", async () => {
-  const text = await collect(exportStream(prisma, HistoryFiltersSchema.parse({ store: "prod" }), "csv", 4));
+  const text = await collect(await exportStream(prisma, HistoryFiltersSchema.parse({ store: "prod" }), "csv", 4));
   const [header] = text.split("\n");
   expect(header).toBe(EXPORT_COLUMNS.join(","));
   expect(text).toContain(`'=HYPERLINK(""http://evil"")`);
@@ -62,6 +62,6 @@ it("writes CSV with a header, applies the filters, and neutralizes formula cells
 });
 
 it("writes just the header when nothing matches", async () => {
-  const text = await collect(exportStream(prisma, HistoryFiltersSchema.parse({ store: "nowhere" }), "csv"));
+  const text = await collect(await exportStream(prisma, HistoryFiltersSchema.parse({ store: "nowhere" }), "csv"));
   expect(text).toBe(`${EXPORT_COLUMNS.join(",")}\n`);
 });

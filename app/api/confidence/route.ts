@@ -1,4 +1,4 @@
-import { apiRoute } from "@/lib/api/route";
+import { apiRoute, methodNotAllowed } from "@/lib/api/route";
 import { computeConfidence } from "@/lib/recall/confidence";
 import { ConfidenceRequestSchema } from "@/lib/recall/schemas";
 
@@ -11,3 +11,9 @@ export const POST = apiRoute({ body: ConfidenceRequestSchema }, async ({ body })
     body.thresholds ?? undefined,
   ),
 );
+
+// Other methods answer 405 in the envelope.
+export const GET = methodNotAllowed(["POST"]);
+export const PUT = methodNotAllowed(["POST"]);
+export const PATCH = methodNotAllowed(["POST"]);
+export const DELETE = methodNotAllowed(["POST"]);

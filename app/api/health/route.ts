@@ -1,4 +1,4 @@
-import { apiRoute } from "@/lib/api/route";
+import { apiRoute, methodNotAllowed } from "@/lib/api/route";
 import { getDatabase } from "@/lib/db";
 import { configuredEmbedderId } from "@/lib/embeddings/config";
 
@@ -10,3 +10,9 @@ export const GET = apiRoute({}, async () => {
   await db.prisma.$queryRaw`SELECT 1`;
   return { status: "ok", database: db.kind, embedder: configuredEmbedderId() };
 });
+
+// Other methods answer 405 in the envelope.
+export const POST = methodNotAllowed(["GET"]);
+export const PUT = methodNotAllowed(["GET"]);
+export const PATCH = methodNotAllowed(["GET"]);
+export const DELETE = methodNotAllowed(["GET"]);

@@ -1,5 +1,5 @@
 import { ApiError } from "@/lib/api/errors";
-import { apiRoute } from "@/lib/api/route";
+import { apiRoute, methodNotAllowed } from "@/lib/api/route";
 import { getPrisma } from "@/lib/db";
 import { InsightsQuerySchema } from "@/lib/insights/schema";
 import { getInsights, UnknownTimeZoneError } from "@/lib/insights/sql";
@@ -23,3 +23,9 @@ export const GET = apiRoute({ query: InsightsQuerySchema }, async ({ query }) =>
     throw error;
   }
 });
+
+// Other methods answer 405 in the envelope.
+export const POST = methodNotAllowed(["GET"]);
+export const PUT = methodNotAllowed(["GET"]);
+export const PATCH = methodNotAllowed(["GET"]);
+export const DELETE = methodNotAllowed(["GET"]);

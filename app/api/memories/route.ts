@@ -1,6 +1,6 @@
 import { NextResponse } from "next/server";
 import { ApiError } from "@/lib/api/errors";
-import { apiRoute, readBodyText } from "@/lib/api/route";
+import { apiRoute, readBodyText, methodNotAllowed } from "@/lib/api/route";
 import { getEmbeddedStore } from "@/lib/stores";
 import { importLines, parseImportBody } from "@/lib/stores/import-body";
 import { MemoryListQuerySchema } from "@/lib/stores/memory-schemas";
@@ -42,3 +42,8 @@ export const POST = apiRoute({}, async ({ request }) => {
   const outcome = await importLines(parsed.lines, (items) => store.add(items));
   return NextResponse.json(outcome, { status: outcome.created > 0 ? 201 : 200 });
 });
+
+// Other methods answer 405 in the envelope.
+export const PUT = methodNotAllowed(["GET", "POST"]);
+export const PATCH = methodNotAllowed(["GET", "POST"]);
+export const DELETE = methodNotAllowed(["GET", "POST"]);

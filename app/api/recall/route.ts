@@ -1,5 +1,5 @@
 import { ApiError } from "@/lib/api/errors";
-import { apiRoute } from "@/lib/api/route";
+import { apiRoute, methodNotAllowed } from "@/lib/api/route";
 import { getPrisma } from "@/lib/db";
 import { storeProfile } from "@/lib/profiles";
 import { RecallFailedError, runRecall } from "@/lib/recall-log/run-recall";
@@ -21,3 +21,9 @@ export const POST = apiRoute({ body: RecallBodySchema }, async ({ body, request 
     throw error;
   }
 });
+
+// Other methods answer 405 in the envelope.
+export const GET = methodNotAllowed(["POST"]);
+export const PUT = methodNotAllowed(["POST"]);
+export const PATCH = methodNotAllowed(["POST"]);
+export const DELETE = methodNotAllowed(["POST"]);

@@ -1,5 +1,5 @@
 import { NextResponse } from "next/server";
-import { apiRoute } from "@/lib/api/route";
+import { apiRoute, methodNotAllowed } from "@/lib/api/route";
 import { getPrisma } from "@/lib/db";
 import { HistoryQuerySchema, listRecalls } from "@/lib/recall-log/history";
 import { INGEST_LIMITS, IngestBodySchema, ingestRecalls } from "@/lib/recall-log/ingest";
@@ -18,3 +18,8 @@ export const POST = apiRoute({ body: IngestBodySchema, maxBodyBytes: INGEST_LIMI
   const outcome = await ingestRecalls(await getPrisma(), body.recalls);
   return NextResponse.json(outcome, { status: outcome.accepted > 0 ? 201 : 200 });
 });
+
+// Other methods answer 405 in the envelope.
+export const PUT = methodNotAllowed(["GET", "POST"]);
+export const PATCH = methodNotAllowed(["GET", "POST"]);
+export const DELETE = methodNotAllowed(["GET", "POST"]);

@@ -1,4 +1,4 @@
-import { apiRoute } from "@/lib/api/route";
+import { apiRoute, methodNotAllowed } from "@/lib/api/route";
 import { getPrisma } from "@/lib/db";
 import { storeProfileNames } from "@/lib/profiles";
 import { listStores, remoteStoreHealth } from "@/lib/stores/registry";
@@ -13,3 +13,9 @@ export const GET = apiRoute({}, async () => {
     stores: stores.map((store) => ({ ...store, health: store.kind === "remote" ? health[store.name] : { ok: true }, profile: profiles[store.name] })),
   };
 });
+
+// Other methods answer 405 in the envelope.
+export const POST = methodNotAllowed(["GET"]);
+export const PUT = methodNotAllowed(["GET"]);
+export const PATCH = methodNotAllowed(["GET"]);
+export const DELETE = methodNotAllowed(["GET"]);

@@ -317,9 +317,10 @@ export class RemoteMemoryService {
         redirect: "manual",
         cache: "no-store",
       });
-      text = await response.text();
+      text = await readCapped(response, MAX_REMOTE_ANSWER_BYTES);
     } catch (error) {
       if (signal?.aborted) throw signal.reason;
+      if (error instanceof AnswerTooLarge) throw this.tooLarge(error.bytes);
       if (timeout.aborted) throw this.timedOut(timeoutMs, options.timeoutMs !== undefined);
       throw this.unreachable(error);
     }
@@ -334,6 +335,15 @@ export class RemoteMemoryService {
       throw this.badResponse(what, text.trim() === "" ? "an empty body" : "the body is not JSON");
     }
     return { status: response.status, ms, json };
+  }
+
+  private tooLarge(bytes: number): StoreError {
+    return new StoreError(
+      502,
+      "remote_answer_too_large",
+      `${capitalize(this.describe())} sent an answer larger than ${MAX_REMOTE_ANSWER_BYTES / 1_000_000} MB (${bytes > MAX_REMOTE_ANSWER_BYTES ? "at least " : ""}${(bytes / 1_000_000).toFixed(1)} MB); it was cut off unread. Ask for fewer results (a smaller k) or check the service.`,
+      { store: this.config.name, max_bytes: MAX_REMOTE_ANSWER_BYTES },
+    );
   }
 
   private timedOut(timeoutMs: number, overridden: boolean): StoreError {
@@ -482,12 +492,52 @@ function validationErrors(
     const parsed = ValidationErrorSchema.safeParse(item);
     if (!parsed.success || !parsed.data.msg) continue;
     out.push({
-      loc: parsed.data.loc && parsed.data.loc.length > 0 ? parsed.data.loc.join(".") : null,
+      // FastAPI puts the offending value's name in `loc`, and for a header that can be the value
+      // itself ("header.Bearer sk-…"): every part is redacted, and an Authorization value masked.
+      loc: parsed.data.loc && parsed.data.loc.length > 0 ? parsed.data.loc.map((part) => locPart(part, redact)).join(".") : null,
       msg: oneLine(redact(parsed.data.msg)),
       type: parsed.data.type ?? null,
     });
   }
   return out;
+}
+
+function locPart(part: string | number, redact: (s: string) => string): string {
+  const text = redact(String(part));
+  return /^(bearer|basic|token)\s/i.test(text) || /\bsk-[A-Za-z0-9_-]{4,}/.test(text) ? "[redacted]" : oneLine(text);
+}
+
+/** The most of a remote answer read into memory (a recall page is kilobytes; 200 MB was seen). */
+export const MAX_REMOTE_ANSWER_BYTES = 10_000_000;
+
+class AnswerTooLarge extends Error {
+  constructor(readonly bytes: number) {
+    super("answer too large");
+  }
+}
+
+/** The body as text, counted while it streams and cancelled past `max` bytes. */
+async function readCapped(response: Response, max: number): Promise<string> {
+  const declared = Number(response.headers.get("content-length") ?? NaN);
+  if (declared > max) {
+    await response.body?.cancel().catch(() => undefined);
+    throw new AnswerTooLarge(declared);
+  }
+  if (!response.body) return "";
+  const reader = response.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > max) {
+      await reader.cancel().catch(() => undefined);
+      throw new AnswerTooLarge(total);
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks, total).toString("utf8");
 }
 
 /** Retry-After in seconds: delta-seconds or an HTTP date. */

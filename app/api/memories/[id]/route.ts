@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { ApiError } from "@/lib/api/errors";
-import { apiRoute } from "@/lib/api/route";
+import { apiRoute, methodNotAllowed } from "@/lib/api/route";
 import { getEmbeddedStore } from "@/lib/stores";
 
 export const dynamic = "force-dynamic";
@@ -18,3 +18,8 @@ export const DELETE = apiRoute({ params: Params }, async ({ params }) => {
   if (!deleted) throw ApiError.notFound(`Memory ${params.id}`);
   return { deleted: params.id };
 });
+
+// Other methods answer 405 in the envelope.
+export const POST = methodNotAllowed(["GET", "DELETE"]);
+export const PUT = methodNotAllowed(["GET", "DELETE"]);
+export const PATCH = methodNotAllowed(["GET", "DELETE"]);

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { ApiError } from "@/lib/api/errors";
-import { apiRoute } from "@/lib/api/route";
+import { apiRoute, methodNotAllowed } from "@/lib/api/route";
 import { getEmbeddedStore } from "@/lib/stores";
 import { isRemoteMemorySource, remoteMemoryStats } from "@/lib/stores/remote-memories";
 import { resolveStore } from "@/lib/stores/registry";
@@ -26,3 +26,9 @@ export const GET = apiRoute({ query: StatsQuerySchema }, async ({ query, request
     throw error;
   }
 });
+
+// Other methods answer 405 in the envelope.
+export const POST = methodNotAllowed(["GET"]);
+export const PUT = methodNotAllowed(["GET"]);
+export const PATCH = methodNotAllowed(["GET"]);
+export const DELETE = methodNotAllowed(["GET"]);

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { apiRoute } from "@/lib/api/route";
+import { apiRoute, methodNotAllowed } from "@/lib/api/route";
 import { getPrisma } from "@/lib/db";
 import { applyRetention } from "@/lib/recall-log/retention";
 import { withInputRules } from "@/lib/validation/input-rules";
@@ -15,3 +15,9 @@ const RetentionBody = withInputRules(z.strictObject({
 export const POST = apiRoute({ body: RetentionBody }, async ({ body }) =>
   applyRetention(await getPrisma(), { keepDays: body.keep_days, dryRun: body.dry_run }),
 );
+
+// Other methods answer 405 in the envelope.
+export const GET = methodNotAllowed(["POST"]);
+export const PUT = methodNotAllowed(["POST"]);
+export const PATCH = methodNotAllowed(["POST"]);
+export const DELETE = methodNotAllowed(["POST"]);
