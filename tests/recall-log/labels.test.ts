@@ -170,11 +170,11 @@ describe.each(DATABASE_KINDS)("recall labels on %s", (kind) => {
 
   it("exports the labels in CSV and JSON Lines", async () => {
     const filters = HistoryFiltersSchema.parse({ label: "labeled" });
-    const jsonl = await new Response(exportStream(prisma, filters, "jsonl")).text();
+    const jsonl = await new Response(await exportStream(prisma, filters, "jsonl")).text();
     const lines = jsonl.trimEnd().split("\n").map((l) => JSON.parse(l));
     const one = lines.find((l) => l.id === ids[1]);
     expect(one).toMatchObject({ label_present: "no", label_relevant: ["c3", "r0"], label_not_relevant: ["r1"], labeler: "Priya" });
-    const csv = await new Response(exportStream(prisma, filters, "csv")).text();
+    const csv = await new Response(await exportStream(prisma, filters, "csv")).text();
     const [header, ...rows] = csv.trimEnd().split("\n");
     expect(header).toMatch(/,label_present,label_relevant,label_not_relevant,labeler,labeled_at$/);
     expect(rows).toHaveLength(lines.length);
