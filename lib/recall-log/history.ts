@@ -14,7 +14,8 @@
 import { z } from "zod";
 import type { Prisma, PrismaClient } from "@prisma/client";
 import { LEVELS, type Level } from "@/lib/recall/confidence";
-import { isDateInRange, isoDateTime, withInputRules } from "@/lib/validation/input-rules";
+import { decodeKeysetCursor, encodeKeysetCursor, keysetAfter, keysetPage, type KeysetPosition } from "@/lib/pagination/keyset";
+import { isoDateTime, withInputRules } from "@/lib/validation/input-rules";
 import { labelsFromColumns, relevantIds, type PresentLabel } from "./labels";
 
 export const HISTORY_PAGE_SIZE = 50;
@@ -25,59 +26,19 @@ export const HISTORY_QUERY_MAX_CHARS = 200;
 export const HISTORY_LEVELS: readonly Level[] = [...LEVELS].reverse();
 
 // ---------------------------------------------------------------------------------------------
-// Cursor: base64url of JSON [created_at ISO, id]. Opaque to callers; decoded strictly so a damaged
-// or foreign cursor is a 422, never a database error.
+// Cursor: the one keyset codec (lib/pagination/keyset.ts), with recall ids (UUIDs).
 
-export interface HistoryCursor {
-  createdAt: Date;
-  id: string;
-}
+export type HistoryCursor = KeysetPosition;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-const MAX_CURSOR_CHARS = 200;
-
-function toBase64Url(text: string): string {
-  const bytes = new TextEncoder().encode(text);
-  let binary = "";
-  for (const byte of bytes) binary += String.fromCharCode(byte);
-  return btoa(binary).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
-}
-
-function fromBase64Url(text: string): string | null {
-  if (!/^[A-Za-z0-9_-]*$/.test(text) || text.length % 4 === 1) return null;
-  const padded = text.replace(/-/g, "+").replace(/_/g, "/") + "=".repeat((4 - (text.length % 4)) % 4);
-  try {
-    const binary = atob(padded);
-    const bytes = Uint8Array.from(binary, (ch) => ch.charCodeAt(0));
-    return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
-  } catch {
-    return null;
-  }
-}
 
 export function encodeHistoryCursor(cursor: HistoryCursor): string {
-  return toBase64Url(JSON.stringify([cursor.createdAt.toISOString(), cursor.id]));
+  return encodeKeysetCursor(cursor);
 }
 
 /** The position a cursor names, or null when it is not one `encodeHistoryCursor` wrote. */
 export function decodeHistoryCursor(cursor: string): HistoryCursor | null {
-  if (cursor.length === 0 || cursor.length > MAX_CURSOR_CHARS) return null;
-  const json = fromBase64Url(cursor);
-  if (json === null) return null;
-  let value: unknown;
-  try {
-    value = JSON.parse(json);
-  } catch {
-    return null;
-  }
-  if (!Array.isArray(value) || value.length !== 2) return null;
-  const [iso, id] = value as unknown[];
-  if (typeof iso !== "string" || typeof id !== "string" || !UUID.test(id)) return null;
-  const createdAt = new Date(iso);
-  // Exactly the form we write (millisecond ISO in UTC), so the pair compares like the column.
-  // Dates outside 1970–9999 are never written, and +275760 would overflow the column.
-  if (!isDateInRange(createdAt) || createdAt.toISOString() !== iso) return null;
-  return { createdAt, id };
+  return decodeKeysetCursor(cursor, (id) => UUID.test(id));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -300,13 +261,7 @@ const HISTORY_SELECT = {
 
 type HistoryRow = Prisma.RecallGetPayload<{ select: typeof HISTORY_SELECT }>;
 
-/**
- * The WHERE clause of a history page. The cursor condition is written as
- * `created_at <= c AND (created_at < c OR id < i)`, equivalent to the row comparison
- * `(created_at, id) < (c, i)`: its first half is a range condition the (created_at DESC, id DESC)
- * index can start the scan from (an OR alone would make a deep page scan every newer row), the
- * second only has to reject the ties at the cursor's own timestamp.
- */
+/** The WHERE clause of a history page; the cursor part is the keyset condition of lib/pagination. */
 export function historyWhere(query: HistoryFilters & { cursor?: HistoryCursor | undefined }): Prisma.RecallWhereInput {
   const and: Prisma.RecallWhereInput[] = [];
   if (query.store !== undefined) and.push({ store: query.store });
@@ -333,10 +288,7 @@ export function historyWhere(query: HistoryFilters & { cursor?: HistoryCursor | 
       createdAt: { ...(query.from ? { gte: query.from } : {}), ...(query.to ? { lt: query.to } : {}) },
     });
   }
-  if (query.cursor) {
-    const { createdAt, id } = query.cursor;
-    and.push({ createdAt: { lte: createdAt } }, { OR: [{ createdAt: { lt: createdAt } }, { id: { lt: id } }] });
-  }
+  if (query.cursor) and.push(...keysetAfter(query.cursor));
   return and.length === 0 ? {} : and.length === 1 ? and[0]! : { AND: and };
 }
 
@@ -353,12 +305,8 @@ export async function listRecalls(prisma: PrismaClient, query: HistoryQuery): Pr
     take: query.limit + 1,
     select: HISTORY_SELECT,
   });
-  const page = rows.slice(0, query.limit);
-  const last = page[page.length - 1];
-  return {
-    items: page.map(toHistoryItem),
-    next_cursor: rows.length > query.limit && last ? encodeHistoryCursor({ createdAt: last.createdAt, id: last.id }) : null,
-  };
+  const { page, nextCursor } = keysetPage(rows, query.limit);
+  return { items: page.map(toHistoryItem), next_cursor: nextCursor };
 }
 
 function toHistoryItem(row: HistoryRow): HistoryItem {

@@ -1,4 +1,5 @@
 import type { Prisma, PrismaClient } from "@prisma/client";
+import { decodeKeysetCursor, keysetAfter, keysetPage, type KeysetPosition } from "@/lib/pagination/keyset";
 import type { MemoryListQuery, MemoryView } from "./memory-schemas";
 import { isDateInRange, textProblem } from "@/lib/validation/input-rules";
 import { StoreError } from "./types";
@@ -16,7 +17,7 @@ export class MemoryRepository {
     return row ? toView(row) : null;
   }
 
-  /** Newest first, keyset-paginated; `q` matches the summary (case-insensitive). */
+  /** Newest first, keyset-paginated (lib/pagination/keyset.ts); `q` matches the summary (case-insensitive). */
   async list(query: MemoryListQuery): Promise<{ items: MemoryView[]; next_cursor: string | null; total: number }> {
     const where: Prisma.MemoryWhereInput = {
       ...(query.q?.trim() ? { summary: { contains: query.q.trim(), mode: "insensitive" } } : {}),
@@ -24,27 +25,15 @@ export class MemoryRepository {
       ...(query.tag ? { tags: { has: query.tag } } : {}),
     };
     const after = query.cursor ? decodeCursor(query.cursor) : null;
-    const page = await this.prisma.memory.findMany({
-      where: after
-        ? {
-            AND: [
-              where,
-              { OR: [{ createdAt: { lt: after.createdAt } }, { createdAt: after.createdAt, id: { lt: after.id } }] },
-            ],
-          }
-        : where,
+    const rows = await this.prisma.memory.findMany({
+      where: after ? { AND: [where, ...keysetAfter(after)] } : where,
       orderBy: [{ createdAt: "desc" }, { id: "desc" }],
       take: query.limit + 1,
       omit: { embedding: true },
     });
     const total = await this.prisma.memory.count({ where });
-    const items = page.slice(0, query.limit);
-    const last = items[items.length - 1];
-    return {
-      items: items.map((row) => toView({ ...row, embedding: null })),
-      next_cursor: page.length > query.limit && last ? encodeCursor(last.createdAt, last.id) : null,
-      total,
-    };
+    const { page, nextCursor } = keysetPage(rows, query.limit);
+    return { items: page.map((row) => toView({ ...row, embedding: null })), next_cursor: nextCursor, total };
   }
 
   /** Memory counts per type, largest first, and the total. */
@@ -86,18 +75,9 @@ function toView(row: {
   };
 }
 
-function encodeCursor(createdAt: Date, id: string): string {
-  return Buffer.from(JSON.stringify([createdAt.toISOString(), id])).toString("base64url");
-}
-
-function decodeCursor(cursor: string): { createdAt: Date; id: string } {
-  try {
-    const [iso, id] = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8")) as [string, string];
-    const createdAt = new Date(iso);
-    // The id and date must be storable: a NUL or a year +275760 would fail in the database.
-    if (typeof id !== "string" || textProblem(id) !== null || !isDateInRange(createdAt)) throw new Error("bad cursor");
-    return { createdAt, id };
-  } catch {
-    throw new StoreError(422, "invalid_cursor", "The cursor is not one this API issued; start again without it.");
-  }
+/** @throws StoreError 422 invalid_cursor for anything `keysetPage` did not write. */
+function decodeCursor(cursor: string): KeysetPosition {
+  const position = decodeKeysetCursor(cursor, (id) => id.length > 0 && id.length <= 200);
+  if (!position) throw new StoreError(422, "invalid_cursor", "The cursor is not one this API issued; start again without it.");
+  return position;
 }

@@ -11,6 +11,7 @@
  *   show nor explain the match.
  * - Service failures stay the client's StoreErrors (actionable messages, statuses 422/502/503/504).
  */
+import { fromBase64Url, toBase64Url } from "@/lib/pagination/keyset";
 import type { MemoryListQuery, MemoryView } from "./memory-schemas";
 import type { RemoteListParams, RemoteMemoryList, RemoteMemoryRow, RemoteMemoryStats } from "./remote/client";
 import { StoreError } from "./types";
@@ -46,14 +47,14 @@ export interface RemoteMemoryStatsView {
 const CURSOR_VERSION = 1;
 
 export function encodeRemoteCursor(store: string, offset: number): string {
-  return Buffer.from(JSON.stringify({ v: CURSOR_VERSION, s: store, o: offset })).toString("base64url");
+  return toBase64Url(JSON.stringify({ v: CURSOR_VERSION, s: store, o: offset }));
 }
 
 /** The offset a cursor carries. @throws StoreError 422 invalid_cursor for anything this API did not issue for `store`. */
 export function decodeRemoteCursor(store: string, cursor: string): number {
   let decoded: unknown;
   try {
-    decoded = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8"));
+    decoded = JSON.parse(fromBase64Url(cursor) ?? "");
   } catch {
     decoded = null;
   }
