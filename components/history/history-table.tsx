@@ -5,7 +5,8 @@ import { useRouter } from "next/navigation";
 import type { MouseEvent } from "react";
 import { LevelBadge } from "@/components/recall/level-badge";
 import type { HistoryItem } from "@/lib/recall-log/history";
-import { formatNumber, formatScore, MISSING, selectorReasonText } from "@/lib/recall-log/format";
+import { formatNumber, formatScore, MISSING } from "@/lib/format";
+import { selectorReasonText } from "@/lib/recall-log/format";
 import styles from "./history.module.css";
 
 const timeFormat = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "medium" });

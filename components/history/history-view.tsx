@@ -11,12 +11,9 @@ import { HistoryFilterBar } from "./history-filters";
 import { HistoryTable } from "./history-table";
 import { effectiveFilters, isFiltered, RANGE_PRESETS, readHistoryUrl, writeHistoryUrl, type HistoryUrlState } from "./history-url";
 import styles from "./history.module.css";
+import { plural } from "@/lib/format";
 
 const EMPTY_STATE: HistoryUrlState = { filters: {}, range: null };
-
-function plural(n: number, one: string, many: string): string {
-  return `${n.toLocaleString("en-US")} ${n === 1 ? one : many}`;
-}
 
 /** The filtered history as a file (streamed by the server, however many recalls match). */
 function exportHref(filters: Parameters<typeof historyFilterParams>[0], format: "csv" | "jsonl"): string {

@@ -3,10 +3,12 @@
 import Link from "next/link";
 import type { ReactNode } from "react";
 import { LevelBadge } from "@/components/recall/level-badge";
-import { bucketLabel, countOf, formatCount, formatPercent } from "@/lib/insights/format";
+import { countOf, formatCount, formatPercent } from "@/lib/format";
+import { bucketLabel } from "@/lib/insights/format";
 import { drill, recallHref, type DrillScope } from "@/lib/insights/links";
 import type { DisagreementList, InsightsResponse, InsightStats } from "@/lib/insights/schema";
-import { formatScore, selectorReasonText, shortenId } from "@/lib/recall-log/format";
+import { formatScore, shortenId } from "@/lib/format";
+import { selectorReasonText } from "@/lib/recall-log/format";
 import styles from "./insights.module.css";
 
 /** "70% (7 of 10)", or "—" with nothing under it. */

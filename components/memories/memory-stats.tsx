@@ -3,10 +3,7 @@
 import { errorMessage } from "@/lib/queries/fetch-json";
 import { useReembedMemories, type MemoryStats } from "@/lib/queries/use-memories";
 import type { UseQueryResult } from "@tanstack/react-query";
-
-function plural(n: number, one: string, many: string): string {
-  return `${n.toLocaleString("en-US")} ${n === 1 ? one : many}`;
-}
+import { plural } from "@/lib/format";
 
 function TypeCounts({ byType, activeType, onType }: { byType: Record<string, number>; activeType: string; onType: (type: string) => void }) {
   const types = Object.entries(byType);

@@ -1,7 +1,8 @@
 import { useId, type ReactNode } from "react";
 import { triageAdvice, type TraceStep } from "@/lib/recall/confidence";
 import { explainTrace } from "@/lib/recall/explain";
-import { basisText, formatScore, normalizeLevel, topScoreIsCosine } from "@/lib/recall-log/format";
+import { formatScore } from "@/lib/format";
+import { basisText, normalizeLevel, topScoreIsCosine } from "@/lib/recall-log/format";
 import type { LoggedRecall } from "@/lib/recall-log/types";
 import { LevelBadge } from "./level-badge";
 import styles from "./panels.module.css";

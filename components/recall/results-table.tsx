@@ -1,14 +1,6 @@
 import { useId } from "react";
-import {
-  emptyResultsMessage,
-  formatBm25,
-  formatScore,
-  outsideCandidatesLabel,
-  plural,
-  resultRowId,
-  scoreMeaning,
-  shortenId,
-} from "@/lib/recall-log/format";
+import { formatBm25, formatScore, plural, shortenId } from "@/lib/format";
+import { emptyResultsMessage, outsideCandidatesLabel, resultRowId, scoreMeaning } from "@/lib/recall-log/format";
 import type { LoggedCandidate, LoggedRecall } from "@/lib/recall-log/types";
 import { CopyButton } from "./copy-button";
 import styles from "./panels.module.css";

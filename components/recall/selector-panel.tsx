@@ -1,5 +1,6 @@
 import { useId } from "react";
-import { droppedListNote, resultRowHref, selectorReasonText, shortenId } from "@/lib/recall-log/format";
+import { shortenId } from "@/lib/format";
+import { droppedListNote, resultRowHref, selectorReasonText } from "@/lib/recall-log/format";
 import type { LoggedRecall } from "@/lib/recall-log/types";
 import styles from "./panels.module.css";
 

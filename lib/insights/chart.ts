@@ -9,7 +9,8 @@
  *   a rate over 3 recalls is not read like one over 3,000.
  * - A bucket the range covers only in part says so.
  */
-import { bucketLabel, bucketTick, countOf, formatCount, formatPercent } from "./format";
+import { countOf, formatCount, formatPercent } from "@/lib/format";
+import { bucketLabel, bucketTick } from "./format";
 import type { InsightBucket, InsightSeriesPoint, InsightsResponse } from "./schema";
 
 /** Rates over fewer recalls than this are drawn hollow and called thin. */

@@ -1,23 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { bucketLabel, bucketTick, countOf, formatPercent, parseWallClock } from "./format";
+import { bucketLabel, bucketTick, parseWallClock } from "./format";
 
 describe("insight formatting", () => {
-  it("formats shares as percentages, never rounding a non-zero share to 0% or a partial one to 100%", () => {
-    expect(formatPercent(29 / 44)).toBe("65.9%");
-    expect(formatPercent(0.5)).toBe("50%");
-    expect(formatPercent(1)).toBe("100%");
-    expect(formatPercent(0)).toBe("0%");
-    expect(formatPercent(0.00001)).toBe("<0.1%");
-    expect(formatPercent(0.99999)).toBe(">99.9%");
-    expect(formatPercent(null)).toBe("—");
-    expect(formatPercent(Number.NaN)).toBe("—");
-  });
-
-  it("counts with their noun", () => {
-    expect(countOf(1, "recall")).toBe("1 recall");
-    expect(countOf(3000, "recall")).toBe("3,000 recalls");
-  });
-
   it("labels buckets from their wall-clock start, whatever zone formats them", () => {
     expect(parseWallClock("2025-01-09T14:00")).toEqual({ year: 2025, month: 1, day: 9, hour: 14, minute: 0 });
     expect(parseWallClock("2025-01-09")).toBeNull();

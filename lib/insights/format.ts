@@ -5,26 +5,7 @@
  */
 import type { InsightBucket } from "./schema";
 
-export const MISSING = "—";
-
-/** 0.318 → "31.8%"; null → "—". Whole numbers lose the ".0"; a non-zero share never reads "0%". */
-export function formatPercent(share: number | null | undefined, digits = 1): string {
-  if (share === null || share === undefined || !Number.isFinite(share)) return MISSING;
-  const pct = share * 100;
-  if (pct > 0 && pct < 10 ** -digits) return `<${(10 ** -digits).toFixed(digits)}%`;
-  if (pct < 100 && pct > 100 - 10 ** -digits) return `>${(100 - 10 ** -digits).toFixed(digits)}%`;
-  const text = pct.toFixed(digits);
-  return `${text.replace(/\.0+$/, "")}%`;
-}
-
-export function formatCount(n: number): string {
-  return n.toLocaleString("en-US");
-}
-
-/** "3 recalls", "1 recall". */
-export function countOf(n: number, singular: string, plural = `${singular}s`): string {
-  return `${formatCount(n)} ${n === 1 ? singular : plural}`;
-}
+export { countOf, formatCount, formatPercent, MISSING } from "@/lib/format";
 
 interface Wall {
   year: number;

@@ -6,41 +6,7 @@
 import type { Basis, Level } from "@/lib/recall/confidence";
 import { LEVELS } from "@/lib/recall/confidence";
 import type { SearchMode } from "@/lib/recall/merge";
-import { formatFixed } from "@/lib/recall/numeric";
-
-/** Shown wherever a value is missing (null, undefined or not a finite number). */
-export const MISSING = "—";
-
-/**
- * Fixed-point text with `digits` decimals, or "—" when the value is missing.
- * A result that rounds to zero drops its minus sign ("-0.000" → "0.000").
- */
-export function formatNumber(value: number | null | undefined, digits: number): string {
-  if (value === null || value === undefined || !Number.isFinite(value)) return MISSING;
-  const text = formatFixed(value, digits);
-  return /^-0(\.0*)?$/.test(text) ? text.slice(1) : text;
-}
-
-/** Scores and cosines: 3 decimals. */
-export const formatScore = (value: number | null | undefined): string => formatNumber(value, 3);
-
-/** BM25 scores: 2 decimals. */
-export const formatBm25 = (value: number | null | undefined): string => formatNumber(value, 2);
-
-/** A count with its noun, singular or plural: `plural(1, "candidate")` → "1 candidate". */
-export function plural(count: number, singular: string, pluralForm = `${singular}s`): string {
-  return `${count} ${count === 1 ? singular : pluralForm}`;
-}
-
-/**
- * A long id shortened in the middle, keeping both ends recognisable:
- * "3f2a1b9c-5d6e-4f70-8a9b-0c1d2e3f4a5b" → "3f2a1b9c…4a5b". Ids up to `max` characters stay whole.
- */
-export function shortenId(id: string, max = 14, head = 8, tail = 4): string {
-  const chars = Array.from(id); // by code point, so no surrogate pair is split
-  if (chars.length <= max || head + tail + 1 >= chars.length) return id;
-  return `${chars.slice(0, head).join("")}…${chars.slice(chars.length - tail).join("")}`;
-}
+import { plural } from "@/lib/format";
 
 /** The element id of a result row, which the selector panel links to. */
 export function resultRowId(memoryId: string): string {
@@ -163,3 +129,7 @@ export function emptyResultsMessage(poolSize: number | null | undefined, failed 
   }
   return "No results: the store returned nothing for this query.";
 }
+
+// Moved to lib/format.ts; re-exported only while the parallel branches of this session rebase,
+// removed at the session's final lint pass.
+export { formatBm25, formatNumber, formatScore, MISSING, plural, shortenId } from "@/lib/format";

@@ -1,7 +1,7 @@
 import type { Prisma, PrismaClient } from "@prisma/client";
 import { decodeKeysetCursor, keysetAfter, keysetPage, type KeysetPosition } from "@/lib/pagination/keyset";
 import type { MemoryListQuery, MemoryView } from "./memory-schemas";
-import { isDateInRange, textProblem } from "@/lib/validation/input-rules";
+import { textProblem } from "@/lib/validation/input-rules";
 import { StoreError } from "./types";
 
 /**
@@ -77,7 +77,7 @@ function toView(row: {
 
 /** @throws StoreError 422 invalid_cursor for anything `keysetPage` did not write. */
 function decodeCursor(cursor: string): KeysetPosition {
-  const position = decodeKeysetCursor(cursor, (id) => id.length > 0 && id.length <= 200);
+  const position = decodeKeysetCursor(cursor, (id) => id.length > 0 && id.length <= 200 && textProblem(id) === null);
   if (!position) throw new StoreError(422, "invalid_cursor", "The cursor is not one this API issued; start again without it.");
   return position;
 }

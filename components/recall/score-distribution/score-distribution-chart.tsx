@@ -22,9 +22,9 @@ import {
   YAxis,
   CartesianGrid,
 } from "recharts";
+import { formatScore } from "@/lib/format";
 import {
   defaultScoreMetric,
-  formatScore,
   prepareScoreDistribution,
   type DistributionMarker,
   type DistributionPoint,

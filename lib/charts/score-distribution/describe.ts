@@ -1,6 +1,7 @@
+import { formatScore, plural } from "@/lib/format";
 import type { LoggedConfidence } from "@/lib/recall-log/types";
 import type { Level } from "@/lib/recall/confidence";
-import { METRIC_LABELS, formatScore, plural } from "./metrics";
+import { METRIC_LABELS } from "./metrics";
 import type { ChartView, DistributionMarker, ScoreDistributionInput, ScoreMetric } from "./types";
 
 export function describe(

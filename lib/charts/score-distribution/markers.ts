@@ -1,7 +1,8 @@
+import { formatScore } from "@/lib/format";
 import type { Basis } from "@/lib/recall/confidence";
 import { fmean } from "@/lib/recall/numeric";
 import type { Thresholds } from "@/lib/recall/thresholds";
-import { METRIC_LABELS, formatFactor, formatScore } from "./metrics";
+import { METRIC_LABELS, formatFactor } from "./metrics";
 import { BAND_COLORS, MARKER_COLORS, MARKER_DASH } from "./palette";
 import type { BandLevel, DistributionMarker, ScoreDistributionInput, ScoreMetric } from "./types";
 

@@ -20,11 +20,6 @@ export const AXIS_LABELS: Readonly<Record<ScoreMetric, string>> = Object.freeze(
 
 export const SUMMARY_MAX = 90;
 
-/** Shows a score as on the chart: 3 decimals, like the confidence panel. */
-export function formatScore(x: number): string {
-  return Number.isFinite(x) ? formatFixed(x, 3) : String(x);
-}
-
 /** 1.4 → "1.40", 1.333 → "1.333": at least two and at most three decimals. */
 export function formatFactor(x: number): string {
   const three = formatFixed(x, 3);
@@ -35,10 +30,6 @@ export function truncate(text: string | null, max: number): string {
   if (text === null || text.trim() === "") return "(no summary)";
   const flat = text.replace(/\s+/g, " ").trim();
   return flat.length <= max ? flat : `${flat.slice(0, max - 1).trimEnd()}…`;
-}
-
-export function plural(n: number, one: string, many: string): string {
-  return `${n} ${n === 1 ? one : many}`;
 }
 
 export function valueOf(c: LoggedCandidate, metric: ScoreMetric): number | null {

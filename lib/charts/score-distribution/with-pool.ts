@@ -1,10 +1,11 @@
+import { plural } from "@/lib/format";
 import type { LoggedCandidate } from "@/lib/recall-log/types";
 import { describe } from "./describe";
 import { emptyResult, type PreparedBase } from "./layout";
 import { HISTOGRAM_MIN_POOL, histogramBins } from "./histogram";
 import { LANE_Y, layoutChart, pointLegendOf } from "./layout";
 import { cosineMarkers, finishMarker, scoreMarkers, zscoreMarkers } from "./markers";
-import { AXIS_LABELS, SUMMARY_MAX, fallbackMetric, fallbackValueOf, isKeywordOnlyPool, metricOption, missingMetricReason, plural, truncate, valueOf } from "./metrics";
+import { AXIS_LABELS, SUMMARY_MAX, fallbackMetric, fallbackValueOf, isKeywordOnlyPool, metricOption, missingMetricReason, truncate, valueOf } from "./metrics";
 import { HISTOGRAM_COLOR, POINT_RADIUS, POINT_STYLES, TOP_POINT_RADIUS } from "./palette";
 import { type ChartView, type DistributionPoint, type PointCategory, type PreparedScoreDistribution, SCORE_METRICS, type ScoreDistributionInput, type ScoreMetric } from "./types";
 

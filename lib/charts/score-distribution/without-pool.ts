@@ -1,9 +1,10 @@
+import { formatScore, plural } from "@/lib/format";
 import type { LoggedConfidence } from "@/lib/recall-log/types";
 import type { SearchMode } from "@/lib/recall/merge";
 import { describeWithoutPool } from "./describe";
 import { emptyResult, layoutChart, pointLegendOf, type PreparedBase } from "./layout";
 import { type MarkerDraft, cosineMarkers, finishMarker } from "./markers";
-import { METRIC_LABELS, SUMMARY_MAX, formatScore, missingMetricReason, plural, truncate } from "./metrics";
+import { METRIC_LABELS, SUMMARY_MAX, missingMetricReason, truncate } from "./metrics";
 import { HISTOGRAM_COLOR, POINT_RADIUS, POINT_STYLES } from "./palette";
 import { type ChartView, type DistributionPoint, type MetricOption, type PointCategory, type PreparedScoreDistribution, type ResultInput, SCORE_METRICS, type ScoreDistributionInput, type ScoreMetric } from "./types";
 

@@ -14,7 +14,6 @@
 import { z } from "zod";
 import {
   RecallRequestSchema,
-  RecallResponseSchema,
   type RecallFilters,
   type RecallResponse,
 } from "@/lib/recall/schemas";
