@@ -6,7 +6,7 @@ import { promisify } from "node:util";
 import { afterEach, describe, expect, it } from "vitest";
 import { DatabaseSetupError, resolveDatabaseConfig } from "@/lib/db/config";
 import { openDatabase } from "@/lib/db/connection";
-import { acquirePgliteLock, lockFilePath, releasePgliteLock } from "@/lib/db/pglite-lock";
+import { acquirePgliteLock, lockFilePath, ownerState, releasePgliteLock, STALE_AFTER_MS } from "@/lib/db/pglite-lock";
 
 const run = promisify(execFile);
 const root = path.resolve(__dirname, "../..");
@@ -107,6 +107,48 @@ describe("PGlite directory lock", () => {
     expect(fs.existsSync(lockFilePath(dataDir))).toBe(false);
   });
 
+  it("names the lock file in the refusal and refuses another host's lock while its heartbeat is fresh", () => {
+    const dataDir = tempDataDir();
+    const fresh = new Date().toISOString();
+    fs.writeFileSync(
+      lockFilePath(dataDir),
+      JSON.stringify({ pid: 4242, hostname: "other-host", command: "next start", startedAt: fresh, heartbeatAt: fresh }),
+    );
+    let caught: unknown;
+    try {
+      acquirePgliteLock(dataDir);
+    } catch (error) {
+      caught = error;
+    }
+    expectOneLine(caught, /in use by process 4242 on host other-host/);
+    expect((caught as Error).message).toContain(lockFilePath(dataDir));
+  });
+
+  it("takes over another host's lock whose heartbeat stopped, and a reused pid's lock", () => {
+    const old = new Date(Date.now() - STALE_AFTER_MS - 5_000).toISOString();
+    for (const owner of [
+      { pid: 4242, hostname: "other-host", command: "next start", startedAt: old, heartbeatAt: old },
+      // This process's parent is alive, but it never wrote a heartbeat this old: the pid was reused.
+      { pid: process.ppid, hostname: os.hostname(), command: "next start", startedAt: old, heartbeatAt: old },
+    ]) {
+      const dataDir = tempDataDir();
+      fs.writeFileSync(lockFilePath(dataDir), JSON.stringify(owner));
+      acquirePgliteLock(dataDir);
+      const taken = JSON.parse(fs.readFileSync(lockFilePath(dataDir), "utf8"));
+      expect(taken.pid).toBe(process.pid);
+      expect(Date.now() - Date.parse(taken.heartbeatAt)).toBeLessThan(STALE_AFTER_MS);
+      releasePgliteLock(dataDir);
+    }
+  });
+
+  it("keeps another host's lock without a heartbeat (nothing proves its owner gone)", () => {
+    expect(ownerState({ pid: 1, hostname: "other-host", command: "", startedAt: "x", heartbeatAt: null })).toBe("alive");
+    const now = Date.parse("2026-12-01T10:00:00Z");
+    const owner = { pid: 1, hostname: "other-host", command: "", startedAt: "x", heartbeatAt: "2026-12-01T09:59:45Z" };
+    expect(ownerState(owner, now)).toBe("alive");
+    expect(ownerState(owner, now + STALE_AFTER_MS)).toBe("no heartbeat");
+  });
+
   it("stops another process (npm run db:migrate) from opening a directory this process holds", async () => {
     const dataDir = tempDataDir();
     const db = await openDatabase({ kind: "pglite", dataDir });
@@ -125,5 +167,6 @@ describe("PGlite directory lock", () => {
     } finally {
       await db.close();
     }
-  });
+    // A child tsx process takes a while on a loaded machine.
+  }, 120_000);
 });
