@@ -37,6 +37,8 @@ export async function runRecall(
     env?: Readonly<Record<string, string | undefined>>;
     /** The store's threshold profile; a non-reference one adds `profile_confidence` beside the wire block. */
     profile?: Pick<Profile, "name" | "thresholds" | "pool_size"> | null;
+    /** Set by an evaluation run (lib/eval/runs.ts): the recall is logged with source "eval", linked to it. */
+    evalRun?: { id: string; item: number };
   } = {},
 ): Promise<LoggedRecall> {
   const id = randomUUID();
@@ -89,6 +91,7 @@ export async function runRecall(
     createdAt,
     request,
     latencyMs,
+    ...(options.evalRun ? { source: "eval" as const, evalRun: options.evalRun } : {}),
     error: failure,
     outcome: outcome && {
       results: outcome.results,

@@ -1,0 +1,59 @@
+import { z } from "zod";
+import { ApiError } from "@/lib/api/errors";
+import { apiRoute, readBodyText } from "@/lib/api/route";
+import { getPrisma } from "@/lib/db";
+import {
+  DatasetBodySchema,
+  DatasetNameSchema,
+  describeItemError,
+  MAX_DATASET_BYTES,
+  parseItems,
+  parseJsonLines,
+  type DatasetItemError,
+} from "@/lib/eval/dataset-schemas";
+import { createDataset, listDatasets } from "@/lib/eval/datasets";
+
+export const dynamic = "force-dynamic";
+
+/** The labeled query sets, newest first. */
+export const GET = apiRoute({}, async () => ({ datasets: await listDatasets(await getPrisma()) }));
+
+const Query = z.object({ name: DatasetNameSchema.optional() });
+
+function refused(errors: DatasetItemError[]): ApiError {
+  const shown = errors.slice(0, 3).map(describeItemError).join("; ");
+  const more = errors.length > 3 ? `; and ${errors.length - 3} more` : "";
+  return new ApiError(422, "invalid_items", `Nothing was stored: ${errors.length} item${errors.length === 1 ? " is" : "s are"} invalid (${shown}${more}).`, {
+    errors: errors.slice(0, 1000),
+  });
+}
+
+/**
+ * Creates a set: JSON `{name, items}`, or JSON Lines (one item a line) with `?name=`. All or
+ * nothing: any bad item refuses the upload, each named by its line (or index).
+ */
+export const POST = apiRoute({ query: Query }, async ({ query, request }) => {
+  const text = await readBodyText(request, MAX_DATASET_BYTES);
+  let name: string;
+  let parsed;
+  if (query.name !== undefined) {
+    name = query.name;
+    parsed = parseJsonLines(text);
+  } else {
+    let json: unknown;
+    try {
+      json = JSON.parse(text);
+    } catch (error) {
+      throw ApiError.badJson(
+        `${error instanceof Error ? error.message : String(error)} (a JSON Lines upload needs ?name= in the URL)`,
+      );
+    }
+    const body = DatasetBodySchema.safeParse(json);
+    if (!body.success) throw ApiError.validation(body.error, "body");
+    name = body.data.name;
+    parsed = parseItems(body.data.items);
+  }
+  if (!parsed.ok) throw refused(parsed.errors);
+  const created = await createDataset(await getPrisma(), { name, items: parsed.items });
+  return Response.json(created, { status: 201 });
+});

@@ -1,0 +1,22 @@
+import { z } from "zod";
+import { ApiError } from "@/lib/api/errors";
+import { apiRoute } from "@/lib/api/route";
+import { EvalRunBodySchema } from "@/lib/eval/run-schemas";
+import { listEvalRuns, startEvalRun } from "@/lib/eval/runs";
+import { evalDeps } from "@/lib/eval/server";
+
+export const dynamic = "force-dynamic";
+
+const Query = z.object({ dataset_id: z.uuid().optional() });
+
+/** Evaluation runs, newest first (`?dataset_id=` for one set's). */
+export const GET = apiRoute({ query: Query }, async ({ query }) => ({
+  runs: await listEvalRuns((await evalDeps()).prisma, { datasetId: query.dataset_id }),
+}));
+
+/** Starts a run in the background: `{dataset_id, store, k, search_mode, selector, profile?}` → `{id, status}`. */
+export const POST = apiRoute({ body: EvalRunBodySchema }, async ({ body }) => {
+  const started = await startEvalRun(await evalDeps(), body);
+  if (!started) throw ApiError.notFound(`Set ${body.dataset_id}`);
+  return Response.json(started, { status: 202 });
+});

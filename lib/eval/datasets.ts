@@ -1,0 +1,116 @@
+import fs from "node:fs";
+import path from "node:path";
+import { randomUUID } from "node:crypto";
+import { Prisma, type PrismaClient } from "@prisma/client";
+import { parseItems, type DatasetDetail, type DatasetItemInput, type DatasetSummary } from "./dataset-schemas";
+
+/**
+ * Labeled query sets in the database (docs/ARCHITECTURE.md "Evaluation"). A set is written in
+ * one transaction, so an upload is stored whole or not at all.
+ */
+
+export type DatasetOrigin = DatasetSummary["origin"];
+
+/** Creates a set from checked items; the caller validated them (parseItems / parseJsonLines). */
+export async function createDataset(
+  prisma: PrismaClient,
+  input: { name: string; items: readonly DatasetItemInput[]; origin?: DatasetOrigin },
+): Promise<{ id: string; count: number }> {
+  const id = randomUUID();
+  await prisma.$transaction([
+    prisma.dataset.create({ data: { id, name: input.name.trim(), origin: input.origin ?? "upload", itemCount: input.items.length } }),
+    prisma.datasetItem.createMany({
+      data: input.items.map((item, position) => ({
+        datasetId: id,
+        position,
+        itemId: item.id ?? null,
+        query: item.query,
+        relevant: item.relevant,
+        kind: item.kind ?? null,
+        tags: item.tags ?? [],
+      })),
+    }),
+  ]);
+  return { id, count: input.items.length };
+}
+
+interface KindRow {
+  dataset_id: string;
+  kind: string | null;
+  n: number;
+  absent: number;
+}
+
+async function kindCounts(prisma: PrismaClient, ids: readonly string[]): Promise<Map<string, { kinds: Record<string, number>; absent: number }>> {
+  const out = new Map<string, { kinds: Record<string, number>; absent: number }>();
+  if (ids.length === 0) return out;
+  const rows = await prisma.$queryRaw<KindRow[]>`
+    SELECT "dataset_id"::text AS dataset_id, "kind", count(*)::int AS n,
+           count(*) FILTER (WHERE cardinality(coalesce("relevant", '{}')) = 0)::int AS absent
+    FROM "dataset_items" WHERE "dataset_id" IN (${Prisma.join(ids.map((id) => Prisma.sql`${id}::uuid`))})
+    GROUP BY 1, 2`;
+  for (const row of rows) {
+    const entry = out.get(row.dataset_id) ?? { kinds: {}, absent: 0 };
+    entry.kinds[row.kind ?? ""] = row.n;
+    entry.absent += row.absent;
+    out.set(row.dataset_id, entry);
+  }
+  return out;
+}
+
+type DatasetRow = { id: string; name: string; createdAt: Date; origin: string; itemCount: number };
+
+function summary(row: DatasetRow, counts: { kinds: Record<string, number>; absent: number } | undefined): DatasetSummary {
+  return {
+    id: row.id,
+    name: row.name,
+    created_at: row.createdAt.toISOString(),
+    origin: row.origin === "demo" || row.origin === "history" ? row.origin : "upload",
+    count: row.itemCount,
+    kinds: counts?.kinds ?? {},
+    absent: counts?.absent ?? 0,
+  };
+}
+
+export async function listDatasets(prisma: PrismaClient): Promise<DatasetSummary[]> {
+  const rows = await prisma.dataset.findMany({ orderBy: { createdAt: "desc" }, take: 500 });
+  const counts = await kindCounts(prisma, rows.map((r) => r.id));
+  return rows.map((row) => summary(row, counts.get(row.id)));
+}
+
+export async function findDataset(prisma: PrismaClient, id: string): Promise<DatasetDetail | null> {
+  const row = await prisma.dataset.findUnique({ where: { id }, include: { items: { orderBy: { position: "asc" } } } });
+  if (!row) return null;
+  const counts = await kindCounts(prisma, [id]);
+  return {
+    ...summary(row, counts.get(id)),
+    items: row.items.map((item) => ({
+      position: item.position,
+      id: item.itemId,
+      query: item.query,
+      relevant: item.relevant ?? [],
+      kind: item.kind,
+      tags: item.tags ?? [],
+    })),
+  };
+}
+
+const DEMO_DATASET_KEY = "demo_dataset_loaded";
+export const DEMO_QUERIES_PATH = path.join(/* turbopackIgnore: true */ process.cwd(), "data", "demo", "queries.json");
+
+/**
+ * First start: the demo corpus's labeled queries (data/demo/queries.json) become a set, once.
+ * A set someone deleted stays deleted (the app_state key remembers it was loaded).
+ */
+export async function ensureDemoDataset(prisma: PrismaClient, file: string = DEMO_QUERIES_PATH): Promise<{ id: string; count: number } | null> {
+  if (await prisma.appState.findUnique({ where: { key: DEMO_DATASET_KEY } })) return null;
+  if (!fs.existsSync(/* turbopackIgnore: true */ file)) return null;
+  const parsed = parseItems(JSON.parse(fs.readFileSync(/* turbopackIgnore: true */ file, "utf8")) as unknown[]);
+  if (!parsed.ok) throw new Error(`data/demo/queries.json is not a valid labeled set: ${JSON.stringify(parsed.errors.slice(0, 3))}`);
+  // Claim the key first: two instances starting together against one PostgreSQL load it once.
+  const claimed = await prisma.appState.createMany({ data: [{ key: DEMO_DATASET_KEY, value: { at: new Date().toISOString() } }], skipDuplicates: true });
+  if (claimed.count === 0) return null;
+  const created = await createDataset(prisma, { name: "Demo corpus queries", items: parsed.items, origin: "demo" });
+  await prisma.appState.update({ where: { key: DEMO_DATASET_KEY }, data: { value: { at: new Date().toISOString(), id: created.id } } });
+  return created;
+}

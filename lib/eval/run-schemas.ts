@@ -1,0 +1,74 @@
+import { z } from "zod";
+import type { Level } from "@/lib/recall/confidence";
+import { SearchModeSchema } from "@/lib/recall/schemas";
+import type { Thresholds } from "@/lib/recall/thresholds";
+import { SelectorChoiceSchema } from "@/lib/recall-log/schemas";
+import type { EvalMetrics } from "./metrics";
+
+/** Evaluation runs on the wire (client-safe): `POST /api/eval-runs` and what `GET` answers. */
+
+export const EvalRunBodySchema = z.strictObject({
+  dataset_id: z.uuid("dataset_id is not a set id"),
+  store: z.string().min(1).max(100).default("embedded"),
+  k: z.number().int().min(1).max(100).default(5),
+  search_mode: SearchModeSchema.default("hybrid"),
+  selector: SelectorChoiceSchema.default("off"),
+  /** A threshold profile to judge triage with; null or absent: the store's default. */
+  profile: z.string().min(1).max(100).nullable().optional(),
+});
+export type EvalRunBody = z.output<typeof EvalRunBodySchema>;
+export type EvalRunBodyInput = z.input<typeof EvalRunBodySchema>;
+
+export const EVAL_RUN_STATUSES = ["queued", "running", "done", "failed", "cancelled", "interrupted"] as const;
+export type EvalRunStatus = (typeof EVAL_RUN_STATUSES)[number];
+export const isFinished = (status: EvalRunStatus): boolean => status !== "queued" && status !== "running";
+
+export interface EvalRunSettings {
+  store: string;
+  k: number;
+  search_mode: string;
+  selector: string;
+  profile: string | null;
+}
+
+export interface EvalRunSummary {
+  id: string;
+  status: EvalRunStatus;
+  created_at: string;
+  started_at: string | null;
+  finished_at: string | null;
+  dataset: { id: string; name: string };
+  progress: { done: number; total: number };
+  settings: EvalRunSettings;
+  /** Relevant ids of the set the store does not hold (checked on the embedded store only). */
+  missing_ids: { checked: boolean; count: number | null; ids: string[] } | null;
+  error: { message: string } | null;
+}
+
+export interface EvalRunItem {
+  /** 0-based position in the set. */
+  position: number;
+  item_id: string | null;
+  query: string;
+  kind: string | null;
+  relevant: string[];
+  recall_id: string;
+  status: "ok" | "error";
+  /** The level triage is judged by: the profile's when the run names one, else the reference's. */
+  level: Level | null;
+  /** The reference level (the wire `confidence.level`). */
+  reference_level: Level | null;
+  top_score: number | null;
+  prominence: number | null;
+  relative_margin: number | null;
+  /** 1-based rank of the first relevant id on the page; null when none is there (or none is labeled). */
+  first_relevant_rank: number | null;
+  returned_ids: string[];
+}
+
+export interface EvalRunReport extends EvalRunSummary {
+  metrics: EvalMetrics;
+  /** The threshold values the triage was judged with (for the distribution markers); null before the first recall. */
+  thresholds: Thresholds | null;
+  items: EvalRunItem[];
+}
