@@ -1,6 +1,8 @@
 import { DatabaseSetupError } from "./db/config";
 import { checkEnv, EnvError } from "./env";
 import { getDatabase } from "./db/index";
+import { ensureDemoDataset } from "./eval/datasets";
+import { markInterruptedRuns } from "./eval/runs";
 import { getEmbeddedStore } from "./stores/index";
 import { getRemoteStores, RemoteStoreConfigError } from "./stores/remote";
 
@@ -24,4 +26,15 @@ export async function startApp(): Promise<void> {
     throw error;
   }
   getEmbeddedStore().catch((error: unknown) => console.error("Recall Inspector: the embedded store failed to load:", error));
+  // Awaited: a run started by the first request must not be caught by the interrupted sweep.
+  await prepareEvaluation().catch((error: unknown) => console.error("Recall Inspector: evaluation setup failed:", error));
+}
+
+/** Runs left unfinished by the last process are marked interrupted; the demo set is stored on first start. */
+async function prepareEvaluation(): Promise<void> {
+  const { prisma } = await getDatabase();
+  const interrupted = await markInterruptedRuns(prisma);
+  if (interrupted) console.log(`Recall Inspector: ${interrupted} evaluation run(s) left unfinished by the last start marked interrupted.`);
+  const demo = await ensureDemoDataset(prisma);
+  if (demo) console.log(`Recall Inspector: stored the demo corpus's labeled queries as a set (${demo.count} queries).`);
 }

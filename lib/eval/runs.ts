@@ -162,7 +162,9 @@ interface RecallRow {
   prominence: number | null;
   relative_margin: number | null;
   returned_ids: string[] | null;
+  /** The selected profile's block (lib/calibration, profile_confidence) when the recall carries one. */
   profile_level: string | null;
+  profile_thresholds: Thresholds | null;
   threshold_values: Thresholds | null;
 }
 
@@ -177,7 +179,8 @@ export async function evalRunReport(prisma: PrismaClient, id: string): Promise<E
       SELECT "id"::text AS id, "eval_item", "status", "level", "top_score", "prominence", "relative_margin",
              ARRAY(SELECT r->>'memory_id' FROM jsonb_array_elements("results") AS r) AS returned_ids,
              "confidence"->'profile_confidence'->>'level' AS profile_level,
-             coalesce("confidence"->'profile_confidence'->'threshold_values', "confidence"->'threshold_values') AS threshold_values
+             "confidence"->'profile_confidence'->'thresholds' AS profile_thresholds,
+             "confidence"->'threshold_values' AS threshold_values
       FROM "recalls" WHERE "eval_run_id" = ${id}::uuid ORDER BY "eval_item", "created_at"`,
   ]);
   const byPosition = new Map<number, RecallRow>();
@@ -188,7 +191,7 @@ export async function evalRunReport(prisma: PrismaClient, id: string): Promise<E
   for (const item of items) {
     const recall = byPosition.get(item.position);
     if (!recall) continue;
-    thresholds ??= recall.threshold_values;
+    thresholds ??= (useProfile ? recall.profile_thresholds : null) ?? recall.threshold_values;
     const relevant = item.relevant ?? [];
     const returned = recall.returned_ids ?? [];
     const referenceLevel = recall.status === "ok" ? ((recall.level as Level | null) ?? null) : null;

@@ -1,0 +1,213 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { callRoute } from "../support/call-route";
+
+/**
+ * Labeled sets and evaluation runs through the HTTP handlers, in-process, on a throw-away PGlite
+ * database with the demo corpus and the real USE-lite embedder.
+ */
+const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "recall-inspector-eval-"));
+process.env.PGLITE_DATA_DIR = path.join(scratch, "data");
+delete process.env.DEMO_CORPUS;
+delete process.env.DATABASE_URL;
+
+const datasetsRoute = await import("@/app/api/datasets/route");
+const datasetRoute = await import("@/app/api/datasets/[id]/route");
+const runsRoute = await import("@/app/api/eval-runs/route");
+const runRoute = await import("@/app/api/eval-runs/[id]/route");
+const cancelRoute = await import("@/app/api/eval-runs/[id]/cancel/route");
+const exportRoute = await import("@/app/api/eval-runs/[id]/export/route");
+const recallRoute = await import("@/app/api/recalls/[id]/route");
+const { getDatabase } = await import("@/lib/db");
+const { getEmbedder } = await import("@/lib/embeddings");
+const { getEmbeddedStore } = await import("@/lib/stores/index");
+const { ensureDemoDataset } = await import("@/lib/eval/datasets");
+const { evalQueueIdle, markInterruptedRuns } = await import("@/lib/eval/runs");
+const { evalMetrics } = await import("@/lib/eval/metrics");
+
+let demoId: string;
+let doneRunId: string;
+
+beforeAll(async () => {
+  const store = await getEmbeddedStore();
+  expect(store.size).toBe(345);
+  const demo = await ensureDemoDataset((await getDatabase()).prisma);
+  demoId = demo!.id;
+  // Once only: a second start finds the key and leaves the sets alone.
+  expect(await ensureDemoDataset((await getDatabase()).prisma)).toBeNull();
+}, 180_000);
+
+afterAll(async () => {
+  await evalQueueIdle();
+  const db = await getDatabase();
+  const embedder = getEmbedder() as { close?: () => Promise<void> };
+  await embedder.close?.();
+  await db.prisma.$disconnect();
+  await db.raw.close();
+  fs.rmSync(scratch, { recursive: true, force: true });
+});
+
+const jsonl = (rows: unknown[]) => rows.map((r) => (typeof r === "string" ? r : JSON.stringify(r))).join("\n");
+
+async function createSet(name: string, items: unknown[]): Promise<string> {
+  const { status, json } = await callRoute(datasetsRoute.POST, { body: { name, items } });
+  expect(status, JSON.stringify(json)).toBe(201);
+  return json.id;
+}
+
+async function waitFor(id: string, until: (run: any) => boolean, timeoutMs = 60_000): Promise<any> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const { json } = await callRoute(runRoute.GET, { params: { id } });
+    if (until(json) || Date.now() > deadline) return json;
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+describe("POST /api/datasets", () => {
+  it("stores the demo set on first start, with its kinds", async () => {
+    const { json } = await callRoute(datasetRoute.GET, { params: { id: demoId } });
+    expect(json).toMatchObject({ origin: "demo", count: 106, absent: 26, kinds: { on_topic: 80, off_topic: 15, near_miss: 11 } });
+    expect(json.items[0]).toEqual({ position: 0, id: "q-001", query: expect.any(String), relevant: ["mem-0080", "mem-0227"], kind: "on_topic", tags: [] });
+  });
+
+  it("refuses a JSON Lines upload with bad lines, naming each line, and stores nothing", async () => {
+    const before = (await callRoute(datasetsRoute.GET)).json.datasets.length;
+    const body = jsonl([
+      { query: "who is on call", relevant: ["mem-0001"] },
+      "{not json",
+      { query: "fine", relevant: [] },
+      { query: "   ", relevant: [] },
+      "",
+      { query: "x", relevant: "mem-1" },
+      { query: "y", relevant: [], colour: "red" },
+    ]);
+    const { status, json } = await callRoute(datasetsRoute.POST, { url: "/api/datasets?name=bad", rawBody: body, headers: { "content-type": "application/x-ndjson" } });
+    expect(status).toBe(422);
+    expect(json.error).toBe("invalid_items");
+    expect(json.details.errors.map((e: { line: number }) => e.line)).toEqual([2, 4, 6, 7]);
+    expect(json.details.errors[0].errors[0].message).toMatch(/^not JSON/);
+    expect(json.details.errors[1].errors[0]).toEqual({ path: ["query"], message: "query is empty" });
+    expect(json.details.errors[3].errors[0].message).toMatch(/unknown field: colour/);
+    expect(json.message).toMatch(/^Nothing was stored: 4 items are invalid \(line 2: not JSON/);
+    expect((await callRoute(datasetsRoute.GET)).json.datasets.length).toBe(before);
+  });
+
+  it("accepts JSON Lines with ?name= and JSON {name, items}; duplicate item ids are refused", async () => {
+    const lines = await callRoute(datasetsRoute.POST, {
+      url: "/api/datasets?name=small",
+      rawBody: jsonl([{ id: "a", query: "who is Maya's manager", relevant: ["mem-0003"], kind: "people", tags: ["x"] }, { query: "moons of Jupiter", relevant: [] }]),
+    });
+    expect(lines.status).toBe(201);
+    expect(lines.json).toEqual({ id: expect.any(String), count: 2 });
+    const dup = await callRoute(datasetsRoute.POST, { body: { name: "dup", items: [{ id: "a", query: "q", relevant: [] }, { id: "a", query: "r", relevant: [] }] } });
+    expect(dup.status).toBe(422);
+    expect(dup.json.details.errors).toEqual([{ index: 1, errors: [{ path: ["id"], message: 'id "a" is used twice (first at index 0)' }] }]);
+    const noName = await callRoute(datasetsRoute.POST, { body: { items: [{ query: "q", relevant: [] }] } });
+    expect(noName.status).toBe(422);
+  });
+});
+
+describe("evaluation runs", () => {
+  it("runs the demo set in the background; its metrics equal a recomputation from the logged recalls", async () => {
+    const started = await callRoute(runsRoute.POST, { body: { dataset_id: demoId, k: 5 } });
+    expect(started.status).toBe(202);
+    expect(started.json).toEqual({ id: expect.any(String), status: "queued" });
+    await evalQueueIdle();
+    const { json: run } = await callRoute(runRoute.GET, { params: { id: started.json.id } });
+    expect(run).toMatchObject({
+      status: "done",
+      progress: { done: 106, total: 106 },
+      settings: { store: "embedded", k: 5, search_mode: "hybrid", selector: "off", profile: null },
+      missing_ids: { checked: true, count: 0, ids: [] },
+    });
+    expect(run.items).toHaveLength(106);
+    expect(JSON.stringify(run)).not.toMatch(/NaN/);
+    expect(Object.keys(run.metrics.by_kind)).toEqual(["near_miss", "off_topic", "on_topic"]);
+    expect(run.thresholds.high_prominence).toBe(0.4);
+
+    const { json: set } = await callRoute(datasetRoute.GET, { params: { id: demoId } });
+    const outcomes = [];
+    for (const item of run.items) {
+      const { json: recall } = await callRoute(recallRoute.GET, { params: { id: item.recall_id } });
+      expect(recall.source).toBe("eval");
+      expect(recall.eval_run).toEqual({ id: run.id, item: item.position });
+      expect(recall.request.query).toBe(set.items[item.position].query);
+      outcomes.push({
+        kind: set.items[item.position].kind,
+        relevant: set.items[item.position].relevant,
+        ranked: recall.results.map((r: { memory_id: string }) => r.memory_id),
+        level: recall.confidence.level,
+        top_score: recall.confidence.top_score,
+        prominence: recall.confidence.prominence,
+        relative_margin: recall.confidence.relative_margin,
+      });
+    }
+    expect(run.metrics).toEqual(evalMetrics(outcomes, 5));
+    expect(run.metrics.count).toBe(106);
+    expect(run.metrics.present).toBe(80);
+    expect(run.metrics.hit_at_1).toBeGreaterThan(0.3);
+
+    const csv = await exportRoute.GET(new (await import("next/server")).NextRequest("http://localhost/x?format=csv"), { params: Promise.resolve({ id: run.id }) });
+    const text = await csv.text();
+    expect(text.split("\n")[0]).toBe("position,item_id,query,kind,relevant,first_relevant_rank,level,reference_level,top_score,prominence,relative_margin,status,recall_id,returned_ids");
+    expect(text.trim().split("\n")).toHaveLength(107);
+  }, 180_000);
+
+  it("reports relevant ids the store does not hold when the run starts", async () => {
+    const id = await createSet("missing", [{ query: "who is Daniel", relevant: ["mem-0023", "mem-9999", "gone"] }]);
+    const { json } = await callRoute(runsRoute.POST, { body: { dataset_id: id, k: 3 } });
+    await evalQueueIdle();
+    const run = (await callRoute(runRoute.GET, { params: { id: json.id } })).json;
+    expect(run.missing_ids).toEqual({ checked: true, count: 2, ids: ["mem-9999", "gone"] });
+    doneRunId = run.id;
+    expect(run.metrics.recall_at_k).toBeLessThanOrEqual(1 / 3);
+  });
+
+  it("stops a cancelled run before its next query", async () => {
+    const id = await createSet("long", Array.from({ length: 400 }, (_, i) => ({ query: `deploy freeze number ${i}`, relevant: [] })));
+    const { json } = await callRoute(runsRoute.POST, { body: { dataset_id: id } });
+    await waitFor(json.id, (r) => r.progress.done >= 2);
+    const cancelled = await callRoute(cancelRoute.POST, { params: { id: json.id } });
+    expect(cancelled.json).toEqual({ id: json.id, status: "cancelled" });
+    await evalQueueIdle();
+    const run = (await callRoute(runRoute.GET, { params: { id: json.id } })).json;
+    expect(run.status).toBe("cancelled");
+    expect(run.progress.done).toBeLessThan(400);
+    // At most the query in flight at the cancel was still logged.
+    expect(run.items.length).toBeGreaterThanOrEqual(run.progress.done);
+    expect(run.items.length).toBeLessThanOrEqual(run.progress.done + 1);
+    // Cancelling again is harmless; a run that ended otherwise cannot be cancelled.
+    expect((await callRoute(cancelRoute.POST, { params: { id: json.id } })).json.status).toBe("cancelled");
+    const finished = await callRoute(cancelRoute.POST, { params: { id: doneRunId } });
+    expect(finished.status).toBe(409);
+    expect(finished.json).toMatchObject({ error: "run_finished", details: { status: "done" } });
+  }, 120_000);
+
+  it("marks a run unfinished at a (re)start interrupted, and the old job stops", async () => {
+    const id = await createSet("long2", Array.from({ length: 400 }, (_, i) => ({ query: `kafka lag ${i}`, relevant: [] })));
+    const { json } = await callRoute(runsRoute.POST, { body: { dataset_id: id } });
+    await waitFor(json.id, (r) => r.status === "running" && r.progress.done >= 1);
+    // What the next server start does first (lib/startup.ts).
+    expect(await markInterruptedRuns((await getDatabase()).prisma)).toBe(1);
+    await evalQueueIdle();
+    const run = (await callRoute(runRoute.GET, { params: { id: json.id } })).json;
+    expect(run.status).toBe("interrupted");
+    expect(run.finished_at).not.toBeNull();
+    expect(run.progress.done).toBeLessThan(400);
+    expect(run.items.length).toBeLessThanOrEqual(run.progress.done + 1);
+  }, 120_000);
+
+  it("refuses an unknown set, an unknown store and bad settings with the envelope", async () => {
+    expect((await callRoute(runsRoute.POST, { body: { dataset_id: "00000000-0000-4000-8000-000000000000" } })).status).toBe(404);
+    const store = await callRoute(runsRoute.POST, { body: { dataset_id: demoId, store: "nope" } });
+    expect(store.status).toBe(422);
+    expect(store.json.error).toBe("unknown_store");
+    expect((await callRoute(runsRoute.POST, { body: { dataset_id: demoId, k: 0 } })).status).toBe(422);
+    expect((await callRoute(runRoute.GET, { params: { id: "00000000-0000-4000-8000-000000000000" } })).status).toBe(404);
+    const list = (await callRoute(runsRoute.GET)).json.runs;
+    expect(list.length).toBeGreaterThanOrEqual(4);
+  });
+});
