@@ -5,6 +5,7 @@ const SECTIONS = [
   { label: "History", path: "/recalls", heading: "Recall history" },
   { label: "Insights", path: "/insights", heading: "Insights" },
   { label: "Memories", path: "/memories", heading: "Memories" },
+  { label: "Evaluate", path: "/evaluate", heading: "Evaluate" },
 ];
 
 test("health reports the database and the embedder @postgres", async ({ request }, testInfo) => {

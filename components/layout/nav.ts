@@ -4,4 +4,5 @@ export const NAV_ITEMS = [
   { href: "/recalls", label: "History", match: (path: string) => path.startsWith("/recalls") },
   { href: "/insights", label: "Insights", match: (path: string) => path.startsWith("/insights") },
   { href: "/memories", label: "Memories", match: (path: string) => path.startsWith("/memories") },
+  { href: "/evaluate", label: "Evaluate", match: (path: string) => path.startsWith("/evaluate") },
 ] as const;

@@ -1,0 +1,292 @@
+"use client";
+
+import Link from "next/link";
+import { useRouter } from "next/navigation";
+import { useId, useState, type FormEvent } from "react";
+import { describeItemError, type DatasetItemError } from "@/lib/eval/dataset-schemas";
+import { ApiRequestError, errorMessage } from "@/lib/queries/fetch-json";
+import { useCreateDataset, useDatasets, useEvalRuns, useStartEvalRun } from "@/lib/queries/use-eval";
+import { useStores } from "@/lib/queries/use-recall";
+import { RunStatus, settingsText } from "./run-status";
+import styles from "./evaluate.module.css";
+
+/**
+ * The Evaluate page: the labeled query sets (with an upload), a form that starts a run, and the
+ * runs, two of which can be compared. Runs poll while they are queued or running.
+ */
+export function EvaluateView() {
+  return (
+    <div className={styles.stack}>
+      <StartRunPanel />
+      <RunsPanel />
+      <DatasetsPanel />
+    </div>
+  );
+}
+
+function StartRunPanel() {
+  const sets = useDatasets();
+  const stores = useStores();
+  const start = useStartEvalRun();
+  const router = useRouter();
+  const id = useId();
+  const [datasetId, setDatasetId] = useState("");
+  const [store, setStore] = useState("embedded");
+  const [k, setK] = useState(5);
+  const [mode, setMode] = useState<"hybrid" | "semantic" | "keyword">("hybrid");
+  const [selector, setSelector] = useState<"off" | "gap" | "llm">("off");
+  const [profile, setProfile] = useState("");
+  const chosen = datasetId || sets.data?.datasets[0]?.id || "";
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (!chosen) return;
+    start.mutate(
+      { dataset_id: chosen, store, k, search_mode: mode, selector, profile: profile.trim() || undefined },
+      { onSuccess: (run) => router.push(`/evaluate/runs/${run.id}`) },
+    );
+  };
+
+  return (
+    <section className={`panel ${styles.panel}`} aria-labelledby={`${id}-h`}>
+      <h2 id={`${id}-h`}>Start a run</h2>
+      <p className={`${styles.hint}`}>
+        Every query of the set runs through the console&apos;s recall and is logged (source &ldquo;eval&rdquo;), so each row of the report opens in the console.
+      </p>
+      <form className={styles.row} onSubmit={submit}>
+        <div className={styles.field}>
+          <label htmlFor={`${id}-set`}>Labeled set</label>
+          <select id={`${id}-set`} value={chosen} onChange={(e) => setDatasetId(e.target.value)} disabled={!sets.data?.datasets.length}>
+            {sets.data?.datasets.map((s) => (
+              <option key={s.id} value={s.id}>
+                {s.name} ({s.count} queries)
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className={styles.field}>
+          <label htmlFor={`${id}-store`}>Store</label>
+          <select id={`${id}-store`} value={store} onChange={(e) => setStore(e.target.value)}>
+            {(stores.data ?? [{ name: "embedded", label: "Embedded" }]).map((s) => (
+              <option key={s.name} value={s.name}>
+                {s.label}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className={styles.field}>
+          <label htmlFor={`${id}-k`}>k (results)</label>
+          <input id={`${id}-k`} type="number" min={1} max={100} value={k} onChange={(e) => setK(Math.max(1, Math.min(100, Number(e.target.value) || 1)))} />
+        </div>
+        <div className={styles.field}>
+          <label htmlFor={`${id}-mode`}>Search mode</label>
+          <select id={`${id}-mode`} value={mode} onChange={(e) => setMode(e.target.value as typeof mode)}>
+            <option value="hybrid">hybrid</option>
+            <option value="semantic">semantic</option>
+            <option value="keyword">keyword</option>
+          </select>
+        </div>
+        <div className={styles.field}>
+          <label htmlFor={`${id}-selector`}>Selector</label>
+          <select id={`${id}-selector`} value={selector} onChange={(e) => setSelector(e.target.value as typeof selector)}>
+            <option value="off">off</option>
+            <option value="gap">score gap</option>
+            <option value="llm">LLM</option>
+          </select>
+        </div>
+        <div className={styles.field}>
+          <label htmlFor={`${id}-profile`}>Profile (optional)</label>
+          <input id={`${id}-profile`} type="text" value={profile} placeholder="store default" onChange={(e) => setProfile(e.target.value)} />
+        </div>
+        <button className={`${styles.button} ${styles.buttonPrimary}`} type="submit" disabled={!chosen || start.isPending}>
+          {start.isPending ? "Starting…" : "Start run"}
+        </button>
+      </form>
+      {sets.isError ? <p className={styles.alert}>{errorMessage(sets.error)}</p> : null}
+      {start.isError ? (
+        <p className={styles.alert} role="alert">
+          {errorMessage(start.error)}
+        </p>
+      ) : null}
+    </section>
+  );
+}
+
+function RunsPanel() {
+  const runs = useEvalRuns();
+  const [picked, setPicked] = useState<string[]>([]);
+  const toggle = (id: string) => setPicked((p) => (p.includes(id) ? p.filter((x) => x !== id) : [...p.slice(-1), id]));
+  return (
+    <section className={`panel ${styles.panel}`} aria-labelledby="runs-h">
+      <div className={styles.row} style={{ justifyContent: "space-between" }}>
+        <h2 id="runs-h">Runs</h2>
+        {picked.length === 2 ? (
+          <Link className={styles.button} href={`/evaluate/compare?a=${picked[0]}&b=${picked[1]}`} data-testid="compare-link">
+            Compare the two selected runs
+          </Link>
+        ) : (
+          <span className={styles.hint}>Select two runs over the same set to compare them.</span>
+        )}
+      </div>
+      {runs.isPending ? (
+        <p role="status">Loading runs…</p>
+      ) : runs.isError ? (
+        <p className={styles.alert}>{errorMessage(runs.error)}</p>
+      ) : runs.data.runs.length === 0 ? (
+        <p className={styles.muted}>No run yet. Start one above: the demo set runs in about a minute.</p>
+      ) : (
+        <div className={styles.tableScroll}>
+          <table className={styles.table} data-testid="runs-table">
+            <thead>
+              <tr>
+                <th scope="col">Compare</th>
+                <th scope="col">Run</th>
+                <th scope="col">Set</th>
+                <th scope="col">Settings</th>
+                <th scope="col">Status</th>
+              </tr>
+            </thead>
+            <tbody>
+              {runs.data.runs.map((run) => (
+                <tr key={run.id}>
+                  <td>
+                    <input type="checkbox" aria-label={`Compare run ${run.id.slice(0, 8)}`} checked={picked.includes(run.id)} onChange={() => toggle(run.id)} />
+                  </td>
+                  <td>
+                    <Link href={`/evaluate/runs/${run.id}`}>{new Date(run.created_at).toLocaleString()}</Link>
+                  </td>
+                  <td>{run.dataset.name}</td>
+                  <td className={styles.small}>{settingsText(run.settings)}</td>
+                  <td>
+                    <RunStatus run={run} />
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </section>
+  );
+}
+
+function DatasetsPanel() {
+  const sets = useDatasets();
+  return (
+    <section className={`panel ${styles.panel}`} aria-labelledby="sets-h">
+      <h2 id="sets-h">Labeled sets</h2>
+      {sets.isPending ? (
+        <p role="status">Loading sets…</p>
+      ) : sets.isError ? (
+        <p className={styles.alert}>{errorMessage(sets.error)}</p>
+      ) : sets.data.datasets.length === 0 ? (
+        <p className={styles.muted}>No labeled set yet. Upload one below.</p>
+      ) : (
+        <table className={styles.table} data-testid="sets-table">
+          <thead>
+            <tr>
+              <th scope="col">Name</th>
+              <th scope="col">From</th>
+              <th scope="col" className={styles.num}>Queries</th>
+              <th scope="col" className={styles.num}>Nothing relevant stored</th>
+              <th scope="col">Kinds</th>
+              <th scope="col">Created</th>
+            </tr>
+          </thead>
+          <tbody>
+            {sets.data.datasets.map((s) => (
+              <tr key={s.id}>
+                <td>{s.name}</td>
+                <td>{s.origin}</td>
+                <td className={styles.num}>{s.count}</td>
+                <td className={styles.num}>{s.absent}</td>
+                <td className={styles.small}>
+                  {Object.entries(s.kinds)
+                    .map(([kind, n]) => `${kind || "(none)"} ${n}`)
+                    .join(", ")}
+                </td>
+                <td className={styles.small}>{new Date(s.created_at).toLocaleString()}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      <UploadForm />
+    </section>
+  );
+}
+
+function UploadForm() {
+  const create = useCreateDataset();
+  const id = useId();
+  const [name, setName] = useState("");
+  const [text, setText] = useState("");
+  const lineErrors = create.error instanceof ApiRequestError ? ((create.error.details.errors as DatasetItemError[] | undefined) ?? []) : [];
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    create.mutate({ name: name.trim(), jsonl: text }, { onSuccess: () => setText("") });
+  };
+
+  return (
+    <form className={styles.panel} onSubmit={submit} aria-labelledby={`${id}-h`}>
+      <h3 id={`${id}-h`}>Upload a set (JSON Lines)</h3>
+      <p className={styles.hint}>
+        One item a line: <code>{'{"query": "…", "relevant": ["mem-0001"], "id": "q1", "kind": "near_miss", "tags": []}'}</code>. An empty
+        <code> relevant</code> says nothing relevant is stored. A bad line refuses the whole upload.
+      </p>
+      <div className={styles.row}>
+        <div className={styles.field}>
+          <label htmlFor={`${id}-name`}>Name</label>
+          <input id={`${id}-name`} type="text" required value={name} onChange={(e) => setName(e.target.value)} />
+        </div>
+        <div className={styles.field}>
+          <label htmlFor={`${id}-file`}>File</label>
+          <input
+            id={`${id}-file`}
+            type="file"
+            accept=".jsonl,.ndjson,.txt,application/x-ndjson"
+            onChange={async (e) => {
+              const file = e.target.files?.[0];
+              if (file) {
+                setText(await file.text());
+                if (!name) setName(file.name.replace(/\.[^.]+$/, ""));
+              }
+            }}
+          />
+        </div>
+      </div>
+      <div className={`${styles.field} ${styles.wide}`}>
+        <label htmlFor={`${id}-text`}>Items</label>
+        <textarea id={`${id}-text`} value={text} onChange={(e) => setText(e.target.value)} spellCheck={false} />
+      </div>
+      <div className={styles.row}>
+        <button className={`${styles.button} ${styles.buttonPrimary}`} type="submit" disabled={!name.trim() || !text.trim() || create.isPending}>
+          {create.isPending ? "Uploading…" : "Upload set"}
+        </button>
+        {create.isSuccess ? (
+          <p className={styles.ok} role="status">
+            Stored {create.data.count} queries.
+          </p>
+        ) : null}
+      </div>
+      {create.isError ? (
+        <div className={styles.alert} role="alert">
+          {lineErrors.length ? (
+            <>
+              Nothing was stored; fix these lines:
+              <ul>
+                {lineErrors.slice(0, 20).map((e) => (
+                  <li key={`${e.line}-${e.index}`}>{describeItemError(e)}</li>
+                ))}
+              </ul>
+              {lineErrors.length > 20 ? `and ${lineErrors.length - 20} more.` : null}
+            </>
+          ) : (
+            errorMessage(create.error)
+          )}
+        </div>
+      ) : null}
+    </form>
+  );
+}

@@ -1,0 +1,92 @@
+"use client";
+
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import type { DatasetDetail, DatasetSummary } from "@/lib/eval/dataset-schemas";
+import { isFinished, type EvalRunBodyInput, type EvalRunReport, type EvalRunStatus, type EvalRunSummary } from "@/lib/eval/run-schemas";
+import { fetchJson } from "./fetch-json";
+
+/** Hooks for the evaluation API: labeled sets, runs (polled while they run), cancel. */
+
+export const evalKeys = {
+  datasets: ["datasets"] as const,
+  dataset: (id: string) => ["datasets", id] as const,
+  runs: ["eval-runs"] as const,
+  run: (id: string) => ["eval-runs", id] as const,
+};
+
+/** How often a queued or running run is polled. */
+const POLL_MS = 1_000;
+
+export function useDatasets() {
+  return useQuery({ queryKey: evalKeys.datasets, queryFn: ({ signal }) => fetchJson<{ datasets: DatasetSummary[] }>("/api/datasets", { signal }) });
+}
+
+export function useDataset(id: string | null) {
+  return useQuery({
+    queryKey: evalKeys.dataset(id ?? ""),
+    enabled: !!id,
+    queryFn: ({ signal }) => fetchJson<DatasetDetail>(`/api/datasets/${encodeURIComponent(id!)}`, { signal }),
+  });
+}
+
+export type DatasetUpload = { name: string; jsonl: string } | { name: string; items: unknown[] };
+
+export function useCreateDataset() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (upload: DatasetUpload) =>
+      "jsonl" in upload
+        ? fetchJson<{ id: string; count: number }>(`/api/datasets?name=${encodeURIComponent(upload.name)}`, {
+            method: "POST",
+            headers: { "Content-Type": "application/x-ndjson" },
+            body: upload.jsonl,
+          })
+        : fetchJson<{ id: string; count: number }>("/api/datasets", {
+            method: "POST",
+            headers: { "Content-Type": "application/json" },
+            body: JSON.stringify({ name: upload.name, items: upload.items }),
+          }),
+    onSuccess: () => client.invalidateQueries({ queryKey: evalKeys.datasets }),
+  });
+}
+
+export function useEvalRuns() {
+  return useQuery({
+    queryKey: evalKeys.runs,
+    queryFn: ({ signal }) => fetchJson<{ runs: EvalRunSummary[] }>("/api/eval-runs", { signal }),
+    refetchInterval: (query) => (query.state.data?.runs.some((r) => !isFinished(r.status)) ? POLL_MS : false),
+  });
+}
+
+export function useEvalRun(id: string | null) {
+  return useQuery({
+    queryKey: evalKeys.run(id ?? ""),
+    enabled: !!id,
+    queryFn: ({ signal }) => fetchJson<EvalRunReport>(`/api/eval-runs/${encodeURIComponent(id!)}`, { signal }),
+    refetchInterval: (query) => (query.state.data && !isFinished(query.state.data.status) ? POLL_MS : false),
+  });
+}
+
+export function useStartEvalRun() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (body: EvalRunBodyInput) =>
+      fetchJson<{ id: string; status: EvalRunStatus }>("/api/eval-runs", {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify(body),
+      }),
+    onSuccess: () => client.invalidateQueries({ queryKey: evalKeys.runs }),
+  });
+}
+
+export function useCancelEvalRun(id: string) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: () => fetchJson<{ id: string; status: EvalRunStatus }>(`/api/eval-runs/${encodeURIComponent(id)}/cancel`, { method: "POST" }),
+    onSettled: () => {
+      void client.invalidateQueries({ queryKey: evalKeys.run(id) });
+      void client.invalidateQueries({ queryKey: evalKeys.runs });
+    },
+  });
+}
