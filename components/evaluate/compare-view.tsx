@@ -1,0 +1,136 @@
+"use client";
+
+import Link from "next/link";
+import { useSearchParams } from "next/navigation";
+import { useMemo, useState } from "react";
+import { LevelBadge } from "@/components/recall/level-badge";
+import { compareRuns, type MetricDelta } from "@/lib/eval/compare";
+import { errorMessage } from "@/lib/queries/fetch-json";
+import { useEvalRun } from "@/lib/queries/use-eval";
+import { fmt, fmtDelta, RunStatus, settingsText } from "./run-status";
+import styles from "./evaluate.module.css";
+
+/** Two runs side by side (`?a=&b=`): metric deltas, per-query rank and level, flipped verdicts. */
+export function CompareView() {
+  const params = useSearchParams();
+  const aId = params.get("a");
+  const bId = params.get("b");
+  const a = useEvalRun(aId);
+  const b = useEvalRun(bId);
+  const [onlyChanged, setOnlyChanged] = useState(true);
+  const comparison = useMemo(() => (a.data && b.data ? compareRuns(a.data, b.data) : null), [a.data, b.data]);
+
+  if (!aId || !bId) {
+    return (
+      <p className={styles.muted}>
+        Pick two runs on <Link href="/evaluate">Evaluate</Link> to compare them.
+      </p>
+    );
+  }
+  if (a.isPending || b.isPending) return <p role="status">Loading both runs…</p>;
+  if (a.isError || b.isError || !a.data || !b.data || !comparison) {
+    return (
+      <p className={styles.alert} role="alert">
+        {errorMessage(a.error ?? b.error)}
+      </p>
+    );
+  }
+  const rows = onlyChanged ? comparison.rows.filter((r) => r.flipped || r.rank_a !== r.rank_b || r.level_a !== r.level_b) : comparison.rows;
+  return (
+    <div className={styles.stack}>
+      <section className={`panel ${styles.panel}`} aria-label="The two runs">
+        {(["A", "B"] as const).map((label, i) => {
+          const run = i === 0 ? a.data : b.data;
+          return (
+            <div key={label} className={styles.row} style={{ alignItems: "center" }}>
+              <strong>{label}</strong>
+              <Link href={`/evaluate/runs/${run.id}`}>{run.dataset.name}</Link>
+              <span className={styles.small}>{settingsText(run.settings)}</span>
+              <RunStatus run={run} />
+            </div>
+          );
+        })}
+        {!comparison.sameSet ? <p className={styles.warning}>These runs are over different sets; rows are matched by position only.</p> : null}
+      </section>
+      <section className={`panel ${styles.panel}`} aria-labelledby="deltas-h">
+        <h2 id="deltas-h">Metric deltas (B − A)</h2>
+        <DeltaTable deltas={[...comparison.deltas, ...comparison.aucDeltas]} />
+      </section>
+      <section className={`panel ${styles.panel}`} aria-labelledby="rows-h">
+        <div className={styles.row} style={{ justifyContent: "space-between" }}>
+          <h2 id="rows-h">
+            Per query: <span data-testid="flipped-count">{comparison.flipped}</span> verdicts flipped, {comparison.rankChanged} ranks and {comparison.levelChanged} levels changed
+          </h2>
+          <label className={styles.small}>
+            <input type="checkbox" checked={onlyChanged} onChange={(e) => setOnlyChanged(e.target.checked)} /> Only queries that changed
+          </label>
+        </div>
+        {rows.length === 0 ? (
+          <p className={styles.muted}>No query changed between the two runs.</p>
+        ) : (
+          <div className={styles.tableScroll}>
+            <table className={styles.table} data-testid="compare-table">
+              <thead>
+                <tr>
+                  <th scope="col">#</th>
+                  <th scope="col">Query</th>
+                  <th scope="col">Kind</th>
+                  <th scope="col" className={styles.num}>Rank A → B</th>
+                  <th scope="col">Level A</th>
+                  <th scope="col">Level B</th>
+                  <th scope="col">Verdict</th>
+                </tr>
+              </thead>
+              <tbody>
+                {rows.map((r) => (
+                  <tr key={r.position} data-flipped={r.flipped}>
+                    <td className={styles.num}>{r.position + 1}</td>
+                    <td>{r.query}</td>
+                    <td className={styles.small}>{r.kind ?? "—"}</td>
+                    <td className={styles.num}>{r.present ? `${r.rank_a ?? "missed"} → ${r.rank_b ?? "missed"}` : "n/a"}</td>
+                    <td>{r.recall_a ? <Link href={`/recalls/${r.recall_a}`}><LevelBadge level={r.level_a} /></Link> : "—"}</td>
+                    <td>{r.recall_b ? <Link href={`/recalls/${r.recall_b}`}><LevelBadge level={r.level_b} /></Link> : "—"}</td>
+                    <td className={styles.small}>
+                      {r.flipped ? (
+                        <span className={r.flip_correct ? styles.positive : styles.negative}>
+                          flipped to {r.verdict_b === "worth_reading" ? "worth reading" : "go external"} ({r.flip_correct ? "now right" : "now wrong"})
+                        </span>
+                      ) : (
+                        "same"
+                      )}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </section>
+    </div>
+  );
+}
+
+function DeltaTable({ deltas }: { deltas: MetricDelta[] }) {
+  return (
+    <table className={styles.table} data-testid="delta-table">
+      <thead>
+        <tr>
+          <th scope="col">Metric</th>
+          <th scope="col" className={styles.num}>A</th>
+          <th scope="col" className={styles.num}>B</th>
+          <th scope="col" className={styles.num}>B − A</th>
+        </tr>
+      </thead>
+      <tbody>
+        {deltas.map((d) => (
+          <tr key={d.key}>
+            <th scope="row">{d.label}</th>
+            <td className={styles.num}>{fmt(d.a)}</td>
+            <td className={styles.num}>{fmt(d.b)}</td>
+            <td className={`${styles.num} ${d.delta && d.delta > 0 ? styles.positive : d.delta && d.delta < 0 ? styles.negative : ""}`}>{fmtDelta(d.delta)}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}

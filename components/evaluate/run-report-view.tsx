@@ -1,0 +1,98 @@
+"use client";
+
+import Link from "next/link";
+import { useMemo } from "react";
+import { prepareRocChart, prepareSignalDistribution } from "@/lib/charts/eval-report";
+import { isFinished } from "@/lib/eval/run-schemas";
+import { errorMessage } from "@/lib/queries/fetch-json";
+import { useCancelEvalRun, useEvalRun } from "@/lib/queries/use-eval";
+import { ByKindPanel, ConfusionPanel, MetricsPanel } from "./metric-panels";
+import { QueryTable } from "./query-table";
+import { RocChart, SignalDistributionChart } from "./report-charts";
+import { RunStatus, settingsText } from "./run-status";
+import styles from "./evaluate.module.css";
+
+/**
+ * The report of one run. While the run is queued or running the page polls it, so progress and
+ * the metrics over the queries done so far update in place, and a reload finds it where it is.
+ */
+export function RunReportView({ id }: { id: string }) {
+  const run = useEvalRun(id);
+  const cancel = useCancelEvalRun(id);
+  const report = run.data;
+  const charts = useMemo(
+    () =>
+      report && {
+        top: prepareSignalDistribution(report.items, "top_score", report.thresholds),
+        prominence: prepareSignalDistribution(report.items, "prominence", report.thresholds),
+        roc: prepareRocChart(report.items),
+      },
+    [report],
+  );
+
+  if (run.isPending) return <p role="status">Loading the run…</p>;
+  if (run.isError || !report || !charts) {
+    return (
+      <section className={`panel ${styles.panel}`}>
+        <p className={styles.alert} role="alert">
+          {errorMessage(run.error)}
+        </p>
+        <p>
+          <Link href="/evaluate">Back to Evaluate</Link>
+        </p>
+      </section>
+    );
+  }
+
+  const running = !isFinished(report.status);
+  return (
+    <div className={styles.stack}>
+      <section className={`panel ${styles.panel}`} aria-label="Run">
+        <div className={styles.row} style={{ justifyContent: "space-between" }}>
+          <div className={styles.panel} style={{ gap: 4 }}>
+            <p style={{ margin: 0 }}>
+              <strong>{report.dataset.name}</strong> · {settingsText(report.settings)}
+            </p>
+            <RunStatus run={report} />
+          </div>
+          <span className={styles.row} style={{ gap: 8 }}>
+            {running ? (
+              <button className={styles.button} type="button" onClick={() => cancel.mutate()} disabled={cancel.isPending}>
+                {cancel.isPending ? "Cancelling…" : "Cancel run"}
+              </button>
+            ) : null}
+            <Link className={styles.button} href="/evaluate">
+              All runs
+            </Link>
+          </span>
+        </div>
+        {report.missing_ids?.checked && report.missing_ids.count ? (
+          <p className={styles.warning} data-testid="missing-ids">
+            {report.missing_ids.count} relevant id{report.missing_ids.count === 1 ? "" : "s"} of the set {report.missing_ids.count === 1 ? "is" : "are"} not in the store
+            (they can never be found): <span className={styles.ids}>{report.missing_ids.ids.slice(0, 20).join(" ")}</span>
+            {report.missing_ids.count > 20 ? " …" : ""}
+          </p>
+        ) : null}
+        {report.missing_ids && !report.missing_ids.checked ? (
+          <p className={styles.hint}>Whether the set&apos;s relevant ids exist in this remote store was not checked.</p>
+        ) : null}
+        {report.status === "interrupted" ? <p className={styles.warning}>The server stopped while this run was unfinished; the figures cover the queries it reached.</p> : null}
+        {report.status === "cancelled" ? <p className={styles.warning}>Cancelled; the figures cover the queries it reached.</p> : null}
+        {report.error ? <p className={styles.alert}>The run failed: {report.error.message}</p> : null}
+        {cancel.isError ? <p className={styles.alert}>{errorMessage(cancel.error)}</p> : null}
+        {running ? <p className={styles.hint}>Figures update as queries finish.</p> : null}
+      </section>
+      <MetricsPanel metrics={report.metrics} />
+      <div className={styles.grid2}>
+        <SignalDistributionChart data={charts.top} title="Top score (raw cosine): present vs absent" />
+        <SignalDistributionChart data={charts.prominence} title="Prominence: present vs absent" />
+      </div>
+      <div className={styles.grid2}>
+        <RocChart data={charts.roc} />
+        <ConfusionPanel block={report.metrics} />
+      </div>
+      <ByKindPanel metrics={report.metrics} />
+      <QueryTable items={report.items} runId={report.id} />
+    </div>
+  );
+}
