@@ -8,6 +8,7 @@ const BENCHES: Record<string, () => Promise<{ run: (args: string[]) => Promise<v
   insights: () => import("./bench/insights"),
   scan: () => import("./bench/scan"),
   keyword: () => import("./bench/keyword"),
+  eval: () => import("./bench/eval"),
 };
 
 runScript(async () => {

@@ -1,7 +1,12 @@
 /**
- * `npm run eval [-- --k 10]`: loads the demo corpus into a throw-away embedded store and runs every
- * labeled query (data/demo/queries.json) in each search mode, printing hit@1, hit@5, MRR and the
- * confidence level mix for on-topic vs off-topic queries under the default thresholds.
+ * `npm run eval [-- --k 10] [--set file.jsonl]`: loads the demo corpus into a throw-away embedded
+ * store and runs a labeled set (the demo's data/demo/queries.json by default) in each search mode
+ * through the app's own evaluation run code (lib/eval/runs.ts → runRecall, every query logged),
+ * then prints, per mode:
+ * - the first table as it always was (hit@1, hit@5, MRR, level mix on-topic vs the rest), so
+ *   before/after figures stay comparable;
+ * - the evaluation metrics of GET /api/eval-runs/{id} (nDCG, recall@k, triage and balanced
+ *   accuracy, worth-reading precision/recall, AUC per signal), overall and by kind.
  */
 import fs from "node:fs";
 import os from "node:os";
@@ -10,16 +15,49 @@ import { PrismaClient } from "@prisma/client";
 import { openDatabase } from "../lib/db/connection";
 import { migrate } from "../lib/db/migrator";
 import { UseLiteEmbedder } from "../lib/embeddings/use-lite";
-import { retrievalReport, type LabeledQuery, type QueryOutcome } from "../lib/eval/retrieval-metrics";
+import { parseItems, parseJsonLines } from "../lib/eval/dataset-schemas";
+import { createDataset } from "../lib/eval/datasets";
+import type { MetricBlock } from "../lib/eval/metrics";
+import { retrievalReport } from "../lib/eval/retrieval-metrics";
+import { EvalRunBodySchema } from "../lib/eval/run-schemas";
+import { evalQueueIdle, evalRunReport, startEvalRun } from "../lib/eval/runs";
 import type { SearchMode } from "../lib/recall/merge";
 import { readDemoCorpus } from "../lib/stores/demo-corpus";
 import { EmbeddedStore } from "../lib/stores/embedded-store";
-import { runScript } from "./run-script";
+import { runScript, UsageError } from "./run-script";
+
+const arg = (name: string): string | undefined => {
+  const i = process.argv.indexOf(name);
+  return i > 0 ? process.argv[i + 1] : undefined;
+};
+
+const f3 = (v: number | null) => (v === null ? "  —  " : v.toFixed(3));
+
+function metricLine(label: string, m: MetricBlock): string {
+  return [
+    label.padEnd(10),
+    String(m.count).padStart(4),
+    f3(m.ndcg),
+    f3(m.recall_at_k),
+    f3(m.triage_accuracy),
+    f3(m.balanced_accuracy),
+    f3(m.worth_reading.precision),
+    f3(m.worth_reading.recall),
+    f3(m.auc.top_score),
+    f3(m.auc.prominence),
+    f3(m.auc.relative_margin),
+  ].join("  ");
+}
 
 runScript(async () => {
-  const kIndex = process.argv.indexOf("--k");
-  const k = kIndex > 0 ? Number(process.argv[kIndex + 1]) : 10;
-  const queries = JSON.parse(fs.readFileSync(path.join(__dirname, "..", "data", "demo", "queries.json"), "utf8")) as LabeledQuery[];
+  const k = Number(arg("--k") ?? 10);
+  if (!Number.isInteger(k) || k < 1 || k > 100) throw new UsageError("--k is a whole number from 1 to 100");
+  const setFile = arg("--set");
+  const parsed = setFile
+    ? parseJsonLines(fs.readFileSync(setFile, "utf8"))
+    : parseItems(JSON.parse(fs.readFileSync(path.join(__dirname, "..", "data", "demo", "queries.json"), "utf8")) as unknown[]);
+  if (!parsed.ok) throw new UsageError(`the set has invalid items: ${JSON.stringify(parsed.errors.slice(0, 3))}`);
+
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "recall-eval-"));
   const db = await openDatabase({ kind: "pglite", dataDir: path.join(scratch, "data") });
   const embedder = new UseLiteEmbedder();
@@ -28,19 +66,46 @@ runScript(async () => {
     const prisma = new PrismaClient({ adapter: db.adapter });
     const store = new EmbeddedStore(prisma, embedder);
     const { created } = await store.add(readDemoCorpus());
-    console.log(`demo set: ${created} memories, ${queries.length} queries; k=${k}; default thresholds\n`);
-    console.log("mode      hit@1  hit@5  MRR    | on-topic levels high/mod/low/none | off-topic levels high/mod/low/none");
+    const set = await createDataset(prisma, { name: setFile ? path.basename(setFile) : "demo", items: parsed.items });
+    const deps = { prisma, resolveStore: async () => store };
+    console.log(`demo set: ${created} memories, ${set.count} queries; k=${k}; default thresholds\n`);
+
+    const reports = [];
     for (const mode of ["hybrid", "semantic", "keyword"] as SearchMode[]) {
-      const outcomes: QueryOutcome[] = [];
-      for (const query of queries) {
-        const outcome = await store.recall({ query: query.query, k, searchMode: mode });
-        outcomes.push({ query, ranked: outcome.results.map((r) => r.memory_id), level: outcome.confidence.level });
-      }
-      const r = retrievalReport(outcomes);
+      const started = await startEvalRun(deps, EvalRunBodySchema.parse({ dataset_id: set.id, store: "embedded", k, search_mode: mode }));
+      await evalQueueIdle();
+      reports.push({ mode, report: (await evalRunReport(prisma, started!.id))! });
+    }
+
+    console.log("mode      hit@1  hit@5  MRR    | on-topic levels high/mod/low/none | off-topic levels high/mod/low/none");
+    for (const { mode, report } of reports) {
+      const r = retrievalReport(
+        report.items.map((i) => ({
+          query: { id: i.item_id ?? String(i.position), query: i.query, kind: i.kind ?? (i.relevant.length ? "on_topic" : "off_topic"), relevant: i.relevant },
+          ranked: i.returned_ids,
+          level: i.reference_level ?? "none",
+        })),
+      );
       const mix = (l: Record<string, number>) => `${l.high}/${l.moderate}/${l.low}/${l.none}`.padEnd(10);
       console.log(
         `${mode.padEnd(9)} ${r.hitAt1.toFixed(3)}  ${r.hitAt5.toFixed(3)}  ${r.mrr.toFixed(3)}  | ${mix(r.levels.on_topic).padStart(33)} | ${mix(r.levels.off_topic).padStart(34)}`,
       );
+    }
+
+    console.log(`\nevaluation metrics (as GET /api/eval-runs/{id}); worth reading = high/moderate; AUC of present vs absent`);
+    console.log(`"vs present" rows: that kind's absent queries against every present query of the set\n`);
+    const header = ["", "n", `nDCG@${k}`, `rec@${k}`, "triage", "bal.acc", "wr.prec", "wr.rec", "AUC top", "AUC prom", "AUC rel.m"];
+    for (const { mode, report } of reports) {
+      const m = report.metrics;
+      console.log(`${mode}  (${m.present} present, ${m.absent} absent, ${m.errors} failed)`);
+      console.log(`  ${header.map((h, i) => (i === 0 ? h.padEnd(10) : i === 1 ? h.padStart(4) : h.padStart(5))).join("  ")}`);
+      console.log(`  ${metricLine("all", m)}`);
+      for (const [kind, b] of Object.entries(m.by_kind)) {
+        console.log(`  ${metricLine(kind, b)}`);
+        if (b.present === 0 && b.absent > 0) console.log(`  ${metricLine(`  vs present`, { ...b, auc: b.auc_vs_present })}`);
+      }
+      const c = m.confusion;
+      console.log(`  confusion present/absent: high ${c.high.present}/${c.high.absent}  moderate ${c.moderate.present}/${c.moderate.absent}  low ${c.low.present}/${c.low.absent}  none ${c.none.present}/${c.none.absent}\n`);
     }
     await prisma.$disconnect();
   } finally {

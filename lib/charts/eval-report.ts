@@ -1,7 +1,7 @@
 /**
  * Prepare steps of the evaluation report's charts (pure, client-safe; the Recharts components in
- * components/evaluate only render). docs/ARCHITECTURE.md "Charts": prepare + render + an empty
- * state that says why nothing is drawn.
+ * components/evaluate only render them, and an empty chart says why: docs/ARCHITECTURE.md
+ * "Charts: prepare, then visualise").
  *
  * - `prepareSignalDistribution`: overlaid histograms of one signal (top_score or prominence) for
  *   present vs absent queries, as shares of each class so unequal class sizes compare, with the

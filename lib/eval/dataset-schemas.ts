@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { itemErrorsFromZod } from "@/lib/recall/errors";
+import { withInputRules } from "@/lib/validation/input-rules";
 
 /**
  * Labeled query sets on the wire (client-safe; the upload form and `POST /api/datasets` share
@@ -11,7 +12,9 @@ export const MAX_DATASET_ITEMS = 10_000;
 /** JSON Lines or JSON bodies of up to 10 MB (10,000 items of a long query and many ids). */
 export const MAX_DATASET_BYTES = 10_000_000;
 
-export const DatasetItemSchema = z.strictObject({
+// The shared input rule (no NUL, unpaired surrogates, deep nesting) runs per item, so a bad line
+// is reported with its number like any other.
+export const DatasetItemSchema = withInputRules(z.strictObject({
   query: z
     .string()
     .max(8000, "query is longer than 8000 characters")
@@ -23,7 +26,7 @@ export const DatasetItemSchema = z.strictObject({
     .regex(/^[A-Za-z0-9_.-]{1,50}$/, "kind is a short word (letters, digits, _ . -), e.g. paraphrase, near_miss, off_topic")
     .optional(),
   tags: z.array(z.string().min(1).max(64)).max(50).optional(),
-});
+}));
 export type DatasetItemInput = z.output<typeof DatasetItemSchema>;
 
 export const DatasetNameSchema = z
@@ -32,7 +35,7 @@ export const DatasetNameSchema = z
   .refine((n) => n.trim().length > 0, "name is empty");
 
 export const DatasetBodySchema = z.strictObject({
-  name: DatasetNameSchema,
+  name: withInputRules(DatasetNameSchema),
   items: z.array(z.unknown()).min(1, "a set needs at least one item").max(MAX_DATASET_ITEMS, `a set holds at most ${MAX_DATASET_ITEMS} items`),
 });
 

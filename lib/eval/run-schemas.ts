@@ -3,11 +3,12 @@ import type { Level } from "@/lib/recall/confidence";
 import { SearchModeSchema } from "@/lib/recall/schemas";
 import type { Thresholds } from "@/lib/recall/thresholds";
 import { SelectorChoiceSchema } from "@/lib/recall-log/schemas";
+import { withInputRules } from "@/lib/validation/input-rules";
 import type { EvalMetrics } from "./metrics";
 
 /** Evaluation runs on the wire (client-safe): `POST /api/eval-runs` and what `GET` answers. */
 
-export const EvalRunBodySchema = z.strictObject({
+export const EvalRunBodySchema = withInputRules(z.strictObject({
   dataset_id: z.uuid("dataset_id is not a set id"),
   store: z.string().min(1).max(100).default("embedded"),
   k: z.number().int().min(1).max(100).default(5),
@@ -15,7 +16,7 @@ export const EvalRunBodySchema = z.strictObject({
   selector: SelectorChoiceSchema.default("off"),
   /** A threshold profile to judge triage with; null or absent: the store's default. */
   profile: z.string().min(1).max(100).nullable().optional(),
-});
+}));
 export type EvalRunBody = z.output<typeof EvalRunBodySchema>;
 export type EvalRunBodyInput = z.input<typeof EvalRunBodySchema>;
 

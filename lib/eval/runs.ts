@@ -35,8 +35,9 @@ const globalForRuns = globalThis as unknown as { recallInspectorEvalQueue?: Prom
 export async function startEvalRun(deps: RunDeps, body: EvalRunBody): Promise<{ id: string; status: EvalRunStatus } | null> {
   const dataset = await deps.prisma.dataset.findUnique({ where: { id: body.dataset_id }, select: { itemCount: true } });
   if (!dataset) return null;
-  // An unknown store is refused now (StoreError → 422), not discovered by the job.
-  await deps.resolveStore(body.store);
+  // An unknown store is refused now (StoreError → 422), not discovered by the job. The embedded
+  // store always exists; resolving it could wait for its first load, which the job can do.
+  if (body.store !== "embedded") await deps.resolveStore(body.store);
   const id = randomUUID();
   await deps.prisma.evalRun.create({
     data: {

@@ -12,13 +12,14 @@ import {
   type DatasetItemError,
 } from "@/lib/eval/dataset-schemas";
 import { createDataset, listDatasets } from "@/lib/eval/datasets";
+import { withInputRules } from "@/lib/validation/input-rules";
 
 export const dynamic = "force-dynamic";
 
 /** The labeled query sets, newest first. */
 export const GET = apiRoute({}, async () => ({ datasets: await listDatasets(await getPrisma()) }));
 
-const Query = z.object({ name: DatasetNameSchema.optional() });
+const Query = z.object({ name: withInputRules(DatasetNameSchema).optional() });
 
 function refused(errors: DatasetItemError[]): ApiError {
   const shown = errors.slice(0, 3).map(describeItemError).join("; ");

@@ -1,0 +1,112 @@
+/**
+ * `npm run bench -- eval [--memories 10000] [--queries 1000] [--k 10]`
+ *
+ * A labeled run at size: the demo corpus (345 real memories, embedded with USE-lite) plus
+ * synthetic filler up to --memories (random unit vectors, so scanning costs what it costs at that
+ * size), and a set of --queries queries (the demo's 106 labeled queries, cycled and numbered so
+ * each is embedded afresh). The run goes through the app's run code (lib/eval/runs.ts →
+ * runRecall, every query logged), so queries/s includes embedding, retrieval, confidence and the
+ * log write. Then the report: `evalRunReport` (what GET /api/eval-runs/{id} does on the server),
+ * its JSON size, and the report page's client-side preparation (distributions, ROC, sorting).
+ */
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { PrismaClient } from "@prisma/client";
+import { prepareRocChart, prepareSignalDistribution } from "../../lib/charts/eval-report";
+import { openDatabase } from "../../lib/db/connection";
+import { migrate } from "../../lib/db/migrator";
+import { UseLiteEmbedder } from "../../lib/embeddings/use-lite";
+import { normalize } from "../../lib/embeddings/types";
+import { parseItems } from "../../lib/eval/dataset-schemas";
+import { createDataset } from "../../lib/eval/datasets";
+import { sortItems } from "../../lib/eval/report-table";
+import { EvalRunBodySchema } from "../../lib/eval/run-schemas";
+import { evalQueueIdle, evalRunReport, startEvalRun } from "../../lib/eval/runs";
+import { readDemoCorpus } from "../../lib/stores/demo-corpus";
+import { EmbeddedStore, encodeVector } from "../../lib/stores/embedded-store";
+import { fmtMs, percentile, prng } from "./stats";
+
+function option(args: string[], name: string, fallback: string): string {
+  const i = args.indexOf(`--${name}`);
+  return i >= 0 && args[i + 1] ? args[i + 1]! : fallback;
+}
+
+export async function run(args: string[]): Promise<void> {
+  const memories = Number(option(args, "memories", "10000"));
+  const queryCount = Number(option(args, "queries", "1000"));
+  const k = Number(option(args, "k", "10"));
+  const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "recall-bench-eval-"));
+  const db = await openDatabase({ kind: "pglite", dataDir: path.join(scratch, "data") });
+  const embedder = new UseLiteEmbedder();
+  const random = prng(7);
+  try {
+    await migrate(db);
+    const prisma = new PrismaClient({ adapter: db.adapter });
+    const demo = readDemoCorpus();
+    const filler = Math.max(0, memories - demo.length);
+    for (let start = 0; start < filler; start += 1000) {
+      await prisma.memory.createMany({
+        data: Array.from({ length: Math.min(1000, filler - start) }, (_, i) => ({
+          id: `filler-${start + i}`,
+          summary: `Filler memory ${start + i} about nothing in particular`,
+          embedding: encodeVector(normalize(Float32Array.from({ length: 512 }, () => random() * 2 - 1))),
+          embeddingModel: embedder.id,
+        })),
+      });
+    }
+    const store = new EmbeddedStore(prisma, embedder);
+    await store.load();
+    await store.add(demo);
+    const demoQueries = JSON.parse(fs.readFileSync(path.join(__dirname, "..", "..", "data", "demo", "queries.json"), "utf8")) as {
+      query: string;
+      kind: string;
+      relevant: string[];
+    }[];
+    const parsed = parseItems(
+      Array.from({ length: queryCount }, (_, i) => {
+        const q = demoQueries[i % demoQueries.length]!;
+        return { query: i < demoQueries.length ? q.query : `${q.query} (${Math.floor(i / demoQueries.length)})`, kind: q.kind, relevant: q.relevant };
+      }),
+    );
+    if (!parsed.ok) throw new Error("bench set invalid");
+    const set = await createDataset(prisma, { name: "bench", items: parsed.items });
+    console.log(`eval benchmark — node ${process.version}, ${os.cpus().length} cores; ${store.size.toLocaleString("en")} memories, ${queryCount} queries, k=${k}, hybrid, PGlite`);
+
+    await embedder.embed(["warm up the workers"]);
+    const started = performance.now();
+    const runStart = await startEvalRun({ prisma, resolveStore: async () => store }, EvalRunBodySchema.parse({ dataset_id: set.id, k }));
+    await evalQueueIdle();
+    const runMs = performance.now() - started;
+    const status = (await prisma.evalRun.findUnique({ where: { id: runStart!.id } }))!;
+    console.log(`  run: ${status.status}, ${status.done} queries in ${(runMs / 1000).toFixed(1)} s = ${((status.done / runMs) * 1000).toFixed(1)} queries/s (${fmtMs(runMs / status.done)} ms per query, logging included)`);
+
+    const apiMs: number[] = [];
+    const prepareMs: number[] = [];
+    let bytes = 0;
+    let report = null;
+    for (let n = 0; n < 7; n++) {
+      const t0 = performance.now();
+      report = (await evalRunReport(prisma, runStart!.id))!;
+      const body = JSON.stringify(report);
+      apiMs.push(performance.now() - t0);
+      bytes = Buffer.byteLength(body);
+      const t1 = performance.now();
+      const items = (JSON.parse(body) as typeof report).items;
+      prepareSignalDistribution(items, "top_score", report.thresholds);
+      prepareSignalDistribution(items, "prominence", report.thresholds);
+      prepareRocChart(items);
+      sortItems(items, "top_score", "desc");
+      prepareMs.push(performance.now() - t1);
+    }
+    console.log(`  report (GET /api/eval-runs/{id} server work, read + metrics + JSON): p50 ${fmtMs(percentile(apiMs, 50))} ms, max ${fmtMs(Math.max(...apiMs))} ms; ${(bytes / 1024).toFixed(0)} KiB`);
+    console.log(`  report page preparation (parse, two distributions, ROC, sort): p50 ${fmtMs(percentile(prepareMs, 50))} ms`);
+    const m = report!.metrics;
+    console.log(`  metrics: hit@1 ${m.hit_at_1?.toFixed(3)}, MRR ${m.mrr?.toFixed(3)}, balanced accuracy ${m.balanced_accuracy?.toFixed(3)}, AUC top ${m.auc.top_score?.toFixed(3)} (filler memories are random vectors)`);
+    await prisma.$disconnect();
+  } finally {
+    await embedder.close();
+    await db.close();
+    fs.rmSync(scratch, { recursive: true, force: true });
+  }
+}
