@@ -17,10 +17,11 @@ import { migrate } from "../lib/db/migrator";
 import { UseLiteEmbedder } from "../lib/embeddings/use-lite";
 import { parseItems, parseJsonLines } from "../lib/eval/dataset-schemas";
 import { createDataset } from "../lib/eval/datasets";
-import type { MetricBlock } from "../lib/eval/metrics";
+import { evalMetrics, type MetricBlock } from "../lib/eval/metrics";
 import { retrievalReport } from "../lib/eval/retrieval-metrics";
 import { EvalRunBodySchema } from "../lib/eval/run-schemas";
 import { evalQueueIdle, evalRunReport, startEvalRun } from "../lib/eval/runs";
+import { BUILTIN_PROFILES, builtinStoreProfile } from "../lib/profiles/builtin";
 import type { SearchMode } from "../lib/recall/merge";
 import { readDemoCorpus } from "../lib/stores/demo-corpus";
 import { EmbeddedStore } from "../lib/stores/embedded-store";
@@ -67,8 +68,16 @@ runScript(async () => {
     const store = new EmbeddedStore(prisma, embedder);
     const { created } = await store.add(readDemoCorpus());
     const set = await createDataset(prisma, { name: setFile ? path.basename(setFile) : "demo", items: parsed.items });
-    const deps = { prisma, resolveStore: async () => store };
-    console.log(`demo set: ${created} memories, ${set.count} queries; k=${k}; default thresholds\n`);
+    // The store's profile as the app would use it (the embedded store ships with use-lite; no
+    // assignments exist in this scratch database), or --profile <built-in name>.
+    const profileName = arg("--profile") ?? builtinStoreProfile("embedded");
+    const deps = {
+      prisma,
+      resolveStore: async () => store,
+      resolveProfile: async () => BUILTIN_PROFILES.find((p) => p.name === profileName) ?? null,
+    };
+    if (!BUILTIN_PROFILES.some((p) => p.name === profileName)) throw new UsageError(`--profile is one of ${BUILTIN_PROFILES.map((p) => p.name).join(", ")}`);
+    console.log(`demo set: ${created} memories, ${set.count} queries; k=${k}; default thresholds (first table), profile ${profileName} (metrics)\n`);
 
     const reports = [];
     for (const mode of ["hybrid", "semantic", "keyword"] as SearchMode[]) {
@@ -92,7 +101,7 @@ runScript(async () => {
       );
     }
 
-    console.log(`\nevaluation metrics (as GET /api/eval-runs/{id}); worth reading = high/moderate; AUC of present vs absent`);
+    console.log(`\nevaluation metrics (as GET /api/eval-runs/{id}), triage judged by profile ${profileName}; worth reading = high/moderate; AUC of present vs absent`);
     console.log(`"vs present" rows: that kind's absent queries against every present query of the set\n`);
     const header = ["", "n", `nDCG@${k}`, `rec@${k}`, "triage", "bal.acc", "wr.prec", "wr.rec", "AUC top", "AUC prom", "AUC rel.m"];
     for (const { mode, report } of reports) {
@@ -100,6 +109,11 @@ runScript(async () => {
       console.log(`${mode}  (${m.present} present, ${m.absent} absent, ${m.errors} failed)`);
       console.log(`  ${header.map((h, i) => (i === 0 ? h.padEnd(10) : i === 1 ? h.padStart(4) : h.padStart(5))).join("  ")}`);
       console.log(`  ${metricLine("all", m)}`);
+      const reference = evalMetrics(
+        report.items.map((i) => ({ ...i, ranked: i.returned_ids, level: i.reference_level })),
+        k,
+      );
+      console.log(`  ${metricLine("reference", reference)}   <- triage under the reference constants`);
       for (const [kind, b] of Object.entries(m.by_kind)) {
         console.log(`  ${metricLine(kind, b)}`);
         if (b.present === 0 && b.absent > 0) console.log(`  ${metricLine(`  vs present`, { ...b, auc: b.auc_vs_present })}`);

@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { Prisma, type EvalRun, type PrismaClient } from "@prisma/client";
+import type { Profile } from "@/lib/calibration/profile";
 import type { Level } from "@/lib/recall/confidence";
 import type { Thresholds } from "@/lib/recall/thresholds";
 import { RecallFailedError, runRecall } from "@/lib/recall-log/run-recall";
@@ -24,12 +25,26 @@ import type { EvalRunBody, EvalRunItem, EvalRunReport, EvalRunStatus, EvalRunSum
 export interface RunDeps {
   prisma: PrismaClient;
   resolveStore: (name: string) => Promise<MemoryStore>;
+  /**
+   * The threshold profile a run judges with: the named one, or (name null) the one the store
+   * uses, as the console does. Null when a named profile does not exist. Without it, the
+   * reference constants.
+   */
+  resolveProfile?: (store: string, name: string | null) => Promise<Profile | null>;
   env?: Readonly<Record<string, string | undefined>>;
 }
 
 // One run at a time per process: runs share the CPU with the console's own recalls, and a
 // queue keeps a second run's progress honest (queued, then running) instead of halving both.
 const globalForRuns = globalThis as unknown as { recallInspectorEvalQueue?: Promise<void> };
+
+/** A run named a threshold profile that does not exist. */
+export class UnknownProfileError extends Error {
+  override readonly name = "UnknownProfileError";
+  constructor(readonly profile: string) {
+    super(`There is no threshold profile named "${profile}".`);
+  }
+}
 
 /** Stores the run as queued and starts it in the background; null when the set does not exist. */
 export async function startEvalRun(deps: RunDeps, body: EvalRunBody): Promise<{ id: string; status: EvalRunStatus } | null> {
@@ -38,6 +53,15 @@ export async function startEvalRun(deps: RunDeps, body: EvalRunBody): Promise<{ 
   // An unknown store is refused now (StoreError → 422), not discovered by the job. The embedded
   // store always exists; resolving it could wait for its first load, which the job can do.
   if (body.store !== "embedded") await deps.resolveStore(body.store);
+  // The profile is resolved now and its name recorded, so the report says what judged the triage.
+  let profile: string | null = null;
+  if (deps.resolveProfile) {
+    const found = await deps.resolveProfile(body.store, body.profile ?? null);
+    if (!found) throw new UnknownProfileError(body.profile ?? "");
+    profile = found.name;
+  } else if (body.profile) {
+    throw new UnknownProfileError(body.profile);
+  }
   const id = randomUUID();
   await deps.prisma.evalRun.create({
     data: {
@@ -47,7 +71,7 @@ export async function startEvalRun(deps: RunDeps, body: EvalRunBody): Promise<{ 
       k: body.k,
       searchMode: body.search_mode,
       selector: body.selector,
-      profile: body.profile ?? null,
+      profile,
       total: dataset.itemCount,
     },
   });
@@ -71,13 +95,14 @@ export async function executeEvalRun(deps: RunDeps, id: string): Promise<void> {
   try {
     const run = (await prisma.evalRun.findUnique({ where: { id } }))!;
     const store = await deps.resolveStore(run.store);
+    const profile = run.profile && deps.resolveProfile ? await deps.resolveProfile(run.store, run.profile) : null;
     const items = await prisma.datasetItem.findMany({ where: { datasetId: run.datasetId }, orderBy: { position: "asc" } });
     const missing = await missingIds(prisma, store, items.flatMap((item) => item.relevant ?? []));
     await prisma.evalRun.update({ where: { id }, data: { missingIds: missing as unknown as Prisma.InputJsonValue } });
     for (const item of items) {
       const body = RecallBodySchema.parse({ store: run.store, query: item.query, k: run.k, search_mode: run.searchMode, selector: run.selector });
       try {
-        await runRecall(body, store, prisma, { env: deps.env, evalRun: { id, item: item.position } });
+        await runRecall(body, store, prisma, { env: deps.env, profile, evalRun: { id, item: item.position } });
       } catch (error) {
         // A failed recall is logged (status error) and counted in the report's errors.
         if (!(error instanceof RecallFailedError)) throw error;
@@ -163,7 +188,7 @@ interface RecallRow {
   prominence: number | null;
   relative_margin: number | null;
   returned_ids: string[] | null;
-  /** The selected profile's block (lib/calibration, profile_confidence) when the recall carries one. */
+  /** The profile's level and thresholds (profile_confidence) when the recall carries one. */
   profile_level: string | null;
   profile_thresholds: Thresholds | null;
   threshold_values: Thresholds | null;
@@ -179,24 +204,23 @@ export async function evalRunReport(prisma: PrismaClient, id: string): Promise<E
     prisma.$queryRaw<RecallRow[]>`
       SELECT "id"::text AS id, "eval_item", "status", "level", "top_score", "prominence", "relative_margin",
              ARRAY(SELECT r->>'memory_id' FROM jsonb_array_elements("results") AS r) AS returned_ids,
-             "confidence"->'profile_confidence'->>'level' AS profile_level,
-             "confidence"->'profile_confidence'->'thresholds' AS profile_thresholds,
+             "profile_level", "profile_confidence"->'thresholds' AS profile_thresholds,
              "confidence"->'threshold_values' AS threshold_values
       FROM "recalls" WHERE "eval_run_id" = ${id}::uuid ORDER BY "eval_item", "created_at"`,
   ]);
   const byPosition = new Map<number, RecallRow>();
   for (const row of recalls) if (!byPosition.has(row.eval_item)) byPosition.set(row.eval_item, row);
-  const useProfile = run.profile !== null;
+  // The recall's own profile block is what the console showed; a reference-profile run has none.
   const reportItems: EvalRunItem[] = [];
   let thresholds: Thresholds | null = null;
   for (const item of items) {
     const recall = byPosition.get(item.position);
     if (!recall) continue;
-    thresholds ??= (useProfile ? recall.profile_thresholds : null) ?? recall.threshold_values;
+    thresholds ??= recall.profile_thresholds ?? recall.threshold_values;
     const relevant = item.relevant ?? [];
     const returned = recall.returned_ids ?? [];
     const referenceLevel = recall.status === "ok" ? ((recall.level as Level | null) ?? null) : null;
-    const level = useProfile && recall.profile_level ? (recall.profile_level as Level) : referenceLevel;
+    const level = referenceLevel !== null && recall.profile_level ? (recall.profile_level as Level) : referenceLevel;
     reportItems.push({
       position: item.position,
       item_id: item.itemId,

@@ -1,9 +1,15 @@
 import "server-only";
 import { getPrisma } from "@/lib/db";
+import { findProfile, storeProfile } from "@/lib/profiles";
 import { resolveStore } from "@/lib/stores/registry";
 import type { RunDeps } from "./runs";
 
 /** What evaluation runs need inside the server: the app's database and its stores. */
 export async function evalDeps(): Promise<RunDeps> {
-  return { prisma: await getPrisma(), resolveStore };
+  const prisma = await getPrisma();
+  return {
+    prisma,
+    resolveStore,
+    resolveProfile: (store, name) => (name === null ? storeProfile(prisma, store) : findProfile(prisma, name)),
+  };
 }

@@ -120,13 +120,15 @@ describe("evaluation runs", () => {
     expect(run).toMatchObject({
       status: "done",
       progress: { done: 106, total: 106 },
-      settings: { store: "embedded", k: 5, search_mode: "hybrid", selector: "off", profile: null },
+      // No profile named: the store's own (the embedded store ships with use-lite), as the console judges.
+      settings: { store: "embedded", k: 5, search_mode: "hybrid", selector: "off", profile: "use-lite" },
       missing_ids: { checked: true, count: 0, ids: [] },
     });
     expect(run.items).toHaveLength(106);
     expect(JSON.stringify(run)).not.toMatch(/NaN/);
     expect(Object.keys(run.metrics.by_kind)).toEqual(["near_miss", "off_topic", "on_topic"]);
-    expect(run.thresholds.high_prominence).toBe(0.4);
+    expect(run.thresholds).toEqual(expect.objectContaining({ name: "use-lite" }));
+    expect(run.items.some((i: { level: string; reference_level: string }) => i.level !== i.reference_level)).toBe(true);
 
     const { json: set } = await callRoute(datasetRoute.GET, { params: { id: demoId } });
     const outcomes = [];
@@ -139,7 +141,7 @@ describe("evaluation runs", () => {
         kind: set.items[item.position].kind,
         relevant: set.items[item.position].relevant,
         ranked: recall.results.map((r: { memory_id: string }) => r.memory_id),
-        level: recall.confidence.level,
+        level: recall.profile_confidence?.level ?? recall.confidence.level,
         top_score: recall.confidence.top_score,
         prominence: recall.confidence.prominence,
         relative_margin: recall.confidence.relative_margin,
@@ -158,9 +160,13 @@ describe("evaluation runs", () => {
 
   it("reports relevant ids the store does not hold when the run starts", async () => {
     const id = await createSet("missing", [{ query: "who is Daniel", relevant: ["mem-0023", "mem-9999", "gone"] }]);
-    const { json } = await callRoute(runsRoute.POST, { body: { dataset_id: id, k: 3 } });
+    // A named profile judges the triage: the reference one leaves the reference levels.
+    const { json } = await callRoute(runsRoute.POST, { body: { dataset_id: id, k: 3, profile: "default" } });
     await evalQueueIdle();
     const run = (await callRoute(runRoute.GET, { params: { id: json.id } })).json;
+    expect(run.settings.profile).toBe("default");
+    expect(run.items[0].level).toBe(run.items[0].reference_level);
+    expect(run.thresholds.high_prominence).toBe(0.4);
     expect(run.missing_ids).toEqual({ checked: true, count: 2, ids: ["mem-9999", "gone"] });
     doneRunId = run.id;
     expect(run.metrics.recall_at_k).toBeLessThanOrEqual(1 / 3);
@@ -206,6 +212,9 @@ describe("evaluation runs", () => {
     expect(store.status).toBe(422);
     expect(store.json.error).toBe("unknown_store");
     expect((await callRoute(runsRoute.POST, { body: { dataset_id: demoId, k: 0 } })).status).toBe(422);
+    const profile = await callRoute(runsRoute.POST, { body: { dataset_id: demoId, profile: "no-such-profile" } });
+    expect(profile.status).toBe(422);
+    expect(profile.json.error).toBe("unknown_profile");
     expect((await callRoute(runRoute.GET, { params: { id: "00000000-0000-4000-8000-000000000000" } })).status).toBe(404);
     const list = (await callRoute(runsRoute.GET)).json.runs;
     expect(list.length).toBeGreaterThanOrEqual(4);

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { ApiError } from "@/lib/api/errors";
 import { apiRoute } from "@/lib/api/route";
 import { EvalRunBodySchema } from "@/lib/eval/run-schemas";
-import { listEvalRuns, startEvalRun } from "@/lib/eval/runs";
+import { listEvalRuns, startEvalRun, UnknownProfileError } from "@/lib/eval/runs";
 import { evalDeps } from "@/lib/eval/server";
 
 export const dynamic = "force-dynamic";
@@ -16,7 +16,10 @@ export const GET = apiRoute({ query: Query }, async ({ query }) => ({
 
 /** Starts a run in the background: `{dataset_id, store, k, search_mode, selector, profile?}` → `{id, status}`. */
 export const POST = apiRoute({ body: EvalRunBodySchema }, async ({ body }) => {
-  const started = await startEvalRun(await evalDeps(), body);
+  const started = await startEvalRun(await evalDeps(), body).catch((error: unknown) => {
+    if (error instanceof UnknownProfileError) throw new ApiError(422, "unknown_profile", error.message, { profile: error.profile });
+    throw error;
+  });
   if (!started) throw ApiError.notFound(`Set ${body.dataset_id}`);
   return Response.json(started, { status: 202 });
 });
