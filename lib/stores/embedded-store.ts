@@ -12,6 +12,7 @@ import {
   type ArmHit,
 } from "@/lib/recall/merge";
 import { MemoryIndex, type IndexFilter } from "./memory-index";
+import type { MemorySync } from "./memory-sync";
 import { MemoryRepository } from "./memory-repository";
 import { MemoryInputSchema, type ImportItemResult, type ValidMemoryInput } from "./memory-schemas";
 import { StoreError, type MemoryStore, type PoolMember, type StoreRecallOutcome, type StoreRecallRequest } from "./types";
@@ -47,6 +48,8 @@ interface MemoryMeta {
 
 export interface EmbeddedStoreOptions {
   fetchFactor?: number;
+  /** Other instances on the same PostgreSQL (lib/stores/memory-sync.ts); none for PGlite. */
+  sync?: MemorySync;
 }
 
 /**
@@ -64,6 +67,7 @@ export class EmbeddedStore implements MemoryStore {
   private readonly fetchFactor: number;
   /** The Memories page's reads (list, get, counts): plain database queries, no index. */
   readonly memories: MemoryRepository;
+  private readonly sync: MemorySync | undefined;
 
   constructor(
     private readonly prisma: PrismaClient,
@@ -73,6 +77,43 @@ export class EmbeddedStore implements MemoryStore {
     this.index = new MemoryIndex(embedder.dim || 0);
     this.fetchFactor = options.fetchFactor ?? DEFAULT_FETCH_FACTOR;
     this.memories = new MemoryRepository(prisma);
+    this.sync = options.sync;
+    this.sync?.attach({ refreshMemories: (ids) => this.refreshMemories(ids), reloadAll: () => this.reloadAll() });
+  }
+
+  /**
+   * Re-reads these memories from the database into the index: the ones still there are
+   * (re)indexed, the rest removed. How another instance's writes reach this one.
+   */
+  async refreshMemories(ids: readonly string[]): Promise<void> {
+    for (let start = 0; start < ids.length; start += LOAD_PAGE) {
+      const chunk = ids.slice(start, start + LOAD_PAGE);
+      const rows = await this.prisma.$queryRaw<LoadedRow[]>`
+        SELECT "id", "summary", "content", "type", "tags", "importance", "created_at" AS "createdAt",
+               "updated_at" AS "updatedAt", "embedding", "embedding_model" AS "embeddingModel"
+        FROM "memories" WHERE "id" = ANY(${chunk}::text[])`;
+      const found = new Set(rows.map((row) => row.id));
+      for (const row of rows) this.indexRow(row);
+      this.forget(chunk.filter((id) => !found.has(id)));
+    }
+  }
+
+  /** Everything again: rows re-read, and ids no longer in the database dropped. */
+  private async reloadAll(): Promise<void> {
+    const before = new Set(this.meta.keys());
+    await this.load();
+    const rows = await this.prisma.$queryRaw<{ id: string }[]>`SELECT "id" FROM "memories"`;
+    for (const { id } of rows) before.delete(id);
+    this.forget([...before]);
+  }
+
+  private forget(ids: readonly string[]): void {
+    if (ids.length === 0) return;
+    this.index.remove(ids);
+    for (const id of ids) {
+      this.meta.delete(id);
+      this.stale.delete(id);
+    }
   }
 
   /** Rebuilds the in-memory index from the database. */
@@ -100,6 +141,8 @@ export class EmbeddedStore implements MemoryStore {
   }
 
   async recall(request: StoreRecallRequest): Promise<StoreRecallOutcome> {
+    // Changes another instance announced are applied before this recall searches.
+    await this.sync?.flush();
     const timings: Record<string, number> = {};
     const time = async <T>(stage: string, fn: () => T | Promise<T>): Promise<T> => {
       const start = performance.now();
@@ -247,6 +290,7 @@ export class EmbeddedStore implements MemoryStore {
       rows.forEach((row, i) => {
         if (written.has(row.id)) this.indexRow({ ...row, vector: vectors[i]! });
       });
+      await this.sync?.announce([...written]);
       fresh.forEach((v) => {
         results[v.index] = written.has(v.id)
           ? { index: v.index, status: "created", id: v.id }
@@ -261,9 +305,8 @@ export class EmbeddedStore implements MemoryStore {
   /** Deletes the memory from the database and the index. */
   async delete(id: string): Promise<boolean> {
     const deleted = await this.memories.deleteById(id);
-    this.index.remove([id]);
-    this.meta.delete(id);
-    this.stale.delete(id);
+    this.forget([id]);
+    if (deleted) await this.sync?.announce([id]);
     return deleted;
   }
 
@@ -293,6 +336,7 @@ export class EmbeddedStore implements MemoryStore {
         ),
       );
       rows.forEach((row, i) => this.indexRow({ ...row, embeddingModel: this.embedder.id, vector: vectors[i]! }));
+      await this.sync?.announce(rows.map((row) => row.id));
       done += rows.length;
       onProgress?.(done, ids.length);
     }

@@ -1,9 +1,11 @@
 import "server-only";
 import { getDatabase } from "@/lib/db";
+import { resolveDatabaseConfig } from "@/lib/db/config";
 import { getEmbedder } from "@/lib/embeddings";
 import { demoCorpusEnabled } from "@/lib/env";
 import { ensureDemoCorpus } from "./demo-corpus";
 import { EmbeddedStore } from "./embedded-store";
+import { MemorySync } from "./memory-sync";
 
 /**
  * The process's embedded store, loaded once: the index is rebuilt from the database and, on a
@@ -21,7 +23,14 @@ export function getEmbeddedStore(): Promise<EmbeddedStore> {
 
 async function openEmbeddedStore(): Promise<EmbeddedStore> {
   const db = await getDatabase();
-  const store = new EmbeddedStore(db.prisma, getEmbedder());
+  const config = resolveDatabaseConfig();
+  // Several instances may share one PostgreSQL: keep their indexes in step (memory-sync.ts).
+  let sync: MemorySync | undefined;
+  if (config.kind === "postgresql") {
+    sync = new MemorySync(config.url, db.prisma);
+    await sync.start();
+  }
+  const store = new EmbeddedStore(db.prisma, getEmbedder(), { sync });
   const { memories, ms } = await store.load();
   console.log(`Recall Inspector: embedded store index rebuilt (${memories} memories, ${Math.round(ms)} ms).`);
   if (demoCorpusEnabled() && (await ensureDemoCorpus(store, db.prisma))) {
