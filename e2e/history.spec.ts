@@ -53,7 +53,7 @@ test("console recalls show up in history; a text filter narrows them, survives r
   await expect(rows.first()).toHaveAttribute("data-recall-id", olderId);
 
   // Clicking the row (not only its link) opens the logged recall.
-  await rows.first().locator("td").first().click();
+  await rows.first().locator("td time").click();
   await expect(page).toHaveURL(new RegExp(`/recalls/${olderId}$`));
   await expect(page.getByRole("heading", { level: 1, name: "Logged recall" })).toBeVisible();
   await expect(page.getByTestId("recall-query")).toHaveText(older);

@@ -4,7 +4,13 @@ import { TimeRangePicker } from "@/components/filters/time-range-picker";
 import { useDebouncedCommit } from "@/lib/hooks/use-debounced-commit";
 import { useCallback, useId, type FormEvent } from "react";
 import type { Level } from "@/lib/recall/confidence";
-import { HISTORY_LEVELS, HISTORY_QUERY_MAX_CHARS, type HistoryFilters } from "@/lib/recall-log/history";
+import {
+  HISTORY_LABEL_FILTERS,
+  HISTORY_LEVELS,
+  HISTORY_QUERY_MAX_CHARS,
+  type HistoryFilters,
+  type HistoryLabelFilter,
+} from "@/lib/recall-log/history";
 import { levelWord } from "@/lib/recall-log/format";
 import { RANGE_PRESETS, type HistoryUrlState } from "./history-url";
 import styles from "./history.module.css";
@@ -216,6 +222,19 @@ export function HistoryFilterBar({ state, onChange, onQuery, onStore, stores }: 
           ["console", "Console"],
           ["ingest", "Ingested"],
           ["eval", "Evaluation runs"],
+        ]}
+      />
+      <TriSelect
+        label="Label"
+        value={filters.label ?? ""}
+        onChange={(v) => set({ label: (HISTORY_LABEL_FILTERS as readonly string[]).includes(v) ? (v as HistoryLabelFilter) : undefined })}
+        options={[
+          ["", "Any"],
+          ["labeled", "Labeled"],
+          ["unlabeled", "Not labeled"],
+          ["present", "Relevant present"],
+          ["absent", "Nothing relevant"],
+          ["unsure", "Unsure"],
         ]}
       />
       <TimeRange state={state} onChange={onChange} />

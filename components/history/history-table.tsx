@@ -7,6 +7,7 @@ import { LevelBadge } from "@/components/recall/level-badge";
 import type { HistoryItem } from "@/lib/recall-log/history";
 import { formatNumber, formatScore, MISSING } from "@/lib/format";
 import { selectorReasonText } from "@/lib/recall-log/format";
+import { presentWord } from "@/lib/recall-log/labels";
 import styles from "./history.module.css";
 
 const timeFormat = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "medium" });
@@ -35,12 +36,27 @@ export function selectorCell(item: HistoryItem): { text: string; title: string; 
   return { text: `not run: ${reason}`, title: selectorReasonText(reason), dropped: false };
 }
 
-function HistoryRow({ item }: { item: HistoryItem }) {
+/** The label column: the present label, and how many memories were marked either way. */
+export function labelCell(item: HistoryItem): { text: string; title: string } {
+  if (!item.labeled_at) return { text: MISSING, title: "Not labeled" };
+  const counts = `${item.label_relevant.length} relevant, ${item.label_not_relevant.length} not relevant`;
+  const text = item.label_present === "yes" ? "present" : item.label_present === "no" ? "absent" : item.label_present === "unsure" ? "unsure" : "rows only";
+  return { text, title: `${presentWord(item.label_present)}; ${counts}${item.labeler ? `; by ${item.labeler}` : ""}` };
+}
+
+interface Selection {
+  selected: ReadonlySet<string>;
+  onToggle: (item: HistoryItem) => void;
+  onToggleAll: (items: HistoryItem[], select: boolean) => void;
+}
+
+function HistoryRow({ item, selection }: { item: HistoryItem; selection?: Selection | undefined }) {
   const router = useRouter();
   const href = recallHref(item.id);
   const failed = item.status === "error";
   const selector = selectorCell(item);
   const created = new Date(item.created_at);
+  const label = labelCell(item);
 
   // The query cell's link is the keyboard and assistive-technology target; a click anywhere else
   // on the row goes to the same place for the mouse (but not while selecting text).
@@ -53,6 +69,17 @@ function HistoryRow({ item }: { item: HistoryItem }) {
 
   return (
     <tr data-testid="history-row" data-recall-id={item.id} data-status={item.status} className={styles.row} onClick={onClick}>
+      {selection ? (
+        <td className={styles.selectCell}>
+          <input
+            type="checkbox"
+            checked={selection.selected.has(item.id)}
+            onChange={() => selection.onToggle(item)}
+            aria-label={`Select recall: ${item.query}`}
+            data-testid="history-select"
+          />
+        </td>
+      ) : null}
       <td className={styles.nowrap}>
         <time dateTime={item.created_at} title={item.created_at}>
           {timeFormat.format(created)}
@@ -98,17 +125,32 @@ function HistoryRow({ item }: { item: HistoryItem }) {
       <td className={`${styles.num} ${styles.nowrap}`}>
         {item.latency_ms === null ? MISSING : `${formatNumber(item.latency_ms, 1)} ms`}
       </td>
+      <td className={styles.nowrap} title={label.title} data-testid="history-label" data-label={item.label_present ?? (item.labeled_at ? "rows" : "none")}>
+        <span className={item.labeled_at ? undefined : styles.muted}>{label.text}</span>
+      </td>
     </tr>
   );
 }
 
-export function HistoryTable({ items, busy }: { items: HistoryItem[]; busy: boolean }) {
+export function HistoryTable({ items, busy, selection }: { items: HistoryItem[]; busy: boolean; selection?: Selection }) {
+  const allSelected = selection !== undefined && items.length > 0 && items.every((i) => selection.selected.has(i.id));
   return (
     <div className={styles.tableScroll}>
       <table className={styles.table} data-testid="history-table" aria-busy={busy}>
         <caption className={styles.visuallyHidden}>Logged recalls, newest first. Each query opens the recall.</caption>
         <thead>
           <tr>
+            {selection ? (
+              <th scope="col" className={styles.selectCell}>
+                <input
+                  type="checkbox"
+                  checked={allSelected}
+                  onChange={() => selection.onToggleAll(items, !allSelected)}
+                  aria-label={allSelected ? "Unselect the recalls shown" : "Select the recalls shown"}
+                  data-testid="history-select-all"
+                />
+              </th>
+            ) : null}
             <th scope="col">Time</th>
             <th scope="col">Store</th>
             <th scope="col">Query</th>
@@ -126,11 +168,14 @@ export function HistoryTable({ items, busy }: { items: HistoryItem[]; busy: bool
             <th scope="col" className={styles.num}>
               Latency
             </th>
+            <th scope="col" title="Relevance label: present (a relevant memory was there), absent, unsure">
+              Label
+            </th>
           </tr>
         </thead>
         <tbody>
           {items.map((item) => (
-            <HistoryRow key={item.id} item={item} />
+            <HistoryRow key={item.id} item={item} selection={selection} />
           ))}
         </tbody>
       </table>

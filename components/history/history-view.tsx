@@ -7,6 +7,8 @@ import { errorMessage } from "@/lib/queries/fetch-json";
 import { hasHistoryFilters, historyFilterParams } from "@/lib/recall-log/history";
 import { useHistory } from "@/lib/queries/use-history";
 import { useStores } from "@/lib/queries/use-recall";
+import type { HistoryItem } from "@/lib/recall-log/history";
+import { CreateSetBar } from "./create-set";
 import { HistoryFilterBar } from "./history-filters";
 import { HistoryTable } from "./history-table";
 import { effectiveFilters, isFiltered, RANGE_PRESETS, readHistoryUrl, writeHistoryUrl, type HistoryUrlState } from "./history-url";
@@ -63,6 +65,31 @@ export function HistoryView() {
   };
 
   const items = useMemo(() => list.data?.pages.flatMap((page) => page.items) ?? [], [list.data]);
+
+  // Selected rows, kept across filters and pages (by id, with the row as seen) for "Create set".
+  const [selected, setSelected] = useState<ReadonlyMap<string, HistoryItem>>(new Map());
+  const selection = useMemo(
+    () => ({
+      selected: new Set(selected.keys()),
+      onToggle: (item: HistoryItem) =>
+        setSelected((prev) => {
+          const next = new Map(prev);
+          if (next.has(item.id)) next.delete(item.id);
+          else next.set(item.id, item);
+          return next;
+        }),
+      onToggleAll: (rows: HistoryItem[], select: boolean) =>
+        setSelected((prev) => {
+          const next = new Map(prev);
+          for (const row of rows) {
+            if (select) next.set(row.id, row);
+            else next.delete(row.id);
+          }
+          return next;
+        }),
+    }),
+    [selected],
+  );
   const filtered = isFiltered(state);
   const busy = list.isFetching && !list.isFetchingNextPage;
   const storeNames = useMemo(() => {
@@ -83,6 +110,7 @@ export function HistoryView() {
       <section className={`panel ${styles.panel}`} aria-label="Recall history">
         <HistoryFilterBar state={state} onChange={navigate} onQuery={onQuery} onStore={onStore} stores={storeNames} />
         <DrillDownChips state={state} onChange={navigate} />
+        {selected.size > 0 ? <CreateSetBar selected={[...selected.values()]} onClear={() => setSelected(new Map())} /> : null}
         <div className={styles.toolbar}>
           <p className={styles.resultsLine} role="status" aria-live="polite">
             {resultsLine}
@@ -161,7 +189,7 @@ export function HistoryView() {
                 </button>
               </div>
             ) : null}
-            <HistoryTable items={items} busy={busy} />
+            <HistoryTable items={items} busy={busy} selection={selection} />
             <div className={styles.loadMore}>
               {list.hasNextPage ? (
                 <button

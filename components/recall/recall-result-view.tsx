@@ -1,6 +1,7 @@
 import Link from "next/link";
 import type { LoggedRecall } from "@/lib/recall-log/types";
 import { ConfidencePanel } from "./confidence-panel";
+import { LabelsPanel } from "./labels-panel";
 import { ResultsTable } from "./results-table";
 import { ScoreDistribution } from "./score-distribution/score-distribution-chart";
 import { SelectorPanel } from "./selector-panel";
@@ -94,6 +95,8 @@ export function RecallResultView({ view, showPermalink = true }: { view: LoggedR
           <ResultsTable view={view} />
         </>
       )}
+      {/* Keyed by recall: a new recall starts from its own stored labels. */}
+      <LabelsPanel key={view.id} view={view} />
     </article>
   );
 }

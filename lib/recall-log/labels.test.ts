@@ -4,6 +4,9 @@ import {
   LabelsPatchSchema,
   MAX_LABELED_IDS,
   combinePatches,
+  cycleResultLabel,
+  labelRows,
+  labelShortcut,
   labelableIds,
   labelsFromColumns,
   mergeLabels,
@@ -143,5 +146,62 @@ describe("relevantIds / presentWord", () => {
       "Nothing relevant",
       "Unsure",
     ]);
+  });
+});
+
+describe("labelRows", () => {
+  it("lists results in page order (dropped marked), then outside candidates by rank, each id once", () => {
+    const rows = labelRows({
+      results: [
+        { memory_id: "b", summary: "B" },
+        { memory_id: "a", summary: "A", dropped: true },
+        { memory_id: "c", summary: "C" },
+      ],
+      candidates: [
+        { memory_id: "z", summary: null, rank: 9, returned: false, dropped: false },
+        { memory_id: "a", summary: "A", rank: 1, returned: true, dropped: true },
+        { memory_id: "c", summary: "C", rank: 3, returned: true, dropped: true },
+        { memory_id: "y", summary: "Y", rank: 4, returned: false, dropped: false },
+      ],
+    });
+    expect(rows).toEqual([
+      { memory_id: "b", summary: "B", position: 1, kind: "result" },
+      { memory_id: "a", summary: "A", position: 2, kind: "dropped" },
+      { memory_id: "c", summary: "C", position: 3, kind: "dropped" },
+      { memory_id: "y", summary: "Y", position: 4, kind: "candidate" },
+      { memory_id: "z", summary: null, position: 9, kind: "candidate" },
+    ]);
+    expect(labelRows({ results: [], candidates: null })).toEqual([]);
+  });
+});
+
+describe("cycleResultLabel / labelShortcut", () => {
+  it("cycles unlabeled → relevant → not relevant → unlabeled", () => {
+    expect([cycleResultLabel(undefined), cycleResultLabel(true), cycleResultLabel(false)]).toEqual([true, false, null]);
+  });
+
+  const plain = { editable: false, modifier: false, inRow: false };
+  it("maps y / n / u (either case) and 1–9 anywhere outside a text field", () => {
+    expect(labelShortcut("y", plain)).toEqual({ action: "present", value: "yes" });
+    expect(labelShortcut("N", plain)).toEqual({ action: "present", value: "no" });
+    expect(labelShortcut("u", plain)).toEqual({ action: "present", value: "unsure" });
+    expect(labelShortcut("3", plain)).toEqual({ action: "toggle_row", index: 2 });
+    expect(labelShortcut("0", plain)).toBeNull();
+    expect(labelShortcut("r", plain)).toBeNull();
+    expect(labelShortcut("ArrowDown", plain)).toBeNull();
+  });
+
+  it("maps r / x / c and the arrows only inside a row", () => {
+    const inRow = { ...plain, inRow: true };
+    expect(labelShortcut("r", inRow)).toEqual({ action: "row", value: true });
+    expect(labelShortcut("x", inRow)).toEqual({ action: "row", value: false });
+    expect(labelShortcut("Backspace", inRow)).toEqual({ action: "row", value: null });
+    expect(labelShortcut("ArrowUp", inRow)).toEqual({ action: "move", by: -1 });
+    expect(labelShortcut("j", inRow)).toEqual({ action: "move", by: 1 });
+  });
+
+  it("ignores keys typed into a field or with a modifier", () => {
+    expect(labelShortcut("y", { ...plain, editable: true })).toBeNull();
+    expect(labelShortcut("y", { ...plain, modifier: true })).toBeNull();
   });
 });

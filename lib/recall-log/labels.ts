@@ -132,3 +132,83 @@ const PRESENT_WORDS: Record<PresentLabel, string> = { yes: "Relevant present", n
 export function presentWord(present: PresentLabel | null): string {
   return present === null ? "Not labeled" : PRESENT_WORDS[present];
 }
+
+// ---------------------------------------------------------------------------------------------
+// The label controls (console and recall page): which rows they offer and what each key does.
+
+export interface LabelRow {
+  memory_id: string;
+  summary: string | null;
+  /** 1-based position on the page for a result; the pool rank for a candidate outside it. */
+  position: number;
+  kind: "result" | "dropped" | "candidate";
+}
+
+/** Results in page order (dropped ones marked), then the candidates outside the page by rank; each id once. */
+export function labelRows(recall: {
+  results: readonly { memory_id: string; summary: string; dropped?: boolean }[];
+  candidates: readonly { memory_id: string; summary: string | null; rank: number; returned: boolean; dropped: boolean }[] | null;
+}): LabelRow[] {
+  const rows: LabelRow[] = [];
+  const seen = new Set<string>();
+  const dropped = new Set((recall.candidates ?? []).filter((c) => c.dropped).map((c) => c.memory_id));
+  recall.results.forEach((r, i) => {
+    if (seen.has(r.memory_id)) return;
+    seen.add(r.memory_id);
+    rows.push({ memory_id: r.memory_id, summary: r.summary, position: i + 1, kind: r.dropped || dropped.has(r.memory_id) ? "dropped" : "result" });
+  });
+  for (const c of [...(recall.candidates ?? [])].sort((a, b) => a.rank - b.rank)) {
+    if (seen.has(c.memory_id)) continue;
+    seen.add(c.memory_id);
+    rows.push({ memory_id: c.memory_id, summary: c.summary, position: c.rank, kind: "candidate" });
+  }
+  return rows;
+}
+
+/** A row's label after one press of its number key: unlabeled → relevant → not relevant → unlabeled. */
+export function cycleResultLabel(current: boolean | undefined): boolean | null {
+  if (current === undefined) return true;
+  return current ? false : null;
+}
+
+export type LabelShortcut =
+  | { action: "present"; value: PresentLabel }
+  | { action: "toggle_row"; index: number }
+  | { action: "row"; value: boolean | null }
+  | { action: "move"; by: 1 | -1 };
+
+/**
+ * The label shortcut of a key press, or null when the key is not one (or belongs to a text field
+ * or carries a modifier). `inRow`: the focus is inside a labeled row (r / x / c and the arrows act
+ * on it there).
+ */
+export function labelShortcut(key: string, context: { editable: boolean; modifier: boolean; inRow: boolean }): LabelShortcut | null {
+  if (context.editable || context.modifier) return null;
+  switch (key.length === 1 ? key.toLowerCase() : key) {
+    case "y":
+      return { action: "present", value: "yes" };
+    case "n":
+      return { action: "present", value: "no" };
+    case "u":
+      return { action: "present", value: "unsure" };
+  }
+  if (/^[1-9]$/.test(key)) return { action: "toggle_row", index: Number(key) - 1 };
+  if (!context.inRow) return null;
+  switch (key.length === 1 ? key.toLowerCase() : key) {
+    case "r":
+      return { action: "row", value: true };
+    case "x":
+      return { action: "row", value: false };
+    case "c":
+    case "Backspace":
+    case "Delete":
+      return { action: "row", value: null };
+    case "ArrowDown":
+    case "j":
+      return { action: "move", by: 1 };
+    case "ArrowUp":
+    case "k":
+      return { action: "move", by: -1 };
+  }
+  return null;
+}

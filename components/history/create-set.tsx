@@ -1,0 +1,76 @@
+"use client";
+
+import Link from "next/link";
+import { useId, useState, type FormEvent } from "react";
+import { errorMessage, fetchJson } from "@/lib/queries/fetch-json";
+import type { HistoryItem } from "@/lib/recall-log/history";
+import { labeledSetItems, SKIP_REASON_TEXT, type SkipReason } from "@/lib/recall-log/labeled-set";
+import styles from "./history.module.css";
+
+/**
+ * "Create set" for the recalls selected in History: their labels become the items of a labeled
+ * query set (lib/recall-log/labeled-set), posted to `POST /api/datasets`. Says beforehand how many
+ * items it will make and why any selected recall gives none.
+ */
+export function CreateSetBar({ selected, onClear }: { selected: HistoryItem[]; onClear: () => void }) {
+  const nameId = useId();
+  const [name, setName] = useState("");
+  const [state, setState] = useState<{ kind: "idle" } | { kind: "saving" } | { kind: "done"; id: string; count: number } | { kind: "error"; message: string }>({
+    kind: "idle",
+  });
+  const draft = labeledSetItems(selected);
+  const reasons = new Map<SkipReason, number>();
+  for (const s of draft.skipped) reasons.set(s.reason, (reasons.get(s.reason) ?? 0) + 1);
+  const skippedText = [...reasons].map(([reason, n]) => `${n} ${SKIP_REASON_TEXT[reason]}`).join(", ");
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    const trimmed = name.trim();
+    if (!trimmed || draft.items.length === 0) return;
+    setState({ kind: "saving" });
+    try {
+      const created = await fetchJson<{ id: string; count: number }>("/api/datasets", {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({ name: trimmed, items: draft.items }),
+      });
+      setState({ kind: "done", id: created.id, count: created.count });
+    } catch (error) {
+      setState({ kind: "error", message: errorMessage(error) });
+    }
+  };
+
+  return (
+    <form className={styles.createSet} onSubmit={submit} data-testid="create-set">
+      <p className={styles.createSetNote}>
+        <strong>{selected.length} selected</strong> → {draft.items.length} {draft.items.length === 1 ? "item" : "items"} (query and the
+        memories labeled relevant; none when nothing relevant was present)
+        {skippedText ? `; skipped: ${skippedText}` : ""}.
+      </p>
+      <label htmlFor={nameId}>
+        Set name
+        <input id={nameId} value={name} onChange={(e) => setName(e.target.value)} maxLength={200} required placeholder="e.g. triage labels, week 48" />
+      </label>
+      <button
+        type="submit"
+        className={`${styles.button} ${styles.buttonPrimary}`}
+        disabled={draft.items.length === 0 || name.trim() === "" || state.kind === "saving"}
+        data-testid="create-set-submit"
+      >
+        {state.kind === "saving" ? "Creating…" : "Create set"}
+      </button>
+      <button type="button" className={`${styles.button} ${styles.buttonGhost}`} onClick={onClear}>
+        Clear selection
+      </button>
+      {state.kind === "done" ? (
+        <p className={styles.createSetNote} role="status" data-testid="create-set-done">
+          Created a set of {state.count} {state.count === 1 ? "item" : "items"}. <Link href="/evaluate">Open Evaluate</Link>
+        </p>
+      ) : state.kind === "error" ? (
+        <p className={styles.createSetNote} role="alert">
+          Could not create the set: {state.message}
+        </p>
+      ) : null}
+    </form>
+  );
+}
