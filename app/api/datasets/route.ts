@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { ApiError } from "@/lib/api/errors";
-import { apiRoute, readBodyText } from "@/lib/api/route";
+import { apiRoute, readBodyText, methodNotAllowed } from "@/lib/api/route";
 import { getPrisma } from "@/lib/db";
 import {
   DatasetBodySchema,
@@ -58,3 +58,8 @@ export const POST = apiRoute({ query: Query }, async ({ query, request }) => {
   const created = await createDataset(await getPrisma(), { name, items: parsed.items });
   return Response.json(created, { status: 201 });
 });
+
+// Other methods answer 405 in the envelope.
+export const PUT = methodNotAllowed(["GET", "POST"]);
+export const PATCH = methodNotAllowed(["GET", "POST"]);
+export const DELETE = methodNotAllowed(["GET", "POST"]);

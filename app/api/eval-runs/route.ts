@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { ApiError } from "@/lib/api/errors";
-import { apiRoute } from "@/lib/api/route";
+import { apiRoute, methodNotAllowed } from "@/lib/api/route";
 import { EvalRunBodySchema } from "@/lib/eval/run-schemas";
 import { listEvalRuns, startEvalRun, UnknownProfileError } from "@/lib/eval/runs";
 import { evalDeps } from "@/lib/eval/server";
@@ -23,3 +23,8 @@ export const POST = apiRoute({ body: EvalRunBodySchema }, async ({ body }) => {
   if (!started) throw ApiError.notFound(`Set ${body.dataset_id}`);
   return Response.json(started, { status: 202 });
 });
+
+// Other methods answer 405 in the envelope.
+export const PUT = methodNotAllowed(["GET", "POST"]);
+export const PATCH = methodNotAllowed(["GET", "POST"]);
+export const DELETE = methodNotAllowed(["GET", "POST"]);

@@ -1,5 +1,5 @@
 import { NextResponse } from "next/server";
-import { apiRoute } from "@/lib/api/route";
+import { apiRoute, methodNotAllowed } from "@/lib/api/route";
 import { profileFromInput } from "@/lib/calibration/profile";
 import { getPrisma } from "@/lib/db";
 import { listProfiles, saveProfile } from "@/lib/profiles";
@@ -19,3 +19,8 @@ export const POST = apiRoute({ body: z.unknown() }, async ({ body }) => {
   const saved = await saveProfile(await getPrisma(), profile);
   return NextResponse.json(saved.profile, { status: saved.created ? 201 : 200 });
 });
+
+// Other methods answer 405 in the envelope.
+export const PUT = methodNotAllowed(["GET", "POST"]);
+export const PATCH = methodNotAllowed(["GET", "POST"]);
+export const DELETE = methodNotAllowed(["GET", "POST"]);

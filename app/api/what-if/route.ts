@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { ApiError } from "@/lib/api/errors";
-import { apiRoute } from "@/lib/api/route";
+import { apiRoute, methodNotAllowed } from "@/lib/api/route";
 import { PoolSizeSchema } from "@/lib/calibration/profile";
 import { getPrisma } from "@/lib/db";
 import { getProfile } from "@/lib/profiles";
@@ -53,3 +53,9 @@ export const POST = apiRoute({ body: Body }, async ({ body, request }) => {
   });
   return new Response(stream, { headers: { "content-type": "application/x-ndjson; charset=utf-8", "cache-control": "no-store" } });
 });
+
+// Other methods answer 405 in the envelope.
+export const GET = methodNotAllowed(["POST"]);
+export const PUT = methodNotAllowed(["POST"]);
+export const PATCH = methodNotAllowed(["POST"]);
+export const DELETE = methodNotAllowed(["POST"]);

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { ApiError } from "@/lib/api/errors";
-import { apiRoute } from "@/lib/api/route";
+import { apiRoute, methodNotAllowed } from "@/lib/api/route";
 import { getPrisma } from "@/lib/db";
 import { findDataset } from "@/lib/eval/datasets";
 
@@ -14,3 +14,9 @@ export const GET = apiRoute({ params: Params }, async ({ params }) => {
   if (!dataset) throw ApiError.notFound(`Set ${params.id}`);
   return dataset;
 });
+
+// Other methods answer 405 in the envelope.
+export const POST = methodNotAllowed(["GET"]);
+export const PUT = methodNotAllowed(["GET"]);
+export const PATCH = methodNotAllowed(["GET"]);
+export const DELETE = methodNotAllowed(["GET"]);

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { ApiError } from "@/lib/api/errors";
-import { apiRoute } from "@/lib/api/route";
+import { apiRoute, methodNotAllowed } from "@/lib/api/route";
 import { FitInputError, fitProfile } from "@/lib/calibration/fit";
 import { profileFromInput, ProfileNameSchema } from "@/lib/calibration/profile";
 import { getPrisma } from "@/lib/db";
@@ -57,3 +57,9 @@ export const POST = apiRoute({ body: FitBody }, async ({ body }) => {
   }
   return { ...fit, skipped: loaded.skipped, saved };
 });
+
+// Other methods answer 405 in the envelope.
+export const GET = methodNotAllowed(["POST"]);
+export const PUT = methodNotAllowed(["POST"]);
+export const PATCH = methodNotAllowed(["POST"]);
+export const DELETE = methodNotAllowed(["POST"]);

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { ApiError } from "@/lib/api/errors";
-import { apiRoute } from "@/lib/api/route";
+import { apiRoute, methodNotAllowed } from "@/lib/api/route";
 import { getPrisma } from "@/lib/db";
 import { cancelEvalRun } from "@/lib/eval/runs";
 
@@ -19,3 +19,9 @@ export const POST = apiRoute({ params: Params }, async ({ params }) => {
   }
   return after;
 });
+
+// Other methods answer 405 in the envelope.
+export const GET = methodNotAllowed(["POST"]);
+export const PUT = methodNotAllowed(["POST"]);
+export const PATCH = methodNotAllowed(["POST"]);
+export const DELETE = methodNotAllowed(["POST"]);

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { ApiError } from "@/lib/api/errors";
-import { apiRoute } from "@/lib/api/route";
+import { apiRoute, methodNotAllowed } from "@/lib/api/route";
 import { getPrisma } from "@/lib/db";
 import { LabelsPatchSchema } from "@/lib/recall-log/labels";
 import { saveRecallLabels } from "@/lib/recall-log/labels-store";
@@ -26,3 +26,9 @@ export const PUT = apiRoute({ params: Params, body: LabelsPatchSchema, maxBodyBy
     { unknown_ids: unknown.slice(0, 100), unknown_count: unknown.length },
   );
 });
+
+// Other methods answer 405 in the envelope.
+export const GET = methodNotAllowed(["PUT"]);
+export const POST = methodNotAllowed(["PUT"]);
+export const PATCH = methodNotAllowed(["PUT"]);
+export const DELETE = methodNotAllowed(["PUT"]);

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { apiRoute } from "@/lib/api/route";
+import { apiRoute, methodNotAllowed } from "@/lib/api/route";
 import { getPrisma } from "@/lib/db";
 import { assignStoreProfile } from "@/lib/profiles";
 import { listStores } from "@/lib/stores/registry";
@@ -16,3 +16,9 @@ export const PUT = apiRoute({ params: Params, body: Body }, async ({ params, bod
   const profile = await assignStoreProfile(await getPrisma(), params.name, body.profile);
   return { store: params.name, profile: profile.name };
 });
+
+// Other methods answer 405 in the envelope.
+export const GET = methodNotAllowed(["PUT"]);
+export const POST = methodNotAllowed(["PUT"]);
+export const PATCH = methodNotAllowed(["PUT"]);
+export const DELETE = methodNotAllowed(["PUT"]);
