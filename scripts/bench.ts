@@ -9,6 +9,7 @@ const BENCHES: Record<string, () => Promise<{ run: (args: string[]) => Promise<v
   scan: () => import("./bench/scan"),
   keyword: () => import("./bench/keyword"),
   eval: () => import("./bench/eval"),
+  embed: () => import("./bench/embed"),
 };
 
 runScript(async () => {

@@ -121,6 +121,9 @@ export class EmbeddedStore implements MemoryStore {
     const started = performance.now();
     let readMs = 0;
     let after = "";
+    // One allocation for the whole matrix instead of doubling (and copying) up to its size.
+    const [total] = await this.prisma.$queryRaw<{ count: number }[]>`SELECT count(*)::int AS "count" FROM "memories"`;
+    this.index.reserve(this.index.size + Number(total?.count ?? 0));
     for (;;) {
       const readStart = performance.now();
       // A raw keyset page: at 100k memories Prisma's model mapping was a third of the rebuild.
