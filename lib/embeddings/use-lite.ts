@@ -29,7 +29,7 @@ interface Job {
  * Universal Sentence Encoder lite (512-d, shipped inside npm) on worker threads, so embedding a
  * 10,000-memory import never blocks the server's event loop. `workerCount` workers embed bulk
  * chunks, two deep so none idles between chunks; one more worker embeds queries only, so a query
- * waits for at most another query, never behind an import (docs/ARCHITECTURE.md, "Embedding").
+ * waits for at most another query, never behind an import (docs/ARCHITECTURE.md, "Embeddings").
  * A query also takes an idle bulk worker when the query worker is busy. Vectors are
  * re-normalized to unit length, as a cosine index does.
  */
