@@ -28,9 +28,10 @@ interface Job {
 /**
  * Universal Sentence Encoder lite (512-d, shipped inside npm) on worker threads, so embedding a
  * 10,000-memory import never blocks the server's event loop. `workerCount` workers embed bulk
- * chunks, two deep so none idles between chunks; one more worker embeds queries only, so a query
- * waits for at most another query, never behind an import (docs/ARCHITECTURE.md, "Embeddings").
- * A query also takes an idle bulk worker when the query worker is busy. Vectors are
+ * chunks, two deep so none idles between chunks; one more worker (started by the first query)
+ * embeds queries only, so a query waits for at most another query, never behind an import
+ * (docs/ARCHITECTURE.md, "Embeddings"). A query also takes an idle bulk worker when the query
+ * worker is busy. Vectors are
  * re-normalized to unit length, as a cosine index does.
  */
 export class UseLiteEmbedder implements Embedder {
@@ -66,7 +67,7 @@ export class UseLiteEmbedder implements Embedder {
 
   /** Starts the workers and loads the model in each now, instead of on the first embed. */
   warm(): void {
-    this.ensureWorkers();
+    this.ensureWorkers(true);
   }
 
   /** Stops the workers (tests, scripts); the next embed starts them again. */
@@ -78,11 +79,15 @@ export class UseLiteEmbedder implements Embedder {
   }
 
   private pump(): void {
-    this.ensureWorkers();
-    // Queries first: the query worker, then any bulk worker with nothing in flight.
-    for (const slot of [...this.workers].sort((a, b) => (a.role === b.role ? 0 : a.role === "query" ? -1 : 1))) {
-      if (this.queries.length === 0) break;
-      if (slot.jobs.length === 0) this.post(slot, this.queries.shift()!);
+    this.ensureWorkers(this.queries.length > 0);
+    // Queries first: the query worker when idle, else any bulk worker with nothing in flight, else
+    // they queue on the query worker (never behind a bulk chunk).
+    while (this.queries.length > 0) {
+      const idle =
+        this.workers.find((w) => w.role === "query" && w.jobs.length === 0) ??
+        this.workers.find((w) => w.role === "bulk" && w.jobs.length === 0);
+      if (!idle) break;
+      this.post(idle, this.queries.shift()!);
     }
     for (const slot of this.workers) {
       if (slot.role !== "bulk") continue;
@@ -96,10 +101,13 @@ export class UseLiteEmbedder implements Embedder {
     slot.worker.postMessage({ id: job.id, texts: job.texts });
   }
 
-  private ensureWorkers(): void {
-    const want = this.workerCount + (this.queryWorker ? 1 : 0);
-    while (this.workers.length < want) {
-      const role = this.queryWorker && !this.workers.some((w) => w.role === "query") ? "query" : "bulk";
+  /** Starts missing workers; the query worker only once a query comes (bulk-only scripts never load its model). */
+  private ensureWorkers(withQueryWorker = false): void {
+    for (;;) {
+      const bulk = this.workers.filter((w) => w.role === "bulk").length;
+      const hasQuery = this.workers.some((w) => w.role === "query");
+      const role = bulk < this.workerCount ? "bulk" : this.queryWorker && withQueryWorker && !hasQuery ? "query" : null;
+      if (!role) return;
       const worker = new Worker(workerPath());
       const slot: Slot = { worker, role, jobs: [] };
       worker.on("message", (message: { id: number; vectors?: Float32Array; error?: string }) => {

@@ -123,7 +123,7 @@ describe("VectorMatrix, the int8 prefilter", () => {
       expect(rescored).toBeLessThan(n / 4);
       expect(rescored).toBeGreaterThanOrEqual(50);
     }
-  });
+  }, 120_000);
 
   it("returns exactly the float32 pool on near-ties: cosines 1e-7 apart, and exact duplicates", () => {
     const random = rng(2);
