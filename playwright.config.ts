@@ -13,6 +13,12 @@ const POSTGRES_PORT = PGLITE_PORT + 1;
 // Loopback test doubles for the paid/external services (docs/ARCHITECTURE.md "Tests"): the real clients talk to them.
 const MEMORY_SERVICE_PORT = PGLITE_PORT + 2;
 const LLM_PORT = PGLITE_PORT + 3;
+// Sign-in on (e2e/security.spec.ts): a third app server with AUTH_PASSWORD, and another origin
+// for the cross-site attacks.
+const AUTH_PORT = PGLITE_PORT + 4;
+const OTHER_ORIGIN_PORT = PGLITE_PORT + 5;
+/** The e2e spec's copy lives in e2e/security.spec.ts (a spec cannot import this config). */
+const E2E_AUTH_PASSWORD = "e2e team password, long enough";
 
 // The fake service's defaults (tests/support/fake-memory-service.ts; importing it here would load
 // an ES module into Playwright's CommonJS config).
@@ -38,9 +44,9 @@ const double = (script: string, port: number, health: string) => ({
   gracefulShutdown: { signal: "SIGTERM" as const, timeout: 5_000 },
 });
 
-const server = (kind: "pglite" | "postgresql", port: number) => ({
+const server = (kind: "pglite" | "postgresql", port: number, env: Record<string, string> = {}) => ({
   command: `node --import tsx e2e/support/serve.ts ${kind} ${port}`,
-  env: E2E_APP_ENV,
+  env: { ...E2E_APP_ENV, ...env },
   // serve.ts removes its throw-away database when it gets SIGTERM; a SIGKILL would leak it.
   gracefulShutdown: { signal: "SIGTERM" as const, timeout: 15_000 },
   url: `http://127.0.0.1:${port}/api/health`,
@@ -83,5 +89,7 @@ export default defineConfig({
     double("tests/support/fake-llm.ts", LLM_PORT, "/health"),
     server("pglite", PGLITE_PORT),
     server("postgresql", POSTGRES_PORT),
+    server("pglite", AUTH_PORT, { AUTH_PASSWORD: E2E_AUTH_PASSWORD, DEMO_CORPUS: "off" }),
+    double("e2e/support/other-origin.ts", OTHER_ORIGIN_PORT, "/health"),
   ],
 });

@@ -1,3 +1,5 @@
+import { authConfig, authConfigProblem } from "./auth/config";
+import { decideStartup, listeningAddresses } from "./auth/exposure";
 import { DatabaseSetupError } from "./db/config";
 import { checkEnv, EnvError } from "./env";
 import { getDatabase } from "./db/index";
@@ -12,6 +14,7 @@ import { getRemoteStores, RemoteStoreConfigError } from "./stores/remote";
  * setup problem ends the process with one line that says what to fix.
  */
 export async function startApp(): Promise<void> {
+  checkSignIn();
   try {
     checkEnv(process.env);
     const remotes = getRemoteStores();
@@ -37,4 +40,24 @@ async function prepareEvaluation(): Promise<void> {
   if (interrupted) console.log(`Recall Inspector: ${interrupted} evaluation run(s) left unfinished by the last start marked interrupted.`);
   const demo = await ensureDemoDataset(prisma);
   if (demo) console.log(`Recall Inspector: stored the demo corpus's labeled queries as a set (${demo.count} queries).`);
+}
+
+/**
+ * Exposed without sign-in is refused (docs/ARCHITECTURE.md "Security"): bound to anything but
+ * loopback, the app needs AUTH_PASSWORD, or AUTH_DISABLED=true said out loud (warned every start).
+ */
+function checkSignIn(): void {
+  const problem = authConfigProblem();
+  if (problem) {
+    console.error(`Recall Inspector cannot start: ${problem}`);
+    process.exit(1);
+  }
+  const config = authConfig();
+  const verdict = decideStartup({ listening: listeningAddresses(), authEnabled: config.enabled, authDisabled: config.disabled });
+  if (!verdict.ok) {
+    console.error(verdict.line);
+    process.exit(1);
+  }
+  if (verdict.warning) console.warn(verdict.warning);
+  if (verdict.authEnabled) console.log("Recall Inspector: sign-in is on (AUTH_PASSWORD); API clients need a key (npm run apikey).");
 }

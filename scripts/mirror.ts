@@ -9,7 +9,7 @@ import { mirrorRemoteMemories } from "../lib/stores/mirror";
 import { getRemoteStores } from "../lib/stores/remote";
 import { openStoreForScript } from "./open-store";
 import { runScript, UsageError } from "./run-script";
-import { runningApp } from "./running-app";
+import { appHeaders, runningApp } from "./running-app";
 
 runScript(async () => {
   const args = process.argv.slice(2);
@@ -44,7 +44,7 @@ runScript(async () => {
 async function postToApp(url: string, memories: MemoryInput[]): Promise<{ created: number; rejected: number }> {
   const response = await fetch(`${url}/api/memories`, {
     method: "POST",
-    headers: { "content-type": "application/json" },
+    headers: appHeaders({ "content-type": "application/json" }),
     body: JSON.stringify({ memories }),
   });
   const body = (await response.json()) as { created?: number; rejected?: number; message?: string };

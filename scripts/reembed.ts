@@ -5,12 +5,12 @@
  */
 import { openStoreForScript } from "./open-store";
 import { runScript, UsageError } from "./run-script";
-import { runningApp } from "./running-app";
+import { appHeaders, runningApp } from "./running-app";
 
 runScript(async () => {
   const app = await runningApp();
   if (app) {
-    const response = await fetch(`${app}/api/memories/reembed`, { method: "POST" });
+    const response = await fetch(`${app}/api/memories/reembed`, { method: "POST", headers: appHeaders() });
     const body = (await response.json()) as { reembedded?: number; message?: string };
     if (!response.ok) throw new UsageError(`the app at ${app} refused: ${body.message ?? response.status}`);
     console.log(`${body.reembedded} memories re-embedded (through the running app at ${app}).`);

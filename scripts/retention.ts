@@ -9,7 +9,7 @@ import { openDatabase } from "../lib/db/connection";
 import { migrate } from "../lib/db/migrator";
 import { applyRetention, type RetentionOutcome } from "../lib/recall-log/retention";
 import { runScript, UsageError } from "./run-script";
-import { runningApp } from "./running-app";
+import { appHeaders, runningApp } from "./running-app";
 
 runScript(async () => {
   const args = process.argv.slice(2);
@@ -29,7 +29,7 @@ runScript(async () => {
 async function viaApp(url: string, keepDays: number, dryRun: boolean): Promise<RetentionOutcome> {
   const response = await fetch(`${url}/api/recalls/retention`, {
     method: "POST",
-    headers: { "content-type": "application/json" },
+    headers: appHeaders({ "content-type": "application/json" }),
     body: JSON.stringify({ keep_days: keepDays, dry_run: dryRun }),
   });
   const body = (await response.json()) as RetentionOutcome & { message?: string };

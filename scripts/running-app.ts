@@ -14,3 +14,12 @@ export async function runningApp(url: string = appUrl()): Promise<string | null>
     return null;
   }
 }
+
+/**
+ * Headers for calls to the running app. With sign-in on (AUTH_PASSWORD), scripts present an API
+ * key from RECALL_INSPECTOR_API_KEY (a `full` key for writes, `read` for reads).
+ */
+export function appHeaders(extra: Record<string, string> = {}): Record<string, string> {
+  const key = process.env.RECALL_INSPECTOR_API_KEY?.trim();
+  return key ? { ...extra, authorization: `Bearer ${key}` } : extra;
+}

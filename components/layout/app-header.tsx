@@ -2,10 +2,25 @@
 
 import Link from "next/link";
 import { usePathname } from "next/navigation";
+import { SignOutButton } from "@/components/auth/sign-out-button";
+import { SIGN_IN_PATH } from "@/lib/auth/access";
 import { NAV_ITEMS } from "./nav";
 
 export function AppHeader() {
   const pathname = usePathname() ?? "/";
+  // Before signing in, the sections would only send the visitor back here.
+  if (pathname === SIGN_IN_PATH) {
+    return (
+      <header className="app-header">
+        <span className="brand">
+          <span className="brand-mark" aria-hidden="true">
+            ◎
+          </span>
+          Recall Inspector
+        </span>
+      </header>
+    );
+  }
   return (
     <header className="app-header">
       <Link href="/" className="brand">
@@ -28,6 +43,7 @@ export function AppHeader() {
           })}
         </ul>
       </nav>
+      <SignOutButton />
     </header>
   );
 }

@@ -5,4 +5,5 @@ export const NAV_ITEMS = [
   { href: "/insights", label: "Insights", match: (path: string) => path.startsWith("/insights") },
   { href: "/memories", label: "Memories", match: (path: string) => path.startsWith("/memories") },
   { href: "/evaluate", label: "Evaluate", match: (path: string) => path.startsWith("/evaluate") },
+  { href: "/settings", label: "Settings", match: (path: string) => path.startsWith("/settings") },
 ] as const;

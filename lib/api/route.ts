@@ -1,15 +1,20 @@
 import { NextResponse, type NextRequest } from "next/server";
 import type { z } from "zod";
+import { authorizeApi, type Principal } from "@/lib/auth/authorize";
 import { DatabaseSetupError } from "@/lib/db/config";
 import { RecallInputError } from "@/lib/recall/errors";
+import { guardRequest, SECURITY_HEADERS } from "@/lib/security/guard";
+import { guardInputOf, serverAllowedHosts } from "@/lib/security/hosts";
 import { StoreError } from "@/lib/stores/types";
 import { findInputProblems, type InputProblem } from "@/lib/validation/input-rules";
 import { ApiError, errorResponse } from "./errors";
 
 /**
- * The thin route wrapper every handler goes through: parse and validate (JSON body, query string,
- * path params) with zod, call the handler, answer JSON; every failure becomes the error envelope
- * with the right status, never a stack trace.
+ * The thin route wrapper every handler goes through: the request guard (Host, cross-site writes,
+ * JSON bodies only: lib/security/guard.ts, the proxy's rules, since proxy.ts does not see the
+ * API), who calls (lib/auth/authorize.ts), then parse and validate (JSON body, query string, path
+ * params) with zod, call the handler, answer JSON with the security headers; every failure
+ * becomes the error envelope with the right status, never a stack trace.
  */
 interface RouteSchemas<B extends z.ZodType | undefined, Q extends z.ZodType | undefined, P extends z.ZodType | undefined> {
   body?: B;
@@ -26,6 +31,8 @@ export interface RouteInput<B, Q, P> {
   query: Q;
   params: P;
   request: NextRequest;
+  /** Who is calling (lib/auth/authorize.ts): checked before anything is parsed. */
+  principal: Principal;
 }
 
 const DEFAULT_MAX_BODY_BYTES = 1_000_000;
@@ -38,8 +45,12 @@ export function apiRoute<
   schemas: RouteSchemas<B, Q, P>,
   handler: (input: RouteInput<Parsed<B>, Parsed<Q>, Parsed<P>>) => Promise<unknown>,
 ) {
-  return async (request: NextRequest, context: { params: Promise<Record<string, string | string[]>> }) => {
+  return async (request: NextRequest, context: { params: Promise<Record<string, string | string[]>> }) => withSecurityHeaders(await run(request, context));
+  async function run(request: NextRequest, context: { params: Promise<Record<string, string | string[]>> }): Promise<Response> {
     try {
+      const refusal = guardRequest(guardInputOf(request), serverAllowedHosts());
+      if (refusal) throw new ApiError(refusal.status, refusal.code, refusal.message, refusal.details);
+      const principal = await authorizeApi(request);
       // The shared input rule on every path and query parameter, whether or not a schema reads it.
       const rawParams = await context.params;
       checkRaw(rawParams, "params");
@@ -55,12 +66,25 @@ export function apiRoute<
         query: query as Parsed<Q>,
         params: params as Parsed<P>,
         request,
+        principal,
       });
       return result instanceof Response ? result : NextResponse.json(result);
     } catch (error) {
       return errorResponse(toApiError(error));
     }
-  };
+  }
+}
+
+function withSecurityHeaders(response: Response): Response {
+  try {
+    for (const [name, value] of Object.entries(SECURITY_HEADERS)) response.headers.set(name, value);
+    return response;
+  } catch {
+    // A Response with immutable headers (e.g. one passed through from fetch): copy it.
+    const copy = new Response(response.body, response);
+    for (const [name, value] of Object.entries(SECURITY_HEADERS)) copy.headers.set(name, value);
+    return copy;
+  }
 }
 
 function parse<S extends z.ZodType>(schema: S, value: unknown, where: "body" | "query" | "params"): z.output<S> {

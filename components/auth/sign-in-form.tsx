@@ -1,0 +1,72 @@
+"use client";
+
+import { useRouter, useSearchParams } from "next/navigation";
+import { useId, useRef, useState, type FormEvent } from "react";
+import { safeNextPath } from "@/lib/auth/access";
+import { SignInBodySchema } from "@/lib/auth/schemas";
+import { ApiRequestError, errorMessage } from "@/lib/queries/fetch-json";
+import { postSignIn } from "@/lib/queries/use-auth";
+import styles from "./auth.module.css";
+
+/** The password form; on success it goes where the visitor was sent from (`?next=`, this site only). */
+export function SignInForm() {
+  const id = useId();
+  const router = useRouter();
+  const next = safeNextPath(useSearchParams().get("next"));
+  const [password, setPassword] = useState("");
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const input = useRef<HTMLInputElement>(null);
+
+  const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const parsed = SignInBodySchema.safeParse({ password });
+    if (!parsed.success) {
+      setError(parsed.error.issues[0]?.message ?? "Enter the password.");
+      input.current?.focus();
+      return;
+    }
+    setBusy(true);
+    setError(null);
+    try {
+      await postSignIn(parsed.data.password);
+      router.replace(next);
+      router.refresh();
+    } catch (caught) {
+      setBusy(false);
+      setError(caught instanceof ApiRequestError && caught.code === "wrong_password" ? "That password is not right." : errorMessage(caught));
+      setPassword("");
+      input.current?.focus();
+    }
+  };
+
+  return (
+    <form className={styles.form} onSubmit={onSubmit} noValidate aria-describedby={error ? `${id}-error` : undefined}>
+      <div className={styles.field}>
+        <label htmlFor={`${id}-password`}>Password</label>
+        <input
+          ref={input}
+          id={`${id}-password`}
+          className={styles.input}
+          type="password"
+          name="password"
+          autoComplete="current-password"
+          autoFocus
+          value={password}
+          onChange={(event) => setPassword(event.target.value)}
+          aria-invalid={error ? true : undefined}
+        />
+      </div>
+      {error ? (
+        <p id={`${id}-error`} className={styles.error} role="alert">
+          {error}
+        </p>
+      ) : null}
+      <div>
+        <button type="submit" className={`${styles.button} ${styles.primary}`} disabled={busy}>
+          {busy ? "Signing in…" : "Sign in"}
+        </button>
+      </div>
+    </form>
+  );
+}

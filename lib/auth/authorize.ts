@@ -1,0 +1,38 @@
+import "server-only";
+import type { NextRequest } from "next/server";
+import { ApiError } from "@/lib/api/errors";
+import { getPrisma } from "@/lib/db";
+import { bearerToken, isPublicApiPath, keyAccess, SIGN_IN_REQUIRED } from "./access";
+import { authConfig } from "./config";
+import { findActiveKey } from "./keys";
+import { hasSession } from "./session";
+
+export type Principal = { kind: "open" } | { kind: "public" } | { kind: "session" } | { kind: "key"; id: string; scope: string };
+
+/**
+ * Who is calling an API route (the route wrapper asks first, docs/ARCHITECTURE.md "Security"):
+ * with sign-in off, anyone; with it on, a signed-in browser or an active API key whose scope
+ * allows this method and path. A key that is presented is always checked, even beside a cookie.
+ */
+export async function authorizeApi(request: NextRequest): Promise<Principal> {
+  const config = authConfig();
+  if (!config.enabled) return { kind: "open" };
+  const { pathname } = request.nextUrl;
+  if (isPublicApiPath(pathname)) return { kind: "public" };
+  const { token, malformed } = bearerToken(request.headers.get("authorization"));
+  if (malformed) throw new ApiError(401, "unauthorized", "The Authorization header must be: Bearer <key>.");
+  if (token) {
+    const key = await findActiveKey(await getPrisma(), token);
+    if (!key) throw new ApiError(401, "invalid_api_key", "This API key is not known or was revoked.");
+    const access = keyAccess(key.scope, request.method, pathname);
+    if (!access.ok) throw new ApiError(access.status, access.code, access.message, { scope: key.scope });
+    return { kind: "key", id: key.id, scope: key.scope };
+  }
+  if (await hasSession(request, config)) return { kind: "session" };
+  throw new ApiError(SIGN_IN_REQUIRED.status, SIGN_IN_REQUIRED.code, SIGN_IN_REQUIRED.message);
+}
+
+/** For routes only a signed-in person may use (key management), or anyone when sign-in is off. */
+export function requirePerson(principal: Principal): void {
+  if (principal.kind === "key") throw new ApiError(403, "forbidden_scope", "API keys cannot manage API keys; sign in instead.");
+}

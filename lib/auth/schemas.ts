@@ -1,0 +1,30 @@
+import { z } from "zod";
+import { ApiKeyScopeSchema } from "./scopes";
+
+/** Wire schemas of sign-in and API keys, shared by the route handlers and the forms. */
+export const SignInBodySchema = z.strictObject({
+  password: z.string().min(1, "Enter the password.").max(1000),
+});
+
+export const CreateApiKeyBodySchema = z.strictObject({
+  name: z.string().trim().min(1, "Give the key a name (who or what uses it).").max(80),
+  scope: ApiKeyScopeSchema,
+});
+export type CreateApiKeyBody = z.infer<typeof CreateApiKeyBodySchema>;
+
+export const ApiKeyViewSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  scope: ApiKeyScopeSchema,
+  prefix: z.string(),
+  created_at: z.string(),
+  last_used_at: z.string().nullable(),
+  revoked_at: z.string().nullable(),
+});
+
+/** GET /api/auth/session */
+export interface SessionState {
+  /** Sign-in is on (AUTH_PASSWORD). */
+  auth_enabled: boolean;
+  signed_in: boolean;
+}

@@ -1,0 +1,55 @@
+"use client";
+
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import type { z } from "zod";
+import type { ApiKeyViewSchema, CreateApiKeyBody, SessionState } from "@/lib/auth/schemas";
+import { fetchJson } from "./fetch-json";
+
+export type ApiKeyView = z.infer<typeof ApiKeyViewSchema>;
+
+export const authKeys = {
+  session: ["auth", "session"] as const,
+  apiKeys: ["auth", "api-keys"] as const,
+};
+
+const JSON_HEADERS = { "Content-Type": "application/json" };
+
+export function fetchSession(): Promise<SessionState> {
+  return fetchJson<SessionState>("/api/auth/session");
+}
+
+export function postSignIn(password: string): Promise<{ signed_in: true }> {
+  return fetchJson("/api/auth/signin", { method: "POST", headers: JSON_HEADERS, body: JSON.stringify({ password }) });
+}
+
+export function postSignOut(): Promise<{ signed_in: false }> {
+  return fetchJson("/api/auth/signout", { method: "POST" });
+}
+
+export function useSessionState() {
+  return useQuery({ queryKey: authKeys.session, queryFn: fetchSession });
+}
+
+export function useApiKeys() {
+  return useQuery({
+    queryKey: authKeys.apiKeys,
+    queryFn: () => fetchJson<{ items: ApiKeyView[] }>("/api/keys"),
+  });
+}
+
+export function useCreateApiKey() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (body: CreateApiKeyBody) =>
+      fetchJson<{ key: string; item: ApiKeyView }>("/api/keys", { method: "POST", headers: JSON_HEADERS, body: JSON.stringify(body) }),
+    onSuccess: () => void client.invalidateQueries({ queryKey: authKeys.apiKeys }),
+  });
+}
+
+export function useRevokeApiKey() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (id: string) => fetchJson<{ revoked: ApiKeyView }>(`/api/keys/${encodeURIComponent(id)}`, { method: "DELETE" }),
+    onSuccess: () => void client.invalidateQueries({ queryKey: authKeys.apiKeys }),
+  });
+}
