@@ -12,6 +12,7 @@
  *
  * Server-only in spirit (it reads process.env) but free of `server-only` so scripts can use it.
  */
+import { authConfigProblem } from "./auth/config";
 import { resolveDatabaseConfig } from "./db/config";
 import { embedderConfigProblem } from "./embeddings/config";
 import { readLlmSelectorConfig } from "./selectors/llm";
@@ -125,6 +126,35 @@ export const ENV_SETTINGS: readonly EnvSetting[] = [
     scope: "app",
   },
   {
+    names: ["AUTH_PASSWORD"],
+    default: "unset",
+    meaning:
+      "The team's password (12+ characters): turns on the sign-in page and API keys (`Authorization: Bearer <key>`). Required when the app listens on anything but loopback (see Running it for a team).",
+    scope: "app",
+  },
+  {
+    names: ["AUTH_SECRET"],
+    default: "derived from `AUTH_PASSWORD`",
+    meaning:
+      "32+ random characters that seal the session cookie. Unset, a key derived from the password is used (changing the password signs everyone out).",
+    scope: "app",
+  },
+  {
+    names: ["AUTH_DISABLED"],
+    default: "`false`",
+    meaning:
+      "`true`: no sign-in even when listening beyond loopback (something in front must check who comes in); warned about on every start.",
+    scope: "app",
+    checks: { AUTH_DISABLED: oneOf("true", "false") },
+  },
+  {
+    names: ["ALLOWED_HOSTS"],
+    default: "loopback and this machine's names",
+    meaning:
+      "Comma-separated `Host` names the app answers for besides loopback, the machine's hostname and its addresses (`recall.example.com`, `.example.com` for subdomains, `*` to leave the check to a proxy). Any other Host gets 403 (DNS rebinding).",
+    scope: "app",
+  },
+  {
     names: ["NEXT_DIST_DIR"],
     default: "`.next`",
     meaning: "Where `next build` writes, so a second build can live beside `.next`.",
@@ -136,6 +166,12 @@ export const ENV_SETTINGS: readonly EnvSetting[] = [
     meaning: "The running app the scripts (`reembed`, `retention`) go through when it answers.",
     scope: "scripts",
     checks: { RECALL_INSPECTOR_URL: httpUrl },
+  },
+  {
+    names: ["RECALL_INSPECTOR_API_KEY"],
+    default: "unset",
+    meaning: "With sign-in on, the API key the scripts send to the running app (`full` for `retention`, `reembed`, `mirror`).",
+    scope: "scripts",
   },
   {
     names: ["RETENTION_DAYS"],
@@ -153,7 +189,7 @@ export const ENV_SETTINGS: readonly EnvSetting[] = [
   {
     names: ["E2E_PORT"],
     default: "`3210`",
-    meaning: "First of the four loopback ports the e2e servers use.",
+    meaning: "First of the loopback ports the e2e servers use: the app, +1 on PostgreSQL, +2/+3 test doubles, +4 with sign-in on, +5 another origin.",
     scope: "tests",
   },
   {
@@ -202,6 +238,10 @@ export function checkEnv(env: Env = process.env): void {
     }],
     ["REMOTE_STORES", () => readRemoteStoreConfigs(env)],
     ["SELECTOR_LLM_BASE_URL", () => readLlmSelectorConfig(env)],
+    ["AUTH_PASSWORD", () => {
+      const problem = authConfigProblem(env);
+      if (problem) throw new Error(problem);
+    }],
   ];
   for (const [variable, parse] of parsers) {
     try {

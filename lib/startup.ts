@@ -1,4 +1,4 @@
-import { authConfig, authConfigProblem } from "./auth/config";
+import { authConfig } from "./auth/config";
 import { decideStartup, listeningAddresses } from "./auth/exposure";
 import { DatabaseSetupError } from "./db/config";
 import { checkEnv, EnvError } from "./env";
@@ -14,9 +14,9 @@ import { getRemoteStores, RemoteStoreConfigError } from "./stores/remote";
  * setup problem ends the process with one line that says what to fix.
  */
 export async function startApp(): Promise<void> {
-  checkSignIn();
   try {
     checkEnv(process.env);
+    checkSignIn();
     const remotes = getRemoteStores();
     if (remotes.length) console.log(`Recall Inspector: remote stores ${remotes.map((s) => s.name).join(", ")}.`);
     const db = await getDatabase();
@@ -47,11 +47,7 @@ async function prepareEvaluation(): Promise<void> {
  * loopback, the app needs AUTH_PASSWORD, or AUTH_DISABLED=true said out loud (warned every start).
  */
 function checkSignIn(): void {
-  const problem = authConfigProblem();
-  if (problem) {
-    console.error(`Recall Inspector cannot start: ${problem}`);
-    process.exit(1);
-  }
+  // The settings themselves (a too-short AUTH_PASSWORD, …) were checked by checkEnv.
   const config = authConfig();
   const verdict = decideStartup({ listening: listeningAddresses(), authEnabled: config.enabled, authDisabled: config.disabled });
   if (!verdict.ok) {
