@@ -1,7 +1,11 @@
+"use client";
+
 import Link from "next/link";
+import { useState } from "react";
 import type { LoggedRecall } from "@/lib/recall-log/types";
 import { ConfidencePanel } from "./confidence-panel";
 import { LabelsPanel } from "./labels-panel";
+import { ProfileLevels, type ChartRules } from "./profile-levels";
 import { ResultsTable } from "./results-table";
 import { ScoreDistribution } from "./score-distribution/score-distribution-chart";
 import { SelectorPanel } from "./selector-panel";
@@ -17,6 +21,12 @@ const MODE_LABEL = { hybrid: "hybrid", semantic: "semantic only", keyword: "keyw
 export function RecallResultView({ view, showPermalink = true }: { view: LoggedRecall; showPermalink?: boolean }) {
   const { request } = view;
   const created = new Date(view.created_at);
+  const [rules, setRules] = useState<ChartRules>("reference");
+  // The chart draws the selected rules' thresholds; the pool it shows stays the logged one.
+  const charted =
+    rules === "profile" && view.profile_confidence && view.confidence
+      ? { ...view, confidence: { ...view.confidence, threshold_values: view.profile_confidence.thresholds } }
+      : view;
   return (
     <article className={styles.view} aria-label="Recall result" data-testid="recall-result" data-recall-id={view.id}>
       <header className={`panel ${styles.header}`}>
@@ -85,9 +95,10 @@ export function RecallResultView({ view, showPermalink = true }: { view: LoggedR
         <>
           <div className={styles.grid}>
             <div className={styles.chart}>
-              <ScoreDistribution view={view} />
+              <ScoreDistribution view={charted} />
             </div>
             <div className={styles.side}>
+              <ProfileLevels view={view} rules={rules} onRules={setRules} />
               <ConfidencePanel view={view} />
               <SelectorPanel view={view} />
             </div>

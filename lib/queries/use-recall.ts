@@ -11,6 +11,8 @@ export interface StoreOption {
   label: string;
   description: string;
   health: { ok: boolean; message?: string };
+  /** The threshold profile the store's levels are judged with. */
+  profile?: string;
 }
 
 export interface SelectorOption {

@@ -1,0 +1,149 @@
+"use client";
+
+import { useState, type FormEvent } from "react";
+import { Bar, BarChart, CartesianGrid, Legend, ReferenceLine, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
+import { cutBinLabel, topHistogram } from "@/lib/calibration/chart";
+import type { LevelConfusion } from "@/lib/calibration/metrics";
+import { errorMessage } from "@/lib/queries/fetch-json";
+import { useFitProfile, type FitResponse } from "@/lib/queries/use-profiles";
+import { ConstantsTable } from "./profiles-view";
+import styles from "./profiles.module.css";
+
+const f3 = (x: number | null | undefined) => (x === null || x === undefined ? "—" : x.toFixed(3));
+
+/** Fit a profile from an evaluation run or from labeled recalls (History filters), and show it before saving. */
+export function FitPanel() {
+  const fit = useFitProfile();
+  const [from, setFrom] = useState<"run" | "recalls">("recalls");
+  const [runId, setRunId] = useState("");
+  const [filters, setFilters] = useState("");
+  const [name, setName] = useState("");
+  function body(save: boolean) {
+    const base = from === "run" ? { run_id: runId.trim() } : { recall_filters: Object.fromEntries(new URLSearchParams(filters.replace(/^\?/, ""))) };
+    return save && name.trim() ? { ...base, name: name.trim() } : base;
+  }
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    fit.mutate(body(false));
+  }
+  return (
+    <section className="panel" aria-labelledby="fit-title">
+      <h2 id="fit-title">Fit a profile from labels</h2>
+      <p className={styles.muted}>
+        Searches the cosine guard, a prominence threshold and the pool size for the best balanced triage accuracy (worth reading vs go external against
+        present vs absent), with 5-fold cross-validation; near-misses are reported apart.
+      </p>
+      <form onSubmit={submit} className={styles.form} aria-label="Fit form">
+        <label>
+          Labels from
+          <select value={from} onChange={(e) => setFrom(e.target.value as "run" | "recalls")}>
+            <option value="recalls">labeled recalls (History filters)</option>
+            <option value="run">an evaluation run</option>
+          </select>
+        </label>
+        {from === "run" ? (
+          <label>
+            Run id
+            <input value={runId} onChange={(e) => setRunId(e.target.value)} placeholder="uuid" />
+          </label>
+        ) : (
+          <label>
+            History filters (query string)
+            <input value={filters} onChange={(e) => setFilters(e.target.value)} placeholder="store=embedded" />
+          </label>
+        )}
+        <button type="submit" disabled={fit.isPending}>
+          {fit.isPending ? "Fitting…" : "Fit"}
+        </button>
+      </form>
+      {fit.error ? <p className={styles.error} role="alert">{errorMessage(fit.error)}</p> : null}
+      {fit.data ? (
+        <FitReport result={fit.data}>
+          <form
+            className={styles.row}
+            onSubmit={(e) => {
+              e.preventDefault();
+              fit.mutate(body(true));
+            }}
+          >
+            <label>
+              Save as{" "}
+              <input value={name} onChange={(e) => setName(e.target.value)} placeholder="my-profile" required />
+            </label>
+            <button type="submit">Save fitted profile</button>
+            {fit.data.saved ? <span role="status">Saved {fit.data.saved.name}.</span> : null}
+          </form>
+        </FitReport>
+      ) : null}
+    </section>
+  );
+}
+
+function Confusion({ m, label }: { m: LevelConfusion; label: string }) {
+  return (
+    <table className={styles.table} aria-label={`${label} confusion matrix`}>
+      <thead>
+        <tr>
+          <th scope="col">{label}</th>
+          <th scope="col" className={styles.num}>present</th>
+          <th scope="col" className={styles.num}>absent</th>
+        </tr>
+      </thead>
+      <tbody>
+        {(["high", "moderate", "low", "none"] as const).map((l) => (
+          <tr key={l}>
+            <th scope="row">{l}</th>
+            <td className={styles.num}>{m[l].present}</td>
+            <td className={styles.num}>{m[l].absent}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+function FitReport({ result, children }: { result: FitResponse; children: React.ReactNode }) {
+  const bins = topHistogram(result.points);
+  const cut = cutBinLabel(bins, result.thresholds.abs_low_cosine);
+  return (
+    <div data-testid="fit-report">
+      <p>
+        Shape <strong>{result.shape.replaceAll("_", " ")}</strong>, pool {result.pool_size ?? "k"}: balanced accuracy <strong>{f3(result.estimate.balanced_accuracy)}</strong>{" "}
+        cross-validated ({result.estimate.folds} folds), {f3(result.estimate.train_balanced_accuracy)} on the training labels; reference constants{" "}
+        {f3(result.reference.balanced_accuracy)}. {result.used} labeled recalls used{result.skipped ? `, ${result.skipped} without a stored pool skipped` : ""}.
+      </p>
+      <div className={styles.chart} aria-label="Top cosine of present and absent recalls, with the fitted cut">
+        {bins.length === 0 ? (
+          <p className={styles.muted}>No semantic signal to draw: these recalls have no raw cosines.</p>
+        ) : (
+          <ResponsiveContainer width="100%" height="100%">
+            <BarChart data={bins}>
+              <CartesianGrid strokeDasharray="3 3" />
+              <XAxis dataKey="label" label={{ value: "top raw cosine", position: "insideBottom", offset: -2 }} />
+              <YAxis allowDecimals={false} />
+              <Tooltip />
+              <Legend />
+              <Bar dataKey="present" fill="#2f7d4a" />
+              <Bar dataKey="absent" fill="#b04a3a" />
+              {cut ? <ReferenceLine x={cut} stroke="#222" strokeDasharray="4 2" label={`cut ${result.thresholds.abs_low_cosine}`} /> : null}
+            </BarChart>
+          </ResponsiveContainer>
+        )}
+      </div>
+      <div className={styles.row} style={{ alignItems: "flex-start" }}>
+        <Confusion m={result.confusion} label="fitted" />
+        <Confusion m={result.reference.confusion} label="reference" />
+      </div>
+      {Object.keys(result.by_kind).length ? (
+        <p className={styles.muted}>
+          By kind:{" "}
+          {Object.entries(result.by_kind)
+            .map(([k, r]) => `${k} (${r.count}): fitted ${f3(r.fitted_accuracy)}, reference ${f3(r.reference_accuracy)}`)
+            .join("; ")}
+        </p>
+      ) : null}
+      <ConstantsTable thresholds={result.thresholds} poolSize={result.pool_size} label="fitted" />
+      {children}
+    </div>
+  );
+}

@@ -1,0 +1,110 @@
+"use client";
+
+import Link from "next/link";
+import { useId } from "react";
+import { verdictDependsOnK } from "@/lib/calibration/level";
+import type { LoggedRecall } from "@/lib/recall-log/types";
+import { LevelBadge } from "./level-badge";
+import styles from "./panels.module.css";
+
+export type ChartRules = "reference" | "profile";
+
+/**
+ * Both levels side by side — the reference rules (the wire `confidence` block, as the service
+ * would answer) and the store's threshold profile — with the choice of whose thresholds the chart
+ * draws, and the k-sensitivity strip: the level at k = 5, 10, 20 from the stored merged list,
+ * warning when the verdict depends on k.
+ */
+export function ProfileLevels({ view, rules, onRules }: { view: LoggedRecall; rules: ChartRules; onRules: (r: ChartRules) => void }) {
+  const titleId = useId();
+  const profile = view.profile_confidence;
+  const points = view.k_sensitivity;
+  if (!view.confidence || (!profile && !points)) return null;
+  const depends = points ? verdictDependsOnK(points) || (points.some((p) => p.profile_level) && verdictDependsOnK(points.map((p) => ({ level: p.profile_level! })))) : false;
+  return (
+    <section className={styles.panel} data-testid="profile-levels" aria-labelledby={titleId}>
+      <div className={styles.panelHead}>
+        <h2 className={styles.title} id={titleId}>
+          Levels by rules
+        </h2>
+      </div>
+      <p data-testid="both-levels" className={styles.bothLevels}>
+        <span>
+          Reference rules: <LevelBadge level={view.confidence.level} />
+        </span>
+        {profile ? (
+          <>
+            {" · "}
+            <span data-testid="profile-level">
+              <Link href={`/profiles?profile=${encodeURIComponent(profile.profile)}`}>{profile.profile}</Link> profile:{" "}
+              <LevelBadge level={profile.level} />
+            </span>
+          </>
+        ) : null}
+      </p>
+      {profile ? (
+        <p className={styles.caveat}>
+          {profile.judged === null
+            ? "The profile judged the values the store stated (no pool was kept)."
+            : `The profile judged the first ${profile.judged} merged candidates${profile.pool_size === null ? " (the page)" : ", whatever k"}; top cosine ${profile.top_score ?? "—"}.`}
+        </p>
+      ) : null}
+      {profile ? (
+        <fieldset className={styles.rulesChoice}>
+          <legend>Chart thresholds</legend>
+          <label>
+            <input type="radio" name={`${titleId}-rules`} checked={rules === "reference"} onChange={() => onRules("reference")} /> reference
+          </label>
+          <label>
+            <input type="radio" name={`${titleId}-rules`} checked={rules === "profile"} onChange={() => onRules("profile")} /> {profile.profile}
+          </label>
+        </fieldset>
+      ) : null}
+      {points ? (
+        <div data-testid="k-sensitivity">
+          <table className={styles.kStrip}>
+            <caption>Level by k (from the stored merged list)</caption>
+            <thead>
+              <tr>
+                <th scope="col">k</th>
+                {points.map((p) => (
+                  <th scope="col" key={p.k}>
+                    {p.k}
+                    {p.pool < p.k ? <span title={`only ${p.pool} candidates stored`}>*</span> : null}
+                  </th>
+                ))}
+              </tr>
+            </thead>
+            <tbody>
+              <tr>
+                <th scope="row">reference</th>
+                {points.map((p) => (
+                  <td key={p.k} data-testid={`k-${p.k}-level`}>
+                    <LevelBadge level={p.level} />
+                  </td>
+                ))}
+              </tr>
+              {profile && points.some((p) => p.profile_level) ? (
+                <tr>
+                  <th scope="row">{profile.profile}</th>
+                  {points.map((p) => (
+                    <td key={p.k}>
+                      <LevelBadge level={p.profile_level} />
+                    </td>
+                  ))}
+                </tr>
+              ) : null}
+            </tbody>
+          </table>
+          {depends ? (
+            <p className={styles.warning} role="note" data-testid="k-warning">
+              The verdict depends on k: the reference pool is the page, so a different k changes whether this reads “worth reading”.
+            </p>
+          ) : (
+            <p className={styles.caveat}>The verdict is the same at k = 5, 10 and 20.</p>
+          )}
+        </div>
+      ) : null}
+    </section>
+  );
+}
