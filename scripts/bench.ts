@@ -6,6 +6,7 @@ const BENCHES: Record<string, () => Promise<{ run: (args: string[]) => Promise<v
   logging: () => import("./bench/logging"),
   history: () => import("./bench/history"),
   insights: () => import("./bench/insights"),
+  "what-if": () => import("./bench/what-if"),
   scan: () => import("./bench/scan"),
   keyword: () => import("./bench/keyword"),
   eval: () => import("./bench/eval"),

@@ -1,4 +1,3 @@
-import "server-only";
 import type { Prisma, PrismaClient } from "@prisma/client";
 import { ApiError } from "@/lib/api/errors";
 import type { FitExample } from "@/lib/calibration/fit";

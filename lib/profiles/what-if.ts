@@ -1,10 +1,9 @@
-import "server-only";
-import type { Prisma, PrismaClient } from "@prisma/client";
+import { Prisma, type PrismaClient } from "@prisma/client";
 import { WhatIfTally, type WhatIfSummary } from "@/lib/calibration/what-if";
 import type { Level } from "@/lib/recall/confidence";
 import type { Thresholds } from "@/lib/recall/thresholds";
-import { historyWhere, type HistoryFilters } from "@/lib/recall-log/history";
-import { candidatesOf } from "./labeled";
+import type { StoredCandidate } from "@/lib/calibration/level";
+import { escapeLike, type HistoryFilters } from "@/lib/recall-log/history";
 
 /** Recalls read per batch: big enough that 1M is ~200 round trips, small enough to stream progress. */
 export const WHAT_IF_BATCH = 5_000;
@@ -13,6 +12,40 @@ export type WhatIfEvent =
   | { type: "start"; total: number }
   | { type: "progress"; done: number; total: number }
   | ({ type: "result"; cancelled: boolean } & WhatIfSummary);
+
+/**
+ * The History filters as SQL over "recalls", the same conditions as historyWhere (lib/recall-log/
+ * history.ts) — raw because at 1M recalls Prisma's row mapping cost more than the recomputation
+ * (tests/api/profiles.test.ts holds the two to the same counts).
+ */
+export function filtersSql(f: HistoryFilters): Prisma.Sql {
+  const and: Prisma.Sql[] = [Prisma.sql`"status" = 'ok'`, Prisma.sql`"level" IS NOT NULL`];
+  if (f.store !== undefined) and.push(Prisma.sql`"store" = ${f.store}`);
+  if (f.level !== undefined && f.level.length > 0) and.push(Prisma.sql`"level" = ANY(${[...f.level]}::text[])`);
+  if (f.selector_applied !== undefined) and.push(Prisma.sql`"selector_applied" = ${f.selector_applied}`);
+  if (f.has_dropped === true) and.push(Prisma.sql`"selector_dropped" > 0`);
+  if (f.has_dropped === false) and.push(Prisma.sql`("selector_dropped" IS NULL OR "selector_dropped" <= 0)`);
+  if (f.status !== undefined) and.push(Prisma.sql`"status" = ${f.status}`);
+  if (f.source !== undefined) and.push(Prisma.sql`"source" = ${f.source}`);
+  if (f.selector_model !== undefined) and.push(Prisma.sql`"selector_model" = ${f.selector_model}`);
+  if (f.dropped_memory !== undefined) and.push(Prisma.sql`"dropped_memory_ids" @> ARRAY[${f.dropped_memory}]::text[]`);
+  if (f.q !== undefined) and.push(Prisma.sql`"query" ILIKE ${`%${escapeLike(f.q)}%`}`);
+  if (f.from !== undefined) and.push(Prisma.sql`"created_at" >= ${f.from}::timestamptz`);
+  if (f.to !== undefined) and.push(Prisma.sql`"created_at" < ${f.to}::timestamptz`);
+  return Prisma.join(and, " AND ");
+}
+
+interface BatchRow {
+  id: string;
+  created_at: Date;
+  k: number;
+  level: string;
+  basis: string | null;
+  top_score: number | null;
+  prominence: number | null;
+  relative_margin: number | null;
+  has_candidates: boolean;
+}
 
 /**
  * Recomputes the level of every matching logged recall under a profile, newest first, in keyset
@@ -26,8 +59,9 @@ export async function* whatIf(
   filters: HistoryFilters,
   options: { signal?: AbortSignal; maxFlips?: number; batch?: number } = {},
 ): AsyncGenerator<WhatIfEvent> {
-  const base: Prisma.RecallWhereInput = { AND: [historyWhere(filters), { status: "ok" }, { level: { not: null } }] };
-  const total = await prisma.recall.count({ where: base });
+  const where = filtersSql(filters);
+  const counted = await prisma.$queryRaw<{ count: number }[]>`SELECT count(*)::int AS count FROM "recalls" WHERE ${where}`;
+  const total = Number(counted[0]?.count ?? 0);
   yield { type: "start", total };
   const tally = new WhatIfTally(profile, options.maxFlips);
   const batch = options.batch ?? WHAT_IF_BATCH;
@@ -35,29 +69,44 @@ export async function* whatIf(
   let done = 0;
   for (;;) {
     if (options.signal?.aborted) break;
-    const where = cursor ? { AND: [historyWhere({ ...filters, cursor } as HistoryFilters & { cursor: typeof cursor }), { status: "ok" }, { level: { not: null } }] } : base;
-    const rows = await prisma.recall.findMany({
-      where,
-      select: { id: true, createdAt: true, k: true, level: true, basis: true, topScore: true, prominence: true, relativeMargin: true, hasCandidates: true },
-      orderBy: [{ createdAt: "desc" }, { id: "desc" }],
-      take: batch,
-    });
+    const after = cursor
+      ? Prisma.sql`AND "created_at" <= ${cursor.createdAt}::timestamptz AND ("created_at" < ${cursor.createdAt}::timestamptz OR "id" < ${cursor.id}::uuid)`
+      : Prisma.empty;
+    const rows = await prisma.$queryRaw<BatchRow[]>`
+      SELECT "id"::text AS id, "created_at", "k", "level", "basis", "top_score", "prominence", "relative_margin", "has_candidates"
+      FROM "recalls" WHERE ${where} ${after}
+      ORDER BY "created_at" DESC, "id" DESC LIMIT ${batch}`;
     if (rows.length === 0) break;
-    const pools = await candidatesOf(prisma, rows.filter((r) => r.hasCandidates).map((r) => r.id));
+    const withPool = rows.filter((r) => r.has_candidates).map((r) => r.id);
+    const pools = await poolsOf(prisma, withPool);
     for (const r of rows) {
       tally.add({
         id: r.id,
         k: r.k,
         level: r.level as Level,
-        stated: { basis: r.basis, top_score: r.topScore, prominence: r.prominence, relative_margin: r.relativeMargin },
-        candidates: r.hasCandidates ? (pools.get(r.id) ?? []) : null,
+        stated: { basis: r.basis, top_score: r.top_score, prominence: r.prominence, relative_margin: r.relative_margin },
+        candidates: r.has_candidates ? (pools.get(r.id) ?? []) : null,
       });
     }
     done += rows.length;
     const last = rows[rows.length - 1]!;
-    cursor = { createdAt: last.createdAt, id: last.id };
+    cursor = { createdAt: new Date(last.created_at), id: last.id };
     yield { type: "progress", done, total };
     if (rows.length < batch) break;
   }
   yield { type: "result", cancelled: options.signal?.aborted === true, ...tally.summary() };
+}
+
+async function poolsOf(prisma: PrismaClient, ids: readonly string[]): Promise<Map<string, StoredCandidate[]>> {
+  const out = new Map<string, StoredCandidate[]>();
+  if (ids.length === 0) return out;
+  const rows = await prisma.$queryRaw<{ recall_id: string; raw_cosine: number | null; hybrid_score: number | null; keyword_score: number | null }[]>`
+    SELECT "recall_id"::text AS recall_id, "raw_cosine", "hybrid_score", "keyword_score" FROM "recall_candidates"
+    WHERE "recall_id" = ANY(${[...ids]}::uuid[]) ORDER BY "recall_id", "rank"`;
+  for (const r of rows) {
+    let list = out.get(r.recall_id);
+    if (!list) out.set(r.recall_id, (list = []));
+    list.push({ raw_cosine: r.raw_cosine, hybrid_score: r.hybrid_score, keyword_score: r.keyword_score });
+  }
+  return out;
 }

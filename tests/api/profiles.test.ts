@@ -149,6 +149,13 @@ describe("fit and what-if over logged recalls", () => {
     expect(result.flips).toHaveLength(flips);
     const live = await streamWhatIf({ thresholds: {}, filters: { q: "kafka" } });
     expect(live.events.at(-1)).toMatchObject({ type: "result", flip_count: 0 });
+    // The what-if's SQL filters select what History's would.
+    const { historyWhere, HistoryFiltersSchema } = await import("@/lib/recall-log/history");
+    for (const filters of [{ q: "kafka" }, { level: "low,none" }, { store: "embedded", source: "console" }, { selector_applied: "false", has_dropped: "false" }]) {
+      const parsed = HistoryFiltersSchema.parse(filters);
+      const expected = await db.prisma.recall.count({ where: { AND: [historyWhere(parsed), { status: "ok" }, { level: { not: null } }] } });
+      expect((await streamWhatIf({ profile: "use-lite", filters })).events.at(-1).total, JSON.stringify(filters)).toBe(expected);
+    }
     expect((await streamWhatIf({ filters: {} })).status).toBe(422);
     expect((await streamWhatIf({ profile: "use-lite", filters: { level: "bogus" } })).status).toBe(422);
   });
