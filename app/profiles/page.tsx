@@ -3,7 +3,7 @@ import { Suspense } from "react";
 import { PageHeader } from "@/components/layout/page-header";
 import { ProfilesView } from "@/components/profiles/profiles-view";
 
-export const metadata: Metadata = { title: "Threshold profiles" };
+export const metadata: Metadata = { title: "Profiles" };
 
 export default function ProfilesPage() {
   return (
