@@ -8,6 +8,8 @@ import { TopK } from "./top-k";
  * its quantization error (the prefilter for large stores).
  *
  * Memory layout, in bytes: [query f32 | query int16 | floor scratch | f32 rows | int8 rows | scores].
+ * At a million 512-d rows offsets pass 2^31: JS offsets are divided, never shifted (`>>` is
+ * signed 32-bit), and the kernels compare addresses unsigned.
  */
 export type ScanMode = "auto" | "f32" | "int8";
 
@@ -108,7 +110,7 @@ export class VectorMatrix {
   set(row: number, vector: Float32Array | null): void {
     this.ensure(row + 1);
     this.refresh();
-    const f = (this.offF >> 2) + row * this.strideF;
+    const f = this.offF / 4 + row * this.strideF;
     const b = this.offI + row * this.stride8;
     this.f32.fill(0, f, f + this.strideF);
     this.i8.fill(0, b, b + this.stride8);
@@ -144,7 +146,7 @@ export class VectorMatrix {
   move(from: number, to: number): void {
     this.refresh();
     const fs = this.strideF;
-    const f0 = this.offF >> 2;
+    const f0 = this.offF / 4;
     this.f32.copyWithin(f0 + to * fs, f0 + from * fs, f0 + (from + 1) * fs);
     const s8 = this.stride8;
     this.u8.copyWithin(this.offI + to * s8, this.offI + from * s8, this.offI + (from + 1) * s8);
@@ -161,7 +163,7 @@ export class VectorMatrix {
   /** The stored float32 vector of a row (a copy). */
   vector(row: number): Float32Array {
     this.refresh();
-    const f = (this.offF >> 2) + row * this.strideF;
+    const f = this.offF / 4 + row * this.strideF;
     return this.f32.slice(f, f + this.dim);
   }
 
@@ -180,7 +182,7 @@ export class VectorMatrix {
   scoresF32(query: Float32Array, n: number): Float32Array {
     this.writeQuery(query);
     this.scanF32(n);
-    return this.f32.subarray(this.offS >> 2, (this.offS >> 2) + n);
+    return this.f32.subarray(this.offS / 4, this.offS / 4 + n);
   }
 
   /** Streams the f32 rows 0..n-1 once (the benchmark's floor). */
@@ -197,7 +199,7 @@ export class VectorMatrix {
     this.scanF32(n);
     this.refresh();
     const scores = this.f32;
-    const s0 = this.offS >> 2;
+    const s0 = this.offS / 4;
     const present = this.present;
     const top = new TopK(limit);
     let min = -Infinity;
@@ -226,7 +228,7 @@ export class VectorMatrix {
     }
     this.refresh();
     const ints = this.i32;
-    const s0 = this.offS >> 2;
+    const s0 = this.offS / 4;
     const present = this.present;
     const scale = this.scale;
     // Pass 1: the limit-th best estimate among eligible rows.
@@ -271,7 +273,7 @@ export class VectorMatrix {
   private writeQuery(query: Float32Array): void {
     if (query.length !== this.dim) throw new Error(`query has ${query.length} dimensions, the index ${this.dim}`);
     this.refresh();
-    const q = this.offQ >> 2;
+    const q = this.offQ / 4;
     this.f32.fill(0, q, q + this.strideF);
     this.f32.set(query, q);
   }
@@ -279,7 +281,7 @@ export class VectorMatrix {
   /** int16 query (written beside the f32 one), its scale, ‖e_q‖ and ‖q‖ (float64, nudged up). */
   private quantizeQuery(query: Float32Array): { sq: number; eq: number; qn: number } {
     this.refresh();
-    const q16 = this.offQ16 >> 1;
+    const q16 = this.offQ16 / 2;
     this.i16.fill(0, q16, q16 + this.stride8);
     let max = 0;
     for (let j = 0; j < query.length; j++) max = Math.max(max, Math.abs(query[j]!));
