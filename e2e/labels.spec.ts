@@ -55,6 +55,7 @@ test("label a recall in the console with the keyboard, then find it with History
   await page.keyboard.press("r");
   await expect(rows.nth(3)).toHaveAttribute("data-label", "relevant");
   await expect(panel.getByTestId("labels-status")).toHaveText(/^Saved · 2 relevant, 2 not relevant$/, { timeout: 15_000 });
+  const relevant = [await rows.nth(0).getAttribute("data-memory-id"), await rows.nth(3).getAttribute("data-memory-id")];
 
   // Stored: the recall page shows the same labels.
   await page.goto(`/recalls/${id}`);
@@ -81,4 +82,18 @@ test("label a recall in the console with the keyboard, then find it with History
   await page.goto(`/recalls?label=labeled&q=${encodeURIComponent(run)}`);
   await expect(page.getByLabel("Label", { exact: true })).toHaveValue("labeled");
   await expect(historyRows).toHaveCount(1);
+
+  // Select it and create a labeled query set from its labels.
+  await historyRows.first().getByTestId("history-select").check();
+  const bar = page.getByTestId("create-set");
+  await expect(bar).toContainText("1 selected → 1 item");
+  const name = `labels e2e ${run}`;
+  await bar.getByLabel("Set name").fill(name);
+  await bar.getByTestId("create-set-submit").click();
+  await expect(bar.getByTestId("create-set-done")).toContainText("Created a set of 1 item");
+  const sets = (await (await page.request.get("/api/datasets")).json()) as { datasets: { id: string; name: string; origin: string }[] };
+  const set = sets.datasets.find((d) => d.name === name)!;
+  expect(set.origin).toBe("history");
+  const fetched = (await (await page.request.get(`/api/datasets/${set.id}`)).json()) as { items: { query: string; relevant: string[] }[] };
+  expect(fetched.items.map((i) => ({ query: i.query, relevant: i.relevant }))).toEqual([{ query, relevant }]);
 });

@@ -32,7 +32,7 @@ export function CreateSetBar({ selected, onClear }: { selected: HistoryItem[]; o
       const created = await fetchJson<{ id: string; count: number }>("/api/datasets", {
         method: "POST",
         headers: { "Content-Type": "application/json" },
-        body: JSON.stringify({ name: trimmed, items: draft.items }),
+        body: JSON.stringify({ name: trimmed, items: draft.items, origin: "history" }),
       });
       setState({ kind: "done", id: created.id, count: created.count });
     } catch (error) {

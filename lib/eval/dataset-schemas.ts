@@ -37,6 +37,8 @@ export const DatasetNameSchema = z
 export const DatasetBodySchema = z.strictObject({
   name: withInputRules(DatasetNameSchema),
   items: z.array(z.unknown()).min(1, "a set needs at least one item").max(MAX_DATASET_ITEMS, `a set holds at most ${MAX_DATASET_ITEMS} items`),
+  /** "history": made from the labels of recalls selected in History (the demo set is the server's own). */
+  origin: z.enum(["upload", "history"]).optional(),
 });
 
 /** One refused item: its 1-based line (JSON Lines) or 0-based index (JSON), and what is wrong. */

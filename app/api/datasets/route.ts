@@ -36,6 +36,7 @@ function refused(errors: DatasetItemError[]): ApiError {
 export const POST = apiRoute({ query: Query }, async ({ query, request }) => {
   const text = await readBodyText(request, MAX_DATASET_BYTES);
   let name: string;
+  let origin: "upload" | "history" | undefined;
   let parsed;
   if (query.name !== undefined) {
     name = query.name;
@@ -52,10 +53,11 @@ export const POST = apiRoute({ query: Query }, async ({ query, request }) => {
     const body = DatasetBodySchema.safeParse(json);
     if (!body.success) throw ApiError.validation(body.error, "body");
     name = body.data.name;
+    origin = body.data.origin;
     parsed = parseItems(body.data.items);
   }
   if (!parsed.ok) throw refused(parsed.errors);
-  const created = await createDataset(await getPrisma(), { name, items: parsed.items });
+  const created = await createDataset(await getPrisma(), { name, items: parsed.items, ...(origin ? { origin } : {}) });
   return Response.json(created, { status: 201 });
 });
 
