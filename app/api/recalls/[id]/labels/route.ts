@@ -32,9 +32,3 @@ export const GET = methodNotAllowed(["PUT"]);
 export const POST = methodNotAllowed(["PUT"]);
 export const PATCH = methodNotAllowed(["PUT"]);
 export const DELETE = methodNotAllowed(["PUT"]);
-
-// Other methods answer 405 in the envelope (the labels come back in GET /api/recalls/{id}).
-export const GET = methodNotAllowed(["PUT"]);
-export const POST = methodNotAllowed(["PUT"]);
-export const PATCH = methodNotAllowed(["PUT"]);
-export const DELETE = methodNotAllowed(["PUT"]);
