@@ -9,7 +9,7 @@
  * - lost-any rate = applied recalls that lost ≥ 1 result / applied;
  * - selector failure rate = failed selector runs / (applied + failed runs): of the recalls the
  *   selector ran or tried to run on, how often it failed (timeout, HTTP error, unreadable answer,
- *   invented id…). Off, unavailable and skipped runs are in neither (lib/selectors/reasons.ts);
+ *   invented id…). Off, unavailable and skipped runs are in neither (lib/recall/selector-reasons.ts);
  * - top-dropped rate = applied recalls whose level rests on a memory the selector dropped / applied;
  * - level mix and weak-hit rate ((none + low) / n) over the recalls with a level;
  * - a ratio with nothing under it is null, never 0.

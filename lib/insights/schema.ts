@@ -132,7 +132,7 @@ export interface InsightCounts {
   none: number;
   /** ok recalls without a level (a service that sent no confidence block). */
   unknown_level: number;
-  /** The selector tried and failed (of not_applied; lib/selectors/reasons.ts kind "failed"). */
+  /** The selector tried and failed (of not_applied; lib/recall/selector-reasons.ts kind "failed"). */
   selector_failed: number;
   /** The selector ran or tried to: applied + selector_failed (the failure rate's denominator). */
   tried: number;

@@ -13,6 +13,7 @@ import {
 import { isoDateTimeString, withInputRules } from "@/lib/validation/input-rules";
 import { insertRecalls, recallRow } from "./repository";
 import type { LoggedRequest } from "./types";
+import type { IngestedSelectorBlock } from "@/lib/recall/selector-block";
 
 /**
  * Ingestion of recalls captured elsewhere (`POST /api/recalls`): each item carries the request
@@ -107,10 +108,25 @@ export async function ingestRecalls(
   return { results, accepted: count("accepted"), duplicates: count("duplicate"), rejected: count("rejected") };
 }
 
+/**
+ * A block written under the rule before issue 16, read under the one rule (docs/ARCHITECTURE.md
+ * "Selector truth"): the score gap's `no_clear_gap` kept the whole page, so it ran — applied, 0
+ * dropped; `http_<status>` is the one `http_error`. Anything else stands as sent.
+ */
+export function underOneRule(block: IngestedSelectorBlock | null, pageLength: number): IngestedSelectorBlock | null {
+  if (!block || block.applied) return block;
+  if (block.reason === "no_clear_gap") return { applied: true, model: "score-gap", kept: pageLength, dropped: 0, dropped_memory_ids: [] };
+  if (block.reason !== undefined && /^http_\d{3}$/.test(block.reason)) return { applied: false, reason: "http_error" };
+  return block;
+}
+
 function toRow(data: z.output<typeof IngestItemSchema>, externalId: string | null) {
   const { request, response } = data;
   const degraded = degradedFromWire(response);
-  const { selector, warnings } = decodeSelectorBlock(response.selector);
+  const decoded = decodeSelectorBlock(response.selector);
+  const warnings = decoded.warnings;
+  const selector = underOneRule(decoded.selector, response.results.length);
+  const droppedIds = new Set(selector?.applied ? (selector.dropped_memory_ids ?? []) : []);
   const requestView: LoggedRequest = {
     store: data.store,
     query: request.query,
@@ -118,7 +134,12 @@ function toRow(data: z.output<typeof IngestItemSchema>, externalId: string | nul
     // The service resolves an unset mode to hybrid.
     search_mode: request.search_mode ?? "hybrid",
     use_rerank: request.use_rerank,
-    selector: !selector ? "off" : selector.applied && selector.model === "score-gap" ? "gap" : "llm",
+    selector:
+      !selector || (!selector.applied && selector.reason === "disabled")
+        ? "off"
+        : selector.applied && selector.model === "score-gap"
+          ? "gap"
+          : "llm",
     ...(request.filters ? { filters: request.filters as Record<string, unknown> } : {}),
   };
   const id = randomUUID();
@@ -131,7 +152,8 @@ function toRow(data: z.output<typeof IngestItemSchema>, externalId: string | nul
         keyword_score: c.keyword_score ?? null,
         hybrid_score: c.hybrid_score ?? null,
         in_pool: c.in_pool ?? true,
-        returned: c.returned ?? response.results.some((r) => r.memory_id === c.memory_id),
+        // The page the selector was given: what the service returned plus what its selector removed.
+        returned: c.returned ?? (droppedIds.has(c.memory_id) || response.results.some((r) => r.memory_id === c.memory_id)),
       }))
     : null;
   if (candidates && new Set(candidates.map((c) => c.rank)).size !== candidates.length) {

@@ -3,7 +3,8 @@ import { Prisma, type PrismaClient, type Recall, type RecallCandidate } from "@p
 import type { IngestedSelectorBlock } from "@/lib/recall/selector-block";
 import type { StoreRecallOutcome } from "@/lib/stores/types";
 import { labelsFromColumns } from "./labels";
-import type { LoggedCandidate, LoggedConfidence, LoggedRequest, LoggedResult, LoggedRecall } from "./types";
+import { splitPage } from "./page";
+import type { LoggedCandidate, LoggedConfidence, LoggedRequest, LoggedResult, LoggedRecall, LoggedSelectorTrace } from "./types";
 
 /**
  * The recall log: one row per recall (flattened confidence and selector fields for filtering and
@@ -239,6 +240,16 @@ export async function findRecall(prisma: PrismaClient, id: string): Promise<Logg
   return row ? toRecallView(row) : null;
 }
 
+function selectorTrace(row: RecallRow): LoggedSelectorTrace | null {
+  const usage = row.selectorUsage;
+  if (usage === null || typeof usage !== "object" || Array.isArray(usage)) return null;
+  return {
+    model: row.selectorModel,
+    ...(row.selectorPromptVersion ? { prompt_version: row.selectorPromptVersion } : {}),
+    ...(usage as Omit<LoggedSelectorTrace, "model">),
+  };
+}
+
 export function toRecallView(row: RecallRow): LoggedRecall {
   const error = row.error as { code: string; message: string } | null;
   const candidates: LoggedCandidate[] | null = row.hasCandidates
@@ -261,9 +272,16 @@ export function toRecallView(row: RecallRow): LoggedRecall {
     store: row.store,
     status: row.status === "error" ? "error" : "ok",
     request: row.request as unknown as LoggedRequest,
-    results: row.results as unknown as LoggedResult[],
+    ...splitPage({
+      logged: Array.isArray(row.results) ? (row.results as unknown as LoggedResult[]) : [],
+      droppedIds: row.droppedMemoryIds,
+      candidates,
+      searchMode: (row.searchMode as LoggedRequest["search_mode"]) ?? "hybrid",
+    }),
     confidence: row.confidence as unknown as LoggedConfidence | null,
     selector: row.selector as unknown as LoggedRecall["selector"],
+    selector_trace: selectorTrace(row),
+    top_memory: row.topMemoryId ? { memory_id: row.topMemoryId, dropped: row.topDropped } : null,
     candidates,
     timings: (row.timings ?? {}) as Record<string, number>,
     latency_ms: row.latencyMs,

@@ -99,6 +99,8 @@ export async function runRecall(
       selector: selection!.block,
       droppedIds: selection!.droppedIds,
       selectorUsage: selection!.usage,
+      selectorModel: selection!.model,
+      selectorPromptVersion: selection!.promptVersion,
       candidates: outcome.candidates,
       timings: { ...outcome.timings, ...(selection!.ms === null ? {} : { selector_ms: selection!.ms }) },
       degraded: outcome.degraded,
@@ -114,16 +116,25 @@ export async function runRecall(
 /**
  * What the selector did to the page. A store that ran its own selector (a remote service)
  * reports its block, which stands when the console asked for none; otherwise the chosen
- * strategy runs here. Every result stays on the logged page; dropped ones are marked.
+ * strategy runs here. Every result stays on the logged page; dropped ones are marked (reads
+ * split them out as `dropped_results`, lib/recall-log/page.ts). The run's trace — what the
+ * selector saw and said, and its cost — is logged in `selector_usage`, never a key.
  */
 async function select(
   body: RecallBody,
   outcome: StoreRecallOutcome,
   options: { signal?: AbortSignal; env?: Readonly<Record<string, string | undefined>> },
-): Promise<{ block: IngestedSelectorBlock; droppedIds: string[]; usage: Record<string, unknown> | null; ms: number | null }> {
+): Promise<{
+  block: IngestedSelectorBlock;
+  droppedIds: string[];
+  usage: Record<string, unknown> | null;
+  model: string | null;
+  promptVersion: string | null;
+  ms: number | null;
+}> {
   if (body.selector === "off" && outcome.selector) {
     const block = outcome.selector;
-    return { block, droppedIds: block.applied ? (block.dropped_memory_ids ?? []) : [], usage: null, ms: null };
+    return { block, droppedIds: block.applied ? (block.dropped_memory_ids ?? []) : [], usage: null, model: null, promptVersion: null, ms: null };
   }
   const rawCosine = new Map((outcome.candidates ?? []).map((c) => [c.memory_id, c.raw_cosine]));
   const page = outcome.results.map((r) => ({
@@ -134,11 +145,17 @@ async function select(
   }));
   const run = await runSelector(body.selector, { query: body.query, page }, { env: options.env, signal: options.signal });
   const kept = new Set(run.keptIds);
-  const usage = body.selector === "off" ? null : { latency_ms: run.latency_ms, ...(run.usage ?? {}), ...(run.detail ? { detail: run.detail } : {}) };
+  const { prompt_version: promptVersion, ...trace } = run.trace ?? {};
+  const usage =
+    body.selector === "off"
+      ? null
+      : { latency_ms: run.latency_ms, ...(run.usage ?? {}), ...(run.detail ? { detail: run.detail } : {}), ...trace };
   return {
     block: run.block,
     droppedIds: page.filter((p) => !kept.has(p.memory_id)).map((p) => p.memory_id),
     usage,
+    model: run.model ?? null,
+    promptVersion: promptVersion ?? null,
     ms: body.selector === "off" ? null : Math.round(run.latency_ms * 1000) / 1000,
   };
 }

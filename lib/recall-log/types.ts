@@ -37,6 +37,27 @@ export interface LoggedRequest {
   filters?: Record<string, unknown>;
 }
 
+/**
+ * The selector's trace as logged (lib/selectors/types.ts SelectorTrace, plus the run's cost and
+ * the strategy's model, which the block names only when applied). Never holds a key.
+ */
+export interface LoggedSelectorTrace {
+  /** The strategy's model; null when none was available (off, not configured). */
+  model: string | null;
+  latency_ms?: number;
+  prompt_tokens?: number;
+  completion_tokens?: number;
+  total_tokens?: number;
+  /** One line on why it did not apply (or, for a kept-whole page, why nothing was dropped). */
+  detail?: string;
+  prompt_version?: string;
+  page_ids?: string[];
+  raw_answer?: string;
+  keep_ids?: string[];
+  unknown_ids?: string[];
+  http_status?: number;
+}
+
 export interface LoggedRecall {
   id: string;
   created_at: string;
@@ -44,10 +65,17 @@ export interface LoggedRecall {
   store: string;
   status: "ok" | "error";
   request: LoggedRequest;
+  /** The page the agent got: the kept rows, in page order (lib/recall-log/page.ts). */
   results: LoggedResult[];
+  /** The rows the selector removed, same shape, in page order; empty when it removed none. */
+  dropped_results: LoggedResult[];
   /** Null for a failed recall. */
   confidence: LoggedConfidence | null;
   selector: IngestedSelectorBlock | null;
+  /** What the selector saw and said, and what it cost; null when none was asked (or the service ran its own). */
+  selector_trace: LoggedSelectorTrace | null;
+  /** The memory whose score set `top_score`, and whether the selector dropped it; null when unknown. */
+  top_memory: { memory_id: string; dropped: boolean } | null;
   /** The whole candidate list, or null when the store does not expose it. */
   candidates: LoggedCandidate[] | null;
   timings: Record<string, number>;

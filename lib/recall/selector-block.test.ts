@@ -9,6 +9,7 @@ import {
   serializeSelector,
   type SelectorBlock,
 } from "./selector-block";
+import { SELECTOR_REASONS } from "./selector-reasons";
 
 const ids = (n: number, prefix = "m"): string[] => Array.from({ length: n }, (_, i) => `${prefix}${i + 1}`);
 
@@ -61,7 +62,16 @@ describe("selectorNotApplied", () => {
   it("carries only the reason", () => {
     expect(selectorNotApplied("disabled")).toEqual({ applied: false, reason: "disabled" });
     expect(Object.keys(selectorNotApplied("timeout"))).toEqual(["applied", "reason"]);
-    selectorError(() => selectorNotApplied(""));
+    selectorError(() => selectorNotApplied("" as never));
+  });
+
+  it("accepts every reason on the one list and nothing else", () => {
+    for (const reason of SELECTOR_REASONS) expect(selectorNotApplied(reason)).toEqual({ applied: false, reason });
+    // Off the list: the old per-status code, the old score-gap "kept everything", free text.
+    for (const reason of ["http_500", "no_clear_gap", "llm_error", "Timeout"]) {
+      const e = selectorError(() => selectorNotApplied(reason as never));
+      expect(e.details.issues[0]?.path).toEqual(["reason"]);
+    }
   });
 });
 
@@ -148,7 +158,7 @@ describe("parseSelector (tolerant ingestion)", () => {
     const blocks: SelectorBlock[] = [
       selectorApplied({ model: "m", page: ids(25), keptIds: ["m1"] }),
       selectorApplied({ model: "m", page: ids(3), keptIds: ids(3) }),
-      selectorNotApplied("llm_error"),
+      selectorNotApplied("unknown_id"),
     ];
     for (const block of blocks) {
       const parsed = parseSelector(JSON.parse(JSON.stringify(serializeSelector(block))));

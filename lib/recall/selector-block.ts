@@ -1,15 +1,19 @@
 /**
  * The LLM selector block: what the recall selector did to the returned page (docs/reference-rules.md "The selector block").
  *
- * - `applied: true` carries `model`, `kept` (results left), `dropped` (results removed) and
+ * One rule (docs/ARCHITECTURE.md "Selector truth"):
+ * - a selector that **ran** is `applied: true`, with `model`, `kept` (results left), `dropped`
+ *   (results removed, possibly 0: keeping the whole page is a judgement too) and
  *   `dropped_memory_ids` (the first ≤ 20 dropped ids, in page order);
- * - `applied: false` carries only `reason`, and the page is the unselected one;
+ * - `applied: false` only when it **did not run or failed**, with only a `reason` from the one
+ *   list in ./selector-reasons.ts; the page is then the unselected one;
  * - unset keys are omitted when serialized.
  *
  * `dropped` is a count in its own right: it is never derived from the capped id list.
  */
 import { z } from "zod";
 import { issuesFromZod, RecallInputError, summarize, type RecallIssue } from "./errors";
+import { isSelectorReason, SELECTOR_REASONS, type SelectorReason } from "./selector-reasons";
 
 /** At most this many dropped ids are listed. */
 export const MAX_DROPPED_IDS = 20;
@@ -73,10 +77,13 @@ export function selectorApplied(args: { model: string; page: readonly string[]; 
   };
 }
 
-/** The block for a selector that did not run (e.g. "disabled", "timeout", "llm_error"). */
-export function selectorNotApplied(reason: string): SelectorNotApplied {
-  if (typeof reason !== "string" || reason.trim().length === 0) {
-    invalid([{ path: ["reason"], message: "must be a non-empty string" }]);
+/**
+ * The block for a selector that did not run or failed: `reason` must be on the one list
+ * (./selector-reasons.ts), so what this dashboard writes can always be put in plain words.
+ */
+export function selectorNotApplied(reason: SelectorReason): SelectorNotApplied {
+  if (!isSelectorReason(reason)) {
+    invalid([{ path: ["reason"], message: `must be one of ${SELECTOR_REASONS.join(", ")}, got ${JSON.stringify(reason)}` }]);
   }
   return { applied: false, reason };
 }

@@ -31,8 +31,10 @@ export interface LoggedResult {
   importance?: number;
   created_at?: string;
   updated_at?: string;
-  /** Removed from the page by the selector. */
+  /** Removed from the page by the selector (in the stored page only; reads split it out, lib/recall-log/page.ts). */
   dropped?: boolean;
+  /** 1-based position on the page the selector was given (in reads). */
+  rank?: number;
 }
 
 /** The degraded reason recorded when a response says `degraded: true` without saying why. */

@@ -20,6 +20,7 @@ export {
   chatCompletionsUrl,
   createLlmSelector,
   LLM_SELECTOR_DEFAULT_TIMEOUT_MS,
+  LLM_SELECTOR_PROMPT_VERSION,
   parseKeepList,
   readLlmSelectorConfig,
   SelectorConfigError,

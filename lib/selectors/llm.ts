@@ -10,13 +10,17 @@
  * some models), and the strict parser below already copes with prose and code fences. Asking
  * for JSON in the prompt works everywhere.
  *
- * Any failure leaves the page unselected with a specific reason (see {@link SelectorReason}):
- * `timeout`, `unreachable`, `aborted` (the caller's signal), `http_<status>`, `bad_response`
- * (2xx but not a chat completion), `refused` (a refusal, `content_filter`, or empty content),
- * `truncated` (`finish_reason: "length"` and no usable answer), `unparseable`, `unknown_id`.
+ * Any failure leaves the page unselected with a specific reason (lib/recall/selector-reasons.ts):
+ * `timeout`, `unreachable`, `aborted` (the caller's signal), `http_error` (the status in the
+ * trace), `bad_response` (2xx but not a chat completion), `refused` (a refusal,
+ * `content_filter`, or empty content), `truncated` (`finish_reason: "length"` and no usable
+ * answer), `unparseable`, `unknown_id`. A readable answer is applied, whatever it keeps.
+ *
+ * Every run that reached the model carries a trace (what it saw and said): the prompt version and
+ * the page, the raw answer, the parsed keep list and any invented id. The key is never in it.
  */
 import { z } from "zod";
-import type { Selector, SelectorInput, SelectorReason, SelectorRun, SelectorUsage } from "./types";
+import { SELECTOR_TRACE_MAX_ANSWER_CHARS, type Selector, type SelectorInput, type SelectorRun, type SelectorTrace, type SelectorUsage } from "./types";
 import { appliedRun, notAppliedRun, pageProblem } from "./run";
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -98,6 +102,13 @@ export function chatCompletionsUrl(baseUrl: string): string {
 // ---------------------------------------------------------------------------------------------
 // Prompt
 
+/**
+ * The version of the prompt below (system message and user layout). Logged with every LLM run,
+ * so Insights can mark where it changed and the console can rebuild what the model was sent.
+ * Bump it with any change to {@link SELECTOR_SYSTEM_PROMPT} or {@link buildSelectorPrompt}.
+ */
+export const LLM_SELECTOR_PROMPT_VERSION = "1";
+
 export const SELECTOR_SYSTEM_PROMPT = [
   "You filter the results of a memory recall. You get a query and a numbered page of memories,",
   "each with an id and a summary. Keep every memory that is relevant to the query: it is about",
@@ -149,8 +160,13 @@ export function buildSelectorPrompt(query: string, page: SelectorInput["page"]):
 // Answer parsing (pure)
 
 export type KeepListParse =
-  | { ok: true; /** Unique, in page order. */ keptIds: string[] }
-  | { ok: false; reason: "unparseable" | "unknown_id"; detail: string; unknownIds?: string[] };
+  | { ok: true; /** Unique, in page order. */ keptIds: string[]; /** The `keep` list as the model wrote it. */ keep: string[] }
+  | { ok: false; reason: "unparseable" | "unknown_id"; detail: string; unknownIds?: string[]; keep?: string[] };
+
+/** The answer as stored in the trace: at most SELECTOR_TRACE_MAX_ANSWER_CHARS characters. */
+function capText(text: string): string {
+  return text.length > SELECTOR_TRACE_MAX_ANSWER_CHARS ? `${text.slice(0, SELECTOR_TRACE_MAX_ANSWER_CHARS)}…` : text;
+}
 
 function snippet(text: string): string {
   const flat = text.replace(/\s+/g, " ").trim();
@@ -213,11 +229,12 @@ function jsonObjectsIn(text: string): unknown[] {
  * - `unknown_id`: any id that is not on the page (one invented id voids the whole answer).
  */
 export function parseKeepList(content: string, pageIds: readonly string[]): KeepListParse {
-  const fail = (reason: "unparseable" | "unknown_id", detail: string, unknownIds?: string[]): KeepListParse => ({
+  const fail = (reason: "unparseable" | "unknown_id", detail: string, unknownIds?: string[], keep?: string[]): KeepListParse => ({
     ok: false,
     reason,
     detail,
     ...(unknownIds ? { unknownIds } : {}),
+    ...(keep ? { keep } : {}),
   });
   if (typeof content !== "string") return fail("unparseable", "The answer is not text.");
   if (content.length > LLM_SELECTOR_MAX_ANSWER_CHARS) {
@@ -254,9 +271,9 @@ export function parseKeepList(content: string, pageIds: readonly string[]): Keep
   const unknown = [...wanted].filter((id) => !onPage.has(id));
   if (unknown.length > 0) {
     const listed = unknown.slice(0, 5).map((id) => JSON.stringify(clip(id, 60))).join(", ");
-    return fail("unknown_id", `Not on the page: ${listed}${unknown.length > 5 ? ` and ${unknown.length - 5} more` : ""}.`, unknown);
+    return fail("unknown_id", `Not on the page: ${listed}${unknown.length > 5 ? ` and ${unknown.length - 5} more` : ""}.`, unknown, keep as string[]);
   }
-  return { ok: true, keptIds: pageIds.filter((id) => wanted.has(id)) };
+  return { ok: true, keptIds: pageIds.filter((id) => wanted.has(id)), keep: keep as string[] };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -302,22 +319,27 @@ export interface LlmSelectorOptions {
 export function createLlmSelector(config: LlmSelectorConfig, options: LlmSelectorOptions = {}): Selector {
   const doFetch = options.fetch ?? globalThis.fetch;
   const url = chatCompletionsUrl(config.baseUrl);
+  // An endpoint may echo the request (headers included) in an error body: the key never reaches the trace.
+  const capAnswer = (text: string) => (config.apiKey ? capText(text).split(config.apiKey).join("[key]") : capText(text));
 
   async function select(input: SelectorInput, signal?: AbortSignal): Promise<SelectorRun> {
     const started = performance.now();
     const { page } = input;
+    const model = config.model;
     const problem = pageProblem(page);
-    if (problem) return notAppliedRun(page, problem.reason, started, { detail: problem.detail });
-    if (signal?.aborted) return notAppliedRun(page, "aborted", started, { detail: "The recall was cancelled." });
+    if (problem) return notAppliedRun(model, page, problem.reason, started, { detail: problem.detail });
+    if (signal?.aborted) return notAppliedRun(model, page, "aborted", started, { detail: "The recall was cancelled." });
 
+    // What the model is shown: kept with every run that got this far.
+    const trace: SelectorTrace = { prompt_version: LLM_SELECTOR_PROMPT_VERSION, page_ids: page.map((item) => item.memory_id) };
     const timeout = AbortSignal.timeout(config.timeoutMs);
     const combined = signal ? AbortSignal.any([timeout, signal]) : timeout;
     const transportFailure = (error: unknown): SelectorRun => {
-      if (signal?.aborted) return notAppliedRun(page, "aborted", started, { detail: "The recall was cancelled." });
+      if (signal?.aborted) return notAppliedRun(model, page, "aborted", started, { detail: "The recall was cancelled.", trace });
       if (timeout.aborted) {
-        return notAppliedRun(page, "timeout", started, { detail: `${url} did not answer within ${config.timeoutMs} ms.` });
+        return notAppliedRun(model, page, "timeout", started, { detail: `${url} did not answer within ${config.timeoutMs} ms.`, trace });
       }
-      return notAppliedRun(page, "unreachable", started, { detail: `${url} could not be reached (${describeError(error)}).` });
+      return notAppliedRun(model, page, "unreachable", started, { detail: `${url} could not be reached (${describeError(error)}).`, trace });
     };
 
     const prompt = buildSelectorPrompt(input.query, page);
@@ -351,40 +373,52 @@ export function createLlmSelector(config: LlmSelectorConfig, options: LlmSelecto
     }
 
     if (!ok) {
-      const reason: SelectorReason = `http_${status}`;
-      return notAppliedRun(page, reason, started, { detail: `${url} answered ${status}: ${snippet(text)}` });
+      return notAppliedRun(model, page, "http_error", started, {
+        detail: `${url} answered ${status}: ${snippet(text)}`,
+        trace: { ...trace, http_status: status, raw_answer: capAnswer(text) },
+      });
     }
 
     let body: z.infer<typeof ChatCompletionSchema>;
     try {
       body = ChatCompletionSchema.parse(JSON.parse(text));
     } catch {
-      return notAppliedRun(page, "bad_response", started, { detail: `${url} answered ${status} with something that is not a chat completion.` });
+      return notAppliedRun(model, page, "bad_response", started, {
+        detail: `${url} answered ${status} with something that is not a chat completion.`,
+        trace: { ...trace, raw_answer: capAnswer(text) },
+      });
     }
     const usage = readUsage(body.usage);
     const choice = body.choices[0]!;
     const finish = choice.finish_reason ?? undefined;
     const refusal = choice.message?.refusal?.trim();
-    const content = (choice.message?.content ?? "").replace(/<think>[\s\S]*?<\/think>/gi, "").trim();
+    const raw = choice.message?.content ?? "";
+    const said: SelectorTrace = { ...trace, raw_answer: capAnswer(refusal || raw) };
+    const content = raw.replace(/<think>[\s\S]*?<\/think>/gi, "").trim();
 
     if (finish === "content_filter") {
-      return notAppliedRun(page, "refused", started, { usage, detail: "The endpoint's content filter stopped the answer." });
+      return notAppliedRun(model, page, "refused", started, { usage, detail: "The endpoint's content filter stopped the answer.", trace: said });
     }
-    if (refusal) return notAppliedRun(page, "refused", started, { usage, detail: `The model refused: ${snippet(refusal)}` });
+    if (refusal) return notAppliedRun(model, page, "refused", started, { usage, detail: `The model refused: ${snippet(refusal)}`, trace: said });
     if (content.length === 0) {
       return finish === "length"
-        ? notAppliedRun(page, "truncated", started, { usage, detail: "The answer hit the token limit before any content." })
-        : notAppliedRun(page, "refused", started, { usage, detail: "The model answered with empty content." });
+        ? notAppliedRun(model, page, "truncated", started, { usage, detail: "The answer hit the token limit before any content.", trace: said })
+        : notAppliedRun(model, page, "refused", started, { usage, detail: "The model answered with empty content.", trace: said });
     }
 
     const parsed = parseKeepList(content, page.map((item) => item.memory_id));
     if (!parsed.ok) {
+      const failed: SelectorTrace = {
+        ...said,
+        ...(parsed.keep ? { keep_ids: parsed.keep } : {}),
+        ...(parsed.unknownIds ? { unknown_ids: parsed.unknownIds } : {}),
+      };
       if (finish === "length" && parsed.reason === "unparseable") {
-        return notAppliedRun(page, "truncated", started, { usage, detail: `The answer hit the token limit: ${parsed.detail}` });
+        return notAppliedRun(model, page, "truncated", started, { usage, detail: `The answer hit the token limit: ${parsed.detail}`, trace: failed });
       }
-      return notAppliedRun(page, parsed.reason, started, { usage, detail: parsed.detail });
+      return notAppliedRun(model, page, parsed.reason, started, { usage, detail: parsed.detail, trace: failed });
     }
-    return appliedRun(config.model, page, new Set(parsed.keptIds), started, usage);
+    return appliedRun(model, page, new Set(parsed.keptIds), started, { usage, trace: { ...said, keep_ids: parsed.keep } });
   }
 
   return { id: "llm", model: config.model, select };

@@ -1,6 +1,6 @@
 /** Helpers shared by the strategies: page checks, timing, and the two kinds of run. */
 import { selectorApplied, selectorNotApplied } from "@/lib/recall/selector-block";
-import type { SelectorInput, SelectorReason, SelectorRun, SelectorUsage } from "./types";
+import type { SelectorInput, SelectorReason, SelectorRun, SelectorTrace, SelectorUsage } from "./types";
 
 /** Milliseconds since `started` (a `performance.now()` reading), 2 decimals. */
 export function elapsedMs(started: number): number {
@@ -25,36 +25,51 @@ export function pageProblem(page: SelectorInput["page"]): { reason: SelectorReas
   return null;
 }
 
-/** A not-applied run: the page stays whole. */
+interface RunExtra {
+  detail?: string;
+  usage?: SelectorUsage;
+  trace?: SelectorTrace;
+}
+
+/** A not-applied run (the strategy did not run, or failed): the page stays whole. */
 export function notAppliedRun(
+  model: string | undefined,
   page: SelectorInput["page"],
   reason: SelectorReason,
   started: number,
-  extra: { detail?: string; usage?: SelectorUsage } = {},
+  extra: RunExtra = {},
 ): SelectorRun {
   return {
     block: selectorNotApplied(reason),
+    ...(model ? { model } : {}),
     keptIds: page.map((item) => item.memory_id),
     ...(extra.usage ? { usage: extra.usage } : {}),
     latency_ms: elapsedMs(started),
     ...(extra.detail ? { detail: extra.detail } : {}),
+    ...(extra.trace ? { trace: extra.trace } : {}),
   };
 }
 
-/** An applied run: the kept ids come back in page order whatever order `kept` had. */
+/**
+ * An applied run (the strategy ran, whatever it dropped, none included): the kept ids come back
+ * in page order whatever order `kept` had.
+ */
 export function appliedRun(
   model: string,
   page: SelectorInput["page"],
   kept: ReadonlySet<string>,
   started: number,
-  usage?: SelectorUsage,
+  extra: RunExtra = {},
 ): SelectorRun {
   const pageIds = page.map((item) => item.memory_id);
   const block = selectorApplied({ model, page: pageIds, keptIds: kept });
   return {
     block,
+    model,
     keptIds: pageIds.filter((id) => kept.has(id)),
-    ...(usage ? { usage } : {}),
+    ...(extra.usage ? { usage: extra.usage } : {}),
     latency_ms: elapsedMs(started),
+    ...(extra.detail ? { detail: extra.detail } : {}),
+    ...(extra.trace ? { trace: extra.trace } : {}),
   };
 }

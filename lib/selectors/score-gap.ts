@@ -17,7 +17,9 @@
  *    a ≤ 0 are skipped: a ratio to a non-positive cosine means nothing (and everything below
  *    is no better).
  * 4. The largest relative drop must be ≥ {@link SCORE_GAP_MIN_RELATIVE_DROP} (0.15, with a
- *    {@link SCORE_GAP_TIE_TOLERANCE} float tolerance); otherwise not applied, `no_clear_gap`.
+ *    {@link SCORE_GAP_TIE_TOLERANCE} float tolerance); otherwise there is no clear gap and the
+ *    rule keeps the whole page: **applied, 0 dropped** (it ran and judged; "not applied" is only
+ *    for a rule that could not run, docs/ARCHITECTURE.md "Selector truth").
  *    When two drops tie (within the tolerance) the lower one wins: the cut keeps more.
  * 5. Every participant below that drop is dropped; everything else is kept. So the result with
  *    the highest raw cosine is always kept, at least one result stays, and never more than
@@ -49,13 +51,21 @@ export interface ScoreGapCut {
 }
 
 export type ScoreGapDecision =
-  | { applied: true; keptIds: string[]; droppedIds: string[]; cut: ScoreGapCut }
   | {
-      applied: false;
-      reason: "empty_page" | "invalid_page" | "no_cosines" | "too_few_results" | "no_clear_gap";
-      detail: string;
+      applied: true;
+      keptIds: string[];
+      droppedIds: string[];
+      /** Where the page was cut; null when there was no clear gap and everything was kept. */
+      cut: ScoreGapCut | null;
+      /** Why nothing was dropped (`cut` null). */
+      detail?: string;
       /** The largest relative drop found, when there was a pair to measure. */
       largest_relative_drop?: number;
+    }
+  | {
+      applied: false;
+      reason: "empty_page" | "invalid_page" | "no_cosines" | "too_few_results";
+      detail: string;
     };
 
 function finiteCosine(value: unknown): number | null {
@@ -96,16 +106,20 @@ export function decideScoreGap(page: SelectorInput["page"]): ScoreGapDecision {
       bestDrop = Math.max(bestDrop, drop);
     }
   }
-  if (best < 0) {
-    return { applied: false, reason: "no_clear_gap", detail: "No positive raw cosine to measure a relative drop from." };
-  }
+  const keepAll = (detail: string, largest?: number): ScoreGapDecision => ({
+    applied: true,
+    keptIds: page.map((item) => item.memory_id),
+    droppedIds: [],
+    cut: null,
+    detail,
+    ...(largest === undefined ? {} : { largest_relative_drop: largest }),
+  });
+  if (best < 0) return keepAll("No clear gap: no positive raw cosine to measure a relative drop from; everything kept.");
   if (bestDrop + SCORE_GAP_TIE_TOLERANCE < SCORE_GAP_MIN_RELATIVE_DROP) {
-    return {
-      applied: false,
-      reason: "no_clear_gap",
-      detail: `The largest relative drop is ${bestDrop.toFixed(3)}, below the ${SCORE_GAP_MIN_RELATIVE_DROP} minimum.`,
-      largest_relative_drop: bestDrop,
-    };
+    return keepAll(
+      `No clear gap: the largest relative drop is ${bestDrop.toFixed(3)}, below the ${SCORE_GAP_MIN_RELATIVE_DROP} minimum; everything kept.`,
+      bestDrop,
+    );
   }
 
   const above = sorted[best]!;
@@ -120,6 +134,7 @@ export function decideScoreGap(page: SelectorInput["page"]): ScoreGapDecision {
       below: { memory_id: below.id, raw_cosine: below.cosine },
       relative_drop: (above.cosine - below.cosine) / above.cosine,
     },
+    largest_relative_drop: bestDrop,
   };
 }
 
@@ -131,8 +146,8 @@ export function createScoreGapSelector(): Selector {
     async select(input: SelectorInput): Promise<SelectorRun> {
       const started = performance.now();
       const decision = decideScoreGap(input.page);
-      if (!decision.applied) return notAppliedRun(input.page, decision.reason, started, { detail: decision.detail });
-      return appliedRun(SCORE_GAP_MODEL, input.page, new Set(decision.keptIds), started);
+      if (!decision.applied) return notAppliedRun(SCORE_GAP_MODEL, input.page, decision.reason, started, { detail: decision.detail });
+      return appliedRun(SCORE_GAP_MODEL, input.page, new Set(decision.keptIds), started, decision.detail ? { detail: decision.detail } : {});
     },
   };
 }

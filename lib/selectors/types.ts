@@ -35,9 +35,38 @@ export interface SelectorUsage {
   total_tokens?: number;
 }
 
+/**
+ * What the selector saw and said, kept with the logged recall (in `selector_usage`, beside the
+ * usage) and shown in the console's selector panel. Never holds a key.
+ */
+export interface SelectorTrace {
+  /** The LLM prompt's version ({@link LLM_SELECTOR_PROMPT_VERSION}): with the query and the page, the prompt is rebuilt exactly. */
+  prompt_version?: string;
+  /** The page it was given, in order (the prompt numbered these). */
+  page_ids?: string[];
+  /** The model's answer as received (capped at {@link SELECTOR_TRACE_MAX_ANSWER_CHARS} characters, "…" appended). */
+  raw_answer?: string;
+  /** The ids the answer asked to keep, as parsed (before the page check), in the answer's order. */
+  keep_ids?: string[];
+  /** Ids the answer named that are not on the page (the `unknown_id` failure). */
+  unknown_ids?: string[];
+  /** The endpoint's status for an `http_error`. */
+  http_status?: number;
+}
+
+/** Longer answers are cut in the stored trace. */
+export const SELECTOR_TRACE_MAX_ANSWER_CHARS = 4_000;
+
 export interface SelectorRun {
   /** Built with `selectorApplied` / `selectorNotApplied`; ready for `serializeSelector`. */
   block: SelectorBlock;
+  /**
+   * The strategy's model, applied or not (the block names it only when applied): a failed run
+   * is counted against it. Absent when no strategy was available ("off", not configured).
+   */
+  model?: string;
+  /** What it saw and said (the LLM: prompt version, page, raw answer, keep list, invented ids). */
+  trace?: SelectorTrace;
   /**
    * The ids left on the page, in page order. When the block is not applied this is the whole
    * page: the page is then the unselected one.
@@ -65,33 +94,4 @@ export interface Selector {
   select(input: SelectorInput, signal?: AbortSignal): Promise<SelectorRun>;
 }
 
-/**
- * Every `reason` a not-applied block from this library can carry, plus `http_<status>` for an
- * endpoint that answered with a non-2xx status (e.g. `http_401`, `http_500`).
- */
-export const SELECTOR_REASONS = [
-  // run-recall's own
-  "disabled",
-  // both strategies
-  "empty_page",
-  "invalid_page",
-  // score gap
-  "no_cosines",
-  "too_few_results",
-  "no_clear_gap",
-  // LLM: configuration
-  "not_configured",
-  "misconfigured",
-  // LLM: transport
-  "timeout",
-  "unreachable",
-  "aborted",
-  // LLM: answer
-  "bad_response",
-  "refused",
-  "truncated",
-  "unparseable",
-  "unknown_id",
-] as const;
-
-export type SelectorReason = (typeof SELECTOR_REASONS)[number] | `http_${number}`;
+export { SELECTOR_REASONS, type SelectorReason } from "@/lib/recall/selector-reasons";

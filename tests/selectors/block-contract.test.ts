@@ -60,7 +60,8 @@ describe("the block contract through the real constructors", () => {
   it("the constructors refuse what would break the contract", () => {
     expect(() => selectorApplied({ model: "m", page: ["a"], keptIds: ["z"] })).toThrow();
     expect(() => selectorApplied({ model: "m", page: ["a", "a"], keptIds: [] })).toThrow();
-    expect(() => selectorNotApplied("")).toThrow();
+    expect(() => selectorNotApplied("" as never)).toThrow();
+    expect(() => selectorNotApplied("no_clear_gap" as never)).toThrow();
   });
 });
 

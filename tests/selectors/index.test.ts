@@ -1,3 +1,4 @@
+import { selectorReasonKind, selectorReasonLabel } from "@/lib/recall/selector-reasons";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { serializeSelector } from "@/lib/recall/selector-block";
 import {
@@ -150,12 +151,27 @@ describe("runSelector", () => {
     expect(llm.requests.at(-1)?.headers.authorization).toBe("Bearer k1");
   });
 
-  it("every reason this library produces is listed", () => {
-    expect(SELECTOR_REASONS).toEqual(
-      expect.arrayContaining([
-        "disabled", "empty_page", "invalid_page", "no_cosines", "too_few_results", "no_clear_gap", "not_configured",
-        "misconfigured", "timeout", "unreachable", "aborted", "bad_response", "refused", "truncated", "unparseable", "unknown_id",
-      ]),
-    );
+  it("every reason this library produces is on the one list, each with its kind", () => {
+    expect(SELECTOR_REASONS).toEqual([
+      "disabled", "not_configured", "misconfigured", "empty_page", "invalid_page", "no_cosines", "too_few_results", "aborted",
+      "timeout", "unreachable", "http_error", "bad_response", "refused", "truncated", "unparseable", "unknown_id",
+    ]);
+    expect(SELECTOR_REASONS.filter((r) => selectorReasonKind(r) === "failed")).toEqual([
+      "timeout", "unreachable", "http_error", "bad_response", "refused", "truncated", "unparseable", "unknown_id",
+    ]);
+    expect(SELECTOR_REASONS.filter((r) => selectorReasonKind(r) === "off")).toEqual(["disabled"]);
+    // Written before the one list: a per-status HTTP code is still an HTTP failure; anything else is unknown.
+    expect(selectorReasonKind("http_503")).toBe("failed");
+    expect(selectorReasonKind("no_clear_gap")).toBe("unknown");
+    expect(selectorReasonKind(null)).toBe("unknown");
+    for (const r of SELECTOR_REASONS) expect(selectorReasonLabel(r)).not.toBe(r);
+  });
+
+  it("unconfigured or off: not applied, no model; a strategy that ran names its model", async () => {
+    expect((await runSelector("off", { query: "q", page: PAGE }, { env: {} })).model).toBeUndefined();
+    const unconfigured = await runSelector("llm", { query: "q", page: PAGE }, { env: {} });
+    expect(unconfigured.block).toEqual({ applied: false, reason: "not_configured" });
+    expect(unconfigured.model).toBeUndefined();
+    expect((await runSelector("gap", { query: "q", page: PAGE }, { env: {} })).model).toBe("score-gap");
   });
 });

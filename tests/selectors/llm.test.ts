@@ -9,10 +9,11 @@ import {
   buildSelectorPrompt,
   createLlmSelector,
   LLM_SELECTOR_MAX_SUMMARY_CHARS,
+  LLM_SELECTOR_PROMPT_VERSION,
   SELECTOR_SYSTEM_PROMPT,
   type LlmSelectorConfig,
 } from "@/lib/selectors/llm";
-import type { SelectorPageItem, SelectorRun } from "@/lib/selectors/types";
+import { SELECTOR_TRACE_MAX_ANSWER_CHARS, type SelectorPageItem, type SelectorRun } from "@/lib/selectors/types";
 import { parsePrompt, startFakeLlm, type FakeLlm } from "../support/fake-llm";
 
 const QUERY = "How do I rotate the staging database credentials?";
@@ -57,6 +58,42 @@ describe("LLM selector: applied", () => {
     expect(run.latency_ms).toBeGreaterThan(0);
     expect(run.detail).toBeUndefined();
     expect(llm.requests).toHaveLength(1);
+    // What it saw and said: the prompt version and page, the raw answer, the keep list as written.
+    expect(run.model).toBe("test-model");
+    expect(run.trace).toEqual({
+      prompt_version: LLM_SELECTOR_PROMPT_VERSION,
+      page_ids: WHOLE5,
+      raw_answer: '{"keep": ["m4", "m2"]}',
+      keep_ids: ["m4", "m2"],
+    });
+  });
+
+  it("keeping every result is applied with 0 dropped (it ran and judged)", async () => {
+    llm.setNext({ content: JSON.stringify({ keep: WHOLE5 }) });
+    const run = await selector().select({ query: QUERY, page: PAGE5 });
+    expect(run.block).toEqual({ applied: true, model: "test-model", kept: 5, dropped: 0, dropped_memory_ids: [] });
+  });
+
+  it("an invented id: unknown_id, with the keep list and the invented id in the trace", async () => {
+    llm.setNext({ content: 'Sure! {"keep": ["m2", "m99"]}', usage: { prompt_tokens: 50, completion_tokens: 5, total_tokens: 55 } });
+    const run = await selector().select({ query: QUERY, page: PAGE5 });
+    expectUnselected(run, "unknown_id");
+    expect(run.model).toBe("test-model");
+    expect(run.usage).toEqual({ prompt_tokens: 50, completion_tokens: 5, total_tokens: 55 });
+    expect(run.trace).toEqual({
+      prompt_version: LLM_SELECTOR_PROMPT_VERSION,
+      page_ids: WHOLE5,
+      raw_answer: 'Sure! {"keep": ["m2", "m99"]}',
+      keep_ids: ["m2", "m99"],
+      unknown_ids: ["m99"],
+    });
+  });
+
+  it("a very long answer is cut in the trace", async () => {
+    llm.setNext({ content: `${"x".repeat(SELECTOR_TRACE_MAX_ANSWER_CHARS + 50)}` });
+    const run = await selector().select({ query: QUERY, page: PAGE5 });
+    expectUnselected(run, "unparseable");
+    expect(run.trace?.raw_answer).toHaveLength(SELECTOR_TRACE_MAX_ANSWER_CHARS + 1);
   });
 
   it("is the llm strategy; its model is the configured model", () => {
@@ -232,10 +269,12 @@ describe("LLM selector: failures leave the page unselected with a specific reaso
     }
   });
 
-  it("HTTP 500 → http_500, with the body's start in the detail", async () => {
+  it("HTTP 500 → http_error, the status and body in the trace, the body's start in the detail", async () => {
     llm.setNext({ status: 500, body: { error: { message: "model crashed", type: "server_error" } } });
     const run = await selector().select({ query: QUERY, page: PAGE5 });
-    expectUnselected(run, "http_500");
+    expectUnselected(run, "http_error");
+    expect(run.trace).toMatchObject({ http_status: 500, prompt_version: LLM_SELECTOR_PROMPT_VERSION, page_ids: WHOLE5 });
+    expect(run.trace?.raw_answer).toContain("model crashed");
     expect(run.detail).toContain("answered 500");
     expect(run.detail).toContain("model crashed");
   });
@@ -244,7 +283,9 @@ describe("LLM selector: failures leave the page unselected with a specific reaso
     const guarded = await startFakeLlm({ requireKey: "the-right-key" });
     try {
       const run = await createLlmSelector({ ...config, baseUrl: guarded.baseUrl }).select({ query: QUERY, page: PAGE5 });
-      expectUnselected(run, "http_401");
+      expectUnselected(run, "http_error");
+      expect(run.trace?.http_status).toBe(401);
+      expect(JSON.stringify(run.trace)).not.toContain("sk-test-123");
       expect(guarded.requests[0]!.headers.authorization).toBe("Bearer sk-test-123");
       const ok = await createLlmSelector({ ...config, baseUrl: guarded.baseUrl, apiKey: "the-right-key" }).select({ query: QUERY, page: PAGE5 });
       expect(ok.block.applied).toBe(true);
@@ -253,11 +294,19 @@ describe("LLM selector: failures leave the page unselected with a specific reaso
     }
   });
 
-  it("other statuses map to http_<status>", async () => {
+  it("other statuses are http_error too, each status in the trace", async () => {
     for (const status of [400, 404, 429, 503]) {
       llm.setNext({ status, body: "plain text error" });
-      expectUnselected(await selector().select({ query: QUERY, page: PAGE5 }), `http_${status}`);
+      const run = await selector().select({ query: QUERY, page: PAGE5 });
+      expectUnselected(run, "http_error");
+      expect(run.trace?.http_status).toBe(status);
     }
+  });
+
+  it("an error body that echoes the key is stored with the key blanked out", async () => {
+    llm.setNext({ status: 400, body: "bad header: Bearer sk-test-123" });
+    const run = await selector().select({ query: QUERY, page: PAGE5 });
+    expect(run.trace?.raw_answer).toBe("bad header: Bearer [key]");
   });
 
   it("a refusal → refused (usage still recorded)", async () => {

@@ -46,6 +46,7 @@ describe("score gap: the rule", () => {
         below: { memory_id: "m4", raw_cosine: 0.31 },
         relative_drop: (0.55 - 0.31) / 0.55,
       },
+      largest_relative_drop: (0.55 - 0.31) / 0.55,
     });
   });
 
@@ -66,7 +67,7 @@ describe("score gap: the rule", () => {
 
   it("ignores the store's score: only raw cosines count", () => {
     const rows = cosPage([0.7, 0.68, 0.66]).map((r, i) => ({ ...r, score: [1, 0.1, 0.01][i]! }));
-    expect(decideScoreGap(rows)).toMatchObject({ applied: false, reason: "no_clear_gap" });
+    expect(decideScoreGap(rows)).toMatchObject({ applied: true, cut: null, droppedIds: [] });
   });
 
   it("always keeps the top cosine, and may drop all but it", () => {
@@ -101,28 +102,28 @@ describe("score gap: bounds", () => {
     if (!d.applied) expect(d.detail).toContain("Only 2");
   });
 
-  it("largest drop under 0.15 → no_clear_gap, reporting the largest drop", () => {
+  it("largest drop under 0.15 → no clear gap: applied, everything kept, reporting the largest drop", () => {
     const d = decideScoreGap(cosPage([0.5, 0.45, 0.41, 0.4]));
-    expect(d).toMatchObject({ applied: false, reason: "no_clear_gap" });
-    if (!d.applied) expect(d.largest_relative_drop).toBeCloseTo(0.1, 12);
+    expect(d).toMatchObject({ applied: true, cut: null, keptIds: ["m1", "m2", "m3", "m4"], droppedIds: [] });
+    if (d.applied) expect(d.largest_relative_drop).toBeCloseTo(0.1, 12);
   });
 
   it("a drop of exactly 0.15 is enough (float noise absorbed); 0.149 is not", () => {
     for (const [a, b] of [[1, 0.85], [0.4, 0.34], [0.2, 0.17], [0.6, 0.51]] as const) {
       expect(decideScoreGap(cosPage([a, a, b])), `${a} → ${b}`).toMatchObject({ applied: true, droppedIds: ["m3"] });
     }
-    expect(decideScoreGap(cosPage([1, 1, 0.851]))).toMatchObject({ applied: false, reason: "no_clear_gap" });
+    expect(decideScoreGap(cosPage([1, 1, 0.851]))).toMatchObject({ applied: true, cut: null, droppedIds: [] });
   });
 
-  it("all cosines equal → no_clear_gap", () => {
-    expect(decideScoreGap(cosPage([0.5, 0.5, 0.5, 0.5]))).toMatchObject({ applied: false, reason: "no_clear_gap", largest_relative_drop: 0 });
+  it("all cosines equal → no clear gap, everything kept", () => {
+    expect(decideScoreGap(cosPage([0.5, 0.5, 0.5, 0.5]))).toMatchObject({ applied: true, cut: null, droppedIds: [], largest_relative_drop: 0 });
   });
 
   it("a drop from a positive to a negative cosine counts; drops measured from a cosine ≤ 0 do not", () => {
     // 0.3 → -0.2 is a relative drop of 1.67; -0.2 → -0.25 is not measured
     expect(decideScoreGap(cosPage([0.3, -0.2, -0.25]))).toMatchObject({ applied: true, keptIds: ["m1"], droppedIds: ["m2", "m3"] });
-    expect(decideScoreGap(cosPage([0, -0.1, -0.5]))).toMatchObject({ applied: false, reason: "no_clear_gap" });
-    expect(decideScoreGap(cosPage([-0.1, -0.2, -0.3]))).toMatchObject({ applied: false, reason: "no_clear_gap" });
+    expect(decideScoreGap(cosPage([0, -0.1, -0.5]))).toMatchObject({ applied: true, cut: null, droppedIds: [] });
+    expect(decideScoreGap(cosPage([-0.1, -0.2, -0.3]))).toMatchObject({ applied: true, cut: null, droppedIds: [] });
     // 0.5 → 0 is a full drop (1.0)
     expect(decideScoreGap(cosPage([0.5, 0.48, 0, 0]))).toMatchObject({ applied: true, droppedIds: ["m3", "m4"] });
   });
@@ -189,13 +190,21 @@ describe("score gap: the selector and its block", () => {
     expect(Object.keys(run)).not.toContain("usage");
   });
 
-  it("when it cannot apply: reason only, the whole page kept, a detail line", async () => {
+  it("no clear gap: it ran, so applied with 0 dropped and the whole page kept, and a detail line", async () => {
     const rows = cosPage([0.5, 0.49, 0.48]);
     const run = await selector.select({ query: "q", page: rows });
-    expect(run.block).toEqual({ applied: false, reason: "no_clear_gap" });
-    expect(serializeSelector(run.block)).toEqual({ applied: false, reason: "no_clear_gap" });
+    expect(run.block).toEqual({ applied: true, model: "score-gap", kept: 3, dropped: 0, dropped_memory_ids: [] });
+    expect(serializeSelector(run.block)).toEqual(run.block);
     expect(run.keptIds).toEqual(["m1", "m2", "m3"]);
+    expect(run.model).toBe("score-gap");
     expect(run.detail).toMatch(/below the 0.15 minimum/);
+  });
+
+  it("when it cannot run: reason only, the whole page kept, its model named on the run", async () => {
+    const run = await selector.select({ query: "q", page: cosPage([0.9, 0.2]) });
+    expect(run.block).toEqual({ applied: false, reason: "too_few_results" });
+    expect(run.keptIds).toEqual(["m1", "m2"]);
+    expect(run.model).toBe("score-gap");
   });
 
   it("caps the listed ids at 20 when more are dropped, in page order", async () => {
@@ -239,8 +248,15 @@ describe("score gap: invariants over random pages", () => {
       if (!d.applied) {
         if (size === 0) expect(d.reason).toBe("empty_page");
         else if (cosines.length === 0) expect(d.reason).toBe("no_cosines");
-        else if (cosines.length < 3) expect(d.reason).toBe("too_few_results");
-        else expect(d.reason).toBe("no_clear_gap");
+        else expect(cosines.length < 3 && d.reason === "too_few_results").toBe(true);
+        continue;
+      }
+      if (d.cut === null) {
+        // No clear gap: applied, everything kept.
+        seen.set("kept_all", (seen.get("kept_all") ?? 0) + 1);
+        expect(cosines.length).toBeGreaterThanOrEqual(3);
+        expect(d.keptIds).toEqual(rows.map((r) => r.memory_id));
+        expect(d.droppedIds).toEqual([]);
         continue;
       }
       const ids = rows.map((r) => r.memory_id);
@@ -263,7 +279,7 @@ describe("score gap: invariants over random pages", () => {
       expect(d.cut.relative_drop + SCORE_GAP_TIE_TOLERANCE).toBeGreaterThanOrEqual(SCORE_GAP_MIN_RELATIVE_DROP);
     }
     // every outcome was exercised
-    for (const key of ["applied", "empty_page", "no_cosines", "too_few_results", "no_clear_gap"]) {
+    for (const key of ["applied", "kept_all", "empty_page", "no_cosines", "too_few_results"]) {
       expect(seen.get(key) ?? 0, key).toBeGreaterThan(10);
     }
   });

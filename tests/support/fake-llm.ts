@@ -23,7 +23,9 @@
  * - `error-please`: HTTP 500;
  * - `refuse-please`: a refusal (`message.refusal`, `content: null`);
  * - `garbage-please`: prose without JSON;
- * - `drop-all-please`: `{"keep": []}`.
+ * - `drop-all-please`: `{"keep": []}`;
+ * - `keep-all-please`: every id of the page;
+ * - `invent-id-please`: the first id of the page and `"mem-invented-by-llm"`, which is on no page.
  *
  * Standalone on purpose: only node built-ins, no app imports.
  */
@@ -79,6 +81,9 @@ export interface FakeLlmOptions {
   requireKey?: string;
 }
 
+/** The id `invent-id-please` adds to its keep list. */
+export const INVENTED_ID = "mem-invented-by-llm";
+
 /** How long `timeout-please` makes the default behaviour wait (longer than the client's max timeout). */
 export const TIMEOUT_PLEASE_DELAY_MS = 610_000;
 
@@ -98,6 +103,8 @@ export function defaultAnswer(query: string | null, pageIds: readonly string[]):
   if (q.includes("refuse-please")) return { refusal: "I can't help with that." };
   if (q.includes("garbage-please")) return { content: "I think the first ones look relevant, honestly." };
   if (q.includes("drop-all-please")) return keep([]);
+  if (q.includes("keep-all-please")) return keep(pageIds);
+  if (q.includes("invent-id-please")) return keep([...pageIds.slice(0, 1), INVENTED_ID]);
   return keep(pageIds.slice(0, 2));
 }
 
