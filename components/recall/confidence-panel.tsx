@@ -1,8 +1,8 @@
 import { useId, type ReactNode } from "react";
 import { triageAdvice, type TraceStep } from "@/lib/recall/confidence";
 import { explainTrace } from "@/lib/recall/explain";
-import { formatScore } from "@/lib/format";
-import { basisText, normalizeLevel, topScoreIsCosine } from "@/lib/recall-log/format";
+import { formatScore, shortenId } from "@/lib/format";
+import { basisText, normalizeLevel, resultRowHref, topScoreIsCosine } from "@/lib/recall-log/format";
 import type { LoggedRecall } from "@/lib/recall-log/types";
 import { LevelBadge } from "./level-badge";
 import styles from "./panels.module.css";
@@ -100,6 +100,17 @@ export function ConfidencePanel({ view }: ConfidencePanelProps) {
           )}
         </div>
       </div>
+
+      {view.top_memory?.dropped ? (
+        <p className={styles.warning} role="note" data-testid="top-dropped-warning">
+          The level rests on a memory the selector dropped:{" "}
+          <a href={resultRowHref(view.top_memory.memory_id)} className={styles.mono}>
+            {shortenId(view.top_memory.memory_id)}
+          </a>{" "}
+          set the top score, but the agent did not get it
+          {view.results.length > 0 ? "; the page it got may be weaker than this level says" : "; the page it got is empty"}.
+        </p>
+      ) : null}
 
       {view.degraded ? (
         <p className={styles.warning}>

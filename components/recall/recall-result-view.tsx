@@ -2,6 +2,7 @@
 
 import Link from "next/link";
 import { useState } from "react";
+import { displayPage } from "@/lib/recall-log/page";
 import type { LoggedRecall } from "@/lib/recall-log/types";
 import { ConfidencePanel } from "./confidence-panel";
 import { LabelsPanel } from "./labels-panel";
@@ -95,7 +96,7 @@ export function RecallResultView({ view, showPermalink = true }: { view: LoggedR
         <>
           <div className={styles.grid}>
             <div className={styles.chart}>
-              <ScoreDistribution view={charted} />
+              <ScoreDistribution view={{ ...charted, results: displayPage(view) }} />
             </div>
             <div className={styles.side}>
               <ProfileLevels view={view} rules={rules} onRules={setRules} />

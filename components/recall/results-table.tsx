@@ -1,6 +1,7 @@
 import { useId } from "react";
 import { formatBm25, formatScore, plural, shortenId } from "@/lib/format";
 import { emptyResultsMessage, outsideCandidatesLabel, resultRowId, scoreMeaning } from "@/lib/recall-log/format";
+import { displayPage } from "@/lib/recall-log/page";
 import type { LoggedCandidate, LoggedRecall } from "@/lib/recall-log/types";
 import { CopyButton } from "./copy-button";
 import styles from "./panels.module.css";
@@ -109,10 +110,12 @@ export function ResultsTable({ view }: ResultsTableProps) {
   const selectorDropped = new Set(view.selector?.applied ? (view.selector.dropped_memory_ids ?? []) : []);
   const outside = candidates?.filter((c) => !c.returned) ?? [];
 
-  const rows = view.results.map((r, i) => {
+  // The page the agent got (results) with the rows the selector removed (dropped_results) shown
+  // in place, marked (lib/recall-log/page.ts).
+  const rows = displayPage(view).map((r, i) => {
     const candidate = byId.get(r.memory_id);
-    const dropped = r.dropped === true || candidate?.dropped === true || selectorDropped.has(r.memory_id);
-    return { result: r, position: i + 1, candidate, dropped };
+    const dropped = r.dropped || candidate?.dropped === true || selectorDropped.has(r.memory_id);
+    return { result: r, position: r.rank ?? i + 1, candidate, dropped };
   });
   const droppedCount = rows.filter((r) => r.dropped).length;
   const poolSize = view.confidence?.result_count ?? candidates?.length ?? null;
@@ -125,8 +128,9 @@ export function ResultsTable({ view }: ResultsTableProps) {
         </h2>
         {rows.length > 0 ? (
           <p className={styles.subtitle}>
-            {plural(rows.length, "result")} returned
-            {droppedCount > 0 ? `, ${droppedCount} dropped by the selector` : ""}
+            {droppedCount > 0
+              ? `${plural(rows.length - droppedCount, "result")} kept (the page the agent got), ${droppedCount} dropped by the selector`
+              : `${plural(rows.length, "result")} returned`}
           </p>
         ) : null}
       </div>

@@ -1,7 +1,9 @@
 import { useId } from "react";
 import { shortenId } from "@/lib/format";
-import { droppedListNote, resultRowHref, selectorReasonText } from "@/lib/recall-log/format";
+import { selectorReasonKind, selectorReasonKindLabel, selectorReasonLabel } from "@/lib/recall/selector-reasons";
+import { droppedListNote, resultRowHref } from "@/lib/recall-log/format";
 import type { LoggedRecall } from "@/lib/recall-log/types";
+import { SelectorTraceView } from "./selector-trace";
 import styles from "./panels.module.css";
 
 /** A possibly shortened id; assistive technology reads the full one. */
@@ -22,7 +24,8 @@ export interface SelectorPanelProps {
 
 /**
  * What the recall selector did to the returned page: applied (model, kept / dropped counts, the
- * dropped ids linking to their result rows) or not (the reason, in words).
+ * dropped ids linking to their result rows) or not (the reason in words, with its kind: off by
+ * choice, not set up, nothing to judge, failed); and what the selector saw and said (the trace).
  */
 export function SelectorPanel({ view }: SelectorPanelProps) {
   const titleId = useId();
@@ -50,20 +53,42 @@ export function SelectorPanel({ view }: SelectorPanelProps) {
     );
   }
 
+  const trace = view.selector_trace;
+
   if (!selector.applied) {
-    const text = selectorReasonText(selector.reason);
-    const showCode = selector.reason !== undefined && selector.reason.trim() !== "" && text !== selector.reason;
+    const kind = selectorReasonKind(selector.reason);
+    const label = selectorReasonLabel(selector.reason);
+    const showCode = selector.reason !== undefined && selector.reason.trim() !== "" && label !== selector.reason;
+    const invented = selector.reason === "unknown_id" ? (trace?.unknown_ids ?? []) : [];
     return (
-      <section className={styles.panel} data-testid="selector-panel" data-applied="false" aria-labelledby={titleId}>
+      <section className={styles.panel} data-testid="selector-panel" data-applied="false" data-kind={kind} aria-labelledby={titleId}>
         {head}
         <p className={styles.status}>
           <span className={styles.statusPill} data-applied="false">
             Not applied
           </span>
-          <span className={styles.muted}>the page is the unselected one</span>
+          <span className={styles.kindPill} data-kind={kind} data-testid="selector-kind">
+            {selectorReasonKindLabel(kind)}
+          </span>
+          {trace?.model ? (
+            <span>
+              model <code className={styles.mono}>{trace.model}</code>
+            </span>
+          ) : null}
         </p>
         <p className={styles.reason} data-testid="selector-reason">
-          {text}
+          {label}
+          {invented.length > 0 ? (
+            <>
+              {": "}
+              {invented.map((id, i) => (
+                <span key={id}>
+                  {i > 0 ? ", " : null}
+                  <code className={`${styles.mono} ${styles.invented}`}>{id}</code>
+                </span>
+              ))}
+            </>
+          ) : null}
           {showCode ? (
             <>
               {" "}
@@ -73,12 +98,16 @@ export function SelectorPanel({ view }: SelectorPanelProps) {
             </>
           ) : null}
         </p>
+        <p className={styles.note}>
+          {kind === "off" ? "Nobody asked for a selector: the page is the store's, unselected." : "The page is the unselected one."}
+        </p>
+        {trace ? <SelectorTraceView trace={trace} open={kind === "failed"} /> : null}
       </section>
     );
   }
 
   const ids = selector.dropped_memory_ids ?? [];
-  const onPage = new Set(view.results.map((r) => r.memory_id));
+  const onPage = new Set([...view.results, ...view.dropped_results].filter((r) => r.rank !== undefined).map((r) => r.memory_id));
   const note = droppedListNote(selector.dropped, ids.length);
   const count = (n: number | undefined) => (n === undefined ? "—" : n);
 
@@ -143,6 +172,7 @@ export function SelectorPanel({ view }: SelectorPanelProps) {
           {note}
         </p>
       ) : null}
+      {trace ? <SelectorTraceView trace={trace} open={false} /> : null}
     </section>
   );
 }

@@ -59,9 +59,11 @@ describe("basisText", () => {
 
 describe("selectorReasonText", () => {
   it("words known reasons", () => {
-    expect(selectorReasonText("disabled")).toBe("Selector off for this recall");
-    expect(selectorReasonText("timeout")).toMatch(/timed out/);
-    expect(selectorReasonText("llm_error")).toMatch(/failed/);
+    expect(selectorReasonText("disabled")).toBe("Off by choice: Selector off");
+    expect(selectorReasonText("timeout")).toBe("Failed: Timed out");
+    expect(selectorReasonText("unknown_id")).toBe("Failed: Answer named an id not on the page");
+    expect(selectorReasonText("http_503")).toBe("Failed: HTTP 503 from the endpoint");
+    expect(selectorReasonText("too_few_results")).toBe("Nothing to judge: Too few results to judge");
   });
 
   it("shows unknown reasons verbatim", () => {

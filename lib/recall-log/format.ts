@@ -7,6 +7,7 @@ import type { Basis, Level } from "@/lib/recall/confidence";
 import { LEVELS } from "@/lib/recall/confidence";
 import type { SearchMode } from "@/lib/recall/merge";
 import { plural } from "@/lib/format";
+import { selectorReasonKind, selectorReasonKindLabel, selectorReasonLabel } from "@/lib/recall/selector-reasons";
 
 /** The element id of a result row, which the selector panel links to. */
 export function resultRowId(memoryId: string): string {
@@ -57,33 +58,16 @@ export function topScoreIsCosine(basis: string | null | undefined): boolean {
   return basis === "semantic" || basis === "single_semantic";
 }
 
-const SELECTOR_REASONS: Record<string, string> = {
-  disabled: "Selector off for this recall",
-  off: "Selector off for this recall",
-  not_configured: "No selector is configured for this store",
-  unconfigured: "No selector is configured for this store",
-  timeout: "The selector timed out; the page is unselected",
-  llm_timeout: "The selector's LLM timed out; the page is unselected",
-  llm_error: "The selector's LLM call failed; the page is unselected",
-  http_error: "The selector's LLM endpoint answered with an error; the page is unselected",
-  parse_error: "The selector's answer could not be parsed; the page is unselected",
-  unparseable: "The selector's answer could not be parsed; the page is unselected",
-  invalid_response: "The selector's answer was not valid; the page is unselected",
-  refused: "The selector's LLM refused to answer; the page is unselected",
-  refusal: "The selector's LLM refused to answer; the page is unselected",
-  empty_page: "Nothing to select: the page was empty",
-  no_results: "Nothing to select: the page was empty",
-  degraded: "Skipped because the recall ran degraded",
-};
-
 /**
- * Why the selector did not run, in words. Known reasons are worded; an unknown one is shown
- * verbatim (it is the only information there is); a missing one says so.
+ * Why the selector did not apply, in words, from the one reason list
+ * (lib/recall/selector-reasons.ts): its kind and its label ("Failed: timed out"). An unknown
+ * reason is shown verbatim (it is the only information there is); a missing one says so.
  */
 export function selectorReasonText(reason: string | null | undefined): string {
   if (reason === null || reason === undefined || reason.trim() === "") return "The selector did not run (no reason given)";
-  const known = Object.hasOwn(SELECTOR_REASONS, reason) ? SELECTOR_REASONS[reason] : undefined;
-  return known ?? reason;
+  const kind = selectorReasonKind(reason);
+  if (kind === "unknown") return reason;
+  return `${selectorReasonKindLabel(kind)}: ${selectorReasonLabel(reason)}`;
 }
 
 /**
