@@ -8,6 +8,7 @@ import type { HistoryItem } from "@/lib/recall-log/history";
 import { formatNumber, formatScore, MISSING } from "@/lib/format";
 import { selectorReasonText } from "@/lib/recall-log/format";
 import { presentWord } from "@/lib/recall-log/labels";
+import { selectorReasonKind, selectorReasonKindLabel, selectorReasonLabel } from "@/lib/recall/selector-reasons";
 import styles from "./history.module.css";
 
 const timeFormat = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "medium" });
@@ -33,7 +34,9 @@ export function selectorCell(item: HistoryItem): { text: string; title: string; 
   if (reason === "disabled" || reason === "off") return { text: "off", title: selectorReasonText(reason), dropped: false };
   // An ingested recall may state neither; that is unknown, not "off".
   if (reason === null || reason.trim() === "") return { text: "not run", title: selectorReasonText(null), dropped: false };
-  return { text: `not run: ${reason}`, title: selectorReasonText(reason), dropped: false };
+  const kind = selectorReasonKind(reason);
+  const words = kind === "unknown" ? reason : `${selectorReasonKindLabel(kind).toLowerCase()}: ${selectorReasonLabel(reason).toLowerCase()}`;
+  return { text: words, title: `${selectorReasonText(reason)} (reason: ${reason})`, dropped: false };
 }
 
 /** The label column: the present label, and how many memories were marked either way. */

@@ -5,6 +5,8 @@ import { usePathname, useRouter, useSearchParams } from "next/navigation";
 import { useCallback, useMemo, useRef, useState } from "react";
 import { errorMessage } from "@/lib/queries/fetch-json";
 import { hasHistoryFilters, historyFilterParams } from "@/lib/recall-log/history";
+import { selectorReasonText } from "@/lib/recall-log/format";
+import { selectorReasonKindLabel } from "@/lib/recall/selector-reasons";
 import { useHistory } from "@/lib/queries/use-history";
 import { useStores } from "@/lib/queries/use-recall";
 import type { HistoryItem } from "@/lib/recall-log/history";
@@ -224,6 +226,18 @@ function DrillDownChips({ state, onChange }: { state: HistoryUrlState; onChange:
   const chips = [
     state.filters.dropped_memory ? { key: "dropped_memory" as const, text: `Selector dropped memory ${state.filters.dropped_memory}` } : null,
     state.filters.selector_model ? { key: "selector_model" as const, text: `Selector model ${state.filters.selector_model}` } : null,
+    state.filters.selector_reason
+      ? { key: "selector_reason" as const, text: `Selector not applied: ${selectorReasonText(state.filters.selector_reason)}` }
+      : null,
+    state.filters.selector_kind
+      ? { key: "selector_kind" as const, text: `Selector not applied: ${selectorReasonKindLabel(state.filters.selector_kind).toLowerCase()}` }
+      : null,
+    state.filters.top_dropped !== undefined
+      ? {
+          key: "top_dropped" as const,
+          text: state.filters.top_dropped ? "Level rests on a dropped memory" : "Level's memory kept",
+        }
+      : null,
   ].filter((chip) => chip !== null);
   if (chips.length === 0) return null;
   return (

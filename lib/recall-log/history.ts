@@ -17,6 +17,7 @@ import { LEVELS, type Level } from "@/lib/recall/confidence";
 import { decodeKeysetCursor, encodeKeysetCursor, keysetAfter, keysetPage, type KeysetPosition } from "@/lib/pagination/keyset";
 import { isoDateTime, withInputRules } from "@/lib/validation/input-rules";
 import { labelsFromColumns, relevantIds, type PresentLabel } from "./labels";
+import { SELECTOR_REASON_KIND_NAMES, SELECTOR_REASON_KINDS, SELECTOR_REASONS } from "@/lib/recall/selector-reasons";
 
 export const HISTORY_PAGE_SIZE = 50;
 export const HISTORY_MAX_PAGE_SIZE = 200;
@@ -104,6 +105,12 @@ const filterShape = {
   dropped_memory: z.string().trim().min(1).max(200).optional(),
   /** Relevance labels: any label, none, or the present label (yes / no / unsure). */
   label: z.enum(HISTORY_LABEL_FILTERS, `label is one of ${HISTORY_LABEL_FILTERS.join(", ")}`).optional(),
+  /** Exact reason the selector did not apply (lib/recall/selector-reasons.ts), e.g. `unknown_id`. */
+  selector_reason: z.string().trim().min(1).max(200).optional(),
+  /** The kind of that reason: `failed` selects every selector failure. */
+  selector_kind: z.enum(SELECTOR_REASON_KIND_NAMES, `selector_kind takes ${SELECTOR_REASON_KIND_NAMES.join(", ")}`).optional(),
+  /** true: the level rests on a memory the selector dropped (the one that set top_score). */
+  top_dropped: BooleanParam.optional(),
 };
 
 const pageShape = {
@@ -160,6 +167,9 @@ export const HISTORY_FILTER_KEYS = [
   "selector_model",
   "dropped_memory",
   "label",
+  "selector_reason",
+  "selector_kind",
+  "top_dropped",
   "q",
   "from",
   "to",
@@ -213,6 +223,8 @@ export interface HistoryItem {
   selector_dropped: number | null;
   /** Why the selector did not run, when it did not (null for a failed recall). */
   selector_reason: string | null;
+  /** The level rests on a memory the selector dropped (the one that set top_score). */
+  top_dropped: boolean;
   latency_ms: number | null;
   /** Whether the candidate pool was recorded (so the score distribution can be drawn). */
   has_candidates: boolean;
@@ -251,6 +263,7 @@ const HISTORY_SELECT = {
   selectorKept: true,
   selectorDropped: true,
   selectorReason: true,
+  topDropped: true,
   latencyMs: true,
   hasCandidates: true,
   labelPresent: true,
@@ -276,6 +289,12 @@ export function historyWhere(query: HistoryFilters & { cursor?: HistoryCursor | 
   if (query.selector_model !== undefined) and.push({ selectorModel: query.selector_model });
   // Array containment (@>), which the GIN index on dropped_memory_ids serves.
   if (query.dropped_memory !== undefined) and.push({ droppedMemoryIds: { has: query.dropped_memory } });
+  if (query.selector_reason !== undefined) and.push({ selectorApplied: false, selectorReason: query.selector_reason });
+  if (query.selector_kind !== undefined) {
+    const reasons = SELECTOR_REASONS.filter((r) => SELECTOR_REASON_KINDS[r] === query.selector_kind);
+    and.push({ selectorApplied: false, status: "ok", selectorReason: { in: reasons } });
+  }
+  if (query.top_dropped !== undefined) and.push({ topDropped: query.top_dropped });
   // Prisma passes `contains` to ILIKE as is: % and _ (and the escape character) are made literal.
   // labeled_at / label_present are set only on labeled rows: the partial indexes of
   // *_recall_labels hold exactly those, in (created_at, id) order.
@@ -328,6 +347,7 @@ function toHistoryItem(row: HistoryRow): HistoryItem {
     selector_kept: row.selectorKept,
     selector_dropped: row.selectorDropped,
     selector_reason: row.selectorReason,
+    top_dropped: row.topDropped,
     latency_ms: row.latencyMs,
     has_candidates: row.hasCandidates,
     ...historyLabels(row),

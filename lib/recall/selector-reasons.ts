@@ -42,6 +42,9 @@ export const SELECTOR_REASON_KINDS = {
 export type SelectorReason = keyof typeof SELECTOR_REASON_KINDS;
 export type SelectorReasonKind = (typeof SELECTOR_REASON_KINDS)[SelectorReason] | "unknown";
 
+/** The kinds a filter can name (`unknown` is what is left, not a filter). */
+export const SELECTOR_REASON_KIND_NAMES = ["off", "unavailable", "skipped", "failed"] as const;
+
 /** Every reason this dashboard writes, in the table's order. */
 export const SELECTOR_REASONS = Object.keys(SELECTOR_REASON_KINDS) as SelectorReason[];
 

@@ -208,6 +208,7 @@ describe.each(DATABASE_KINDS)("recall history on %s", (kind) => {
       selector_kept: 3,
       selector_dropped: 2,
       selector_reason: null,
+      top_dropped: true, // its top memory (rank 1, no pool cosine beats it) is one of the two dropped
       latency_ms: 12.5,
       has_candidates: true,
       label_present: null,

@@ -71,8 +71,9 @@ describe.each(DATABASE_KINDS)("ingesting recalls on %s", (kind) => {
     expect(c.basis).toBe("semantic");
     expect(c.trace).toEqual([]);
     expect(view.results).toEqual([
-      { memory_id: FULL.results[0]!.memory_id, summary: "JWT expiry caused 401 storm", score: 0.9333, type: "bug-fix", tags: ["auth", "jwt"], importance: 0.8, created_at: "2026-06-01T09:12:00Z", updated_at: "2026-06-10T11:00:00Z" },
+      { memory_id: FULL.results[0]!.memory_id, summary: "JWT expiry caused 401 storm", score: 0.9333, type: "bug-fix", tags: ["auth", "jwt"], importance: 0.8, created_at: "2026-06-01T09:12:00Z", updated_at: "2026-06-10T11:00:00Z", rank: 1 },
     ]);
+    expect(view.dropped_results).toEqual([]);
     expect(view.selector).toBeNull();
   });
 
