@@ -10,7 +10,7 @@
  * Thin points (few recalls) are drawn hollow; a click on a bucket opens its recalls in History.
  */
 import type { ReactElement } from "react";
-import { Bar, CartesianGrid, ComposedChart, Line, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
+import { Bar, CartesianGrid, ComposedChart, Line, ReferenceLine, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
 import {
   CHART_COLORS,
   LEVEL_STACK,
@@ -111,6 +111,16 @@ export function SelectorChart({ data, onOpenBucket }: ChartProps<SelectorPoint>)
           Recalls that lost ≥ 1 result
         </li>
         <li>
+          <span className={`${styles.swatchLine} ${styles.swatchDashed}`} style={{ borderColor: CHART_COLORS.failureRate }} aria-hidden="true" />
+          Selector failures (of the runs it ran or tried)
+        </li>
+        {data.markers.length > 0 ? (
+          <li>
+            <span className={`${styles.swatchLine} ${styles.swatchDashed}`} style={{ borderColor: CHART_COLORS.marker }} aria-hidden="true" />
+            Selector model or prompt changed
+          </li>
+        ) : null}
+        <li>
           <span className={styles.swatch} style={{ background: CHART_COLORS.volume }} aria-hidden="true" />
           Recalls the selector ran on (right axis)
         </li>
@@ -133,10 +143,23 @@ export function SelectorChart({ data, onOpenBucket }: ChartProps<SelectorPoint>)
               <Bar yAxisId="count" dataKey="applied" fill={CHART_COLORS.volume} isAnimationActive={false} maxBarSize={36} />
               <Line yAxisId="rate" dataKey="dropRate" stroke={CHART_COLORS.dropRate} strokeWidth={2} dot={rateDot(CHART_COLORS.dropRate)} activeDot={{ r: 5 }} connectNulls={false} isAnimationActive={false} />
               <Line yAxisId="rate" dataKey="lostAnyRate" stroke={CHART_COLORS.lostAny} strokeWidth={1.5} strokeDasharray="5 4" dot={rateDot(CHART_COLORS.lostAny)} activeDot={{ r: 4 }} connectNulls={false} isAnimationActive={false} />
+              <Line yAxisId="rate" dataKey="failureRate" stroke={CHART_COLORS.failureRate} strokeWidth={1.5} strokeDasharray="2 3" dot={rateDot(CHART_COLORS.failureRate)} activeDot={{ r: 4 }} connectNulls={false} isAnimationActive={false} />
+              {data.markers.map((m) => (
+                <ReferenceLine key={m.key} yAxisId="rate" x={m.tick} stroke={CHART_COLORS.marker} strokeDasharray="4 3" label={{ value: "◆", position: "top", fill: CHART_COLORS.marker, fontSize: 11 }} />
+              ))}
             </ComposedChart>
           </ResponsiveContainer>
         </div>
       )}
+      {data.markers.length > 0 ? (
+        <ul className={styles.markerList} aria-label="Where the selector changed" data-testid="series-markers">
+          {data.markers.map((m) => (
+            <li key={m.key} data-testid="series-marker">
+              <strong>{m.tick}</strong>: {m.label}
+            </li>
+          ))}
+        </ul>
+      ) : null}
     </figure>
   );
 }

@@ -8,7 +8,7 @@ import { bucketLabel } from "@/lib/insights/format";
 import { drill, recallHref, type DrillScope } from "@/lib/insights/links";
 import type { DisagreementList, InsightsResponse, InsightStats } from "@/lib/insights/schema";
 import { formatScore, shortenId } from "@/lib/format";
-import { selectorReasonText } from "@/lib/recall-log/format";
+import { selectorReasonKindLabel, selectorReasonLabel } from "@/lib/recall/selector-reasons";
 import styles from "./insights.module.css";
 
 /** "70% (7 of 10)", or "—" with nothing under it. */
@@ -76,11 +76,25 @@ export function HeadlineStats({ totals, scope }: { totals: InsightStats; scope: 
         href={drill.lostAny(scope)}
       />
       <Stat
+        testId="stat-failure-rate"
+        label="Selector failures"
+        value={formatPercent(totals.failure_rate)}
+        detail={`${formatCount(totals.selector_failed)} of ${countOf(totals.tried, "recall")} it ran or tried on`}
+        href={drill.selectorFailed(scope)}
+      />
+      <Stat
         testId="stat-lost-any"
         label="Lost ≥ 1 result"
         value={formatPercent(totals.lost_any_rate)}
         detail={`${formatCount(totals.lost_any)} of ${countOf(totals.applied, "recall")} the selector ran on`}
         href={drill.lostAny(scope)}
+      />
+      <Stat
+        testId="stat-top-dropped"
+        label="Level on a dropped memory"
+        value={formatPercent(totals.top_dropped_rate)}
+        detail={`${formatCount(totals.top_dropped)} of ${countOf(totals.applied, "recall")} the selector ran on`}
+        href={drill.topDropped(scope)}
       />
       <Stat
         testId="stat-weak-hit"
@@ -89,6 +103,36 @@ export function HeadlineStats({ totals, scope }: { totals: InsightStats; scope: 
         detail={`${formatCount(totals.none + totals.low)} of ${countOf(leveled, "recall")} with a level (none + low)`}
         href={drill.weakHits(scope)}
       />
+    </div>
+  );
+}
+
+/** With relevance labels: what the selector did to memories a person judged. */
+export function LabelStats({ labels }: { labels: InsightsResponse["labels"] }) {
+  if (labels.labeled === 0) {
+    return (
+      <p className={styles.note} data-testid="label-stats-empty">
+        No labeled recall the selector ran on in this range: label results in a recall&apos;s detail page to see how often it
+        dropped a relevant memory.
+      </p>
+    );
+  }
+  return (
+    <div className={styles.stats} data-testid="label-stats">
+      <div className={styles.stat} data-testid="stat-dropped-relevant">
+        <span className={styles.statLabel}>Dropped a memory labeled relevant</span>
+        <span className={styles.statValue} data-testid="stat-value">{formatPercent(labels.dropped_relevant_rate)}</span>
+        <span className={styles.statDetail} data-testid="stat-detail">
+          {formatCount(labels.dropped_relevant)} of {countOf(labels.labeled, "labeled recall")} the selector ran on
+        </span>
+      </div>
+      <div className={styles.stat} data-testid="stat-kept-only-irrelevant">
+        <span className={styles.statLabel}>Kept only irrelevant ones</span>
+        <span className={styles.statValue} data-testid="stat-value">{formatPercent(labels.kept_only_irrelevant_rate)}</span>
+        <span className={styles.statDetail} data-testid="stat-detail">
+          {formatCount(labels.kept_only_irrelevant)} of {countOf(labels.labeled, "labeled recall")}: every kept result labeled not relevant
+        </span>
+      </div>
     </div>
   );
 }
@@ -144,7 +188,7 @@ export function ModelTable({ rows, scope }: { rows: InsightsResponse["by_model"]
   return (
     <Section title="By selector model" testId="by-model">
       {rows.length === 0 ? (
-        <p className={styles.tableEmpty}>The selector did not run on any recall in this range.</p>
+        <p className={styles.tableEmpty}>No selector ran or tried to run on any recall in this range.</p>
       ) : (
         <div className={styles.tableScroll}>
           <table className={styles.table}>
@@ -152,6 +196,7 @@ export function ModelTable({ rows, scope }: { rows: InsightsResponse["by_model"]
               <tr>
                 <th scope="col">Model</th>
                 <th scope="col" className={styles.num}>Ran on</th>
+                <th scope="col" className={styles.num}>Failure rate</th>
                 <th scope="col" className={styles.num}>Drop rate</th>
                 <th scope="col" className={styles.num}>Lost ≥ 1</th>
                 <th scope="col" className={styles.num}>Weak hits</th>
@@ -170,6 +215,7 @@ export function ModelTable({ rows, scope }: { rows: InsightsResponse["by_model"]
                     </Link>
                   </td>
                   <td className={styles.num}>{formatCount(row.applied)}</td>
+                  <RateCell share={row.failure_rate} num={row.selector_failed} den={row.tried} />
                   <RateCell share={row.drop_rate} num={row.dropped} den={row.kept + row.dropped} />
                   <RateCell share={row.lost_any_rate} num={row.lost_any} den={row.applied} />
                   <RateCell share={row.weak_hit_rate} num={row.none + row.low} den={row.high + row.moderate + row.low + row.none} />
@@ -184,9 +230,13 @@ export function ModelTable({ rows, scope }: { rows: InsightsResponse["by_model"]
 }
 
 export function ReasonTable({ rows, totals, scope }: { rows: InsightsResponse["not_applied_reasons"]; totals: InsightStats; scope: DrillScope }) {
+  // "Off by choice" is nobody's failure: it is kept apart from the reasons a selector did not apply.
+  const off = rows.filter((row) => row.kind === "off");
+  const rest = rows.filter((row) => row.kind !== "off");
+  const offCount = off.reduce((n, row) => n + row.recalls, 0);
   return (
     <Section
-      title="Why the selector did not run"
+      title="Why the selector did not apply"
       testId="reasons"
       aside={<span className={`${styles.small} ${styles.muted}`}>{formatCount(totals.not_applied)} of {countOf(totals.ok, "recall")}</span>}
     >
@@ -194,32 +244,46 @@ export function ReasonTable({ rows, totals, scope }: { rows: InsightsResponse["n
         <p className={styles.tableEmpty}>The selector ran on every recall that did not fail.</p>
       ) : (
         <>
-          <div className={styles.tableScroll}>
-            <table className={styles.table}>
-              <thead>
-                <tr>
-                  <th scope="col">Reason</th>
-                  <th scope="col" className={styles.num}>Recalls</th>
-                  <th scope="col" className={styles.num}>Share</th>
-                </tr>
-              </thead>
-              <tbody>
-                {rows.map((row) => (
-                  <tr key={row.reason ?? "(none)"} data-testid="reason-row" data-reason={row.reason ?? ""}>
-                    <td>
-                      <Link className={styles.cellLink} href={drill.notApplied(scope)} title={selectorReasonText(row.reason)}>
-                        {row.reason ?? "(not stated)"}
-                      </Link>
-                      <span className={styles.sub}>{selectorReasonText(row.reason)}</span>
-                    </td>
-                    <td className={styles.num}>{formatCount(row.recalls)}</td>
-                    <td className={styles.num}>{formatPercent(row.share)}</td>
+          {rest.length > 0 ? (
+            <div className={styles.tableScroll}>
+              <table className={styles.table}>
+                <thead>
+                  <tr>
+                    <th scope="col">Reason</th>
+                    <th scope="col">Kind</th>
+                    <th scope="col" className={styles.num}>Recalls</th>
+                    <th scope="col" className={styles.num}>Share</th>
                   </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-          <p className={styles.note}>History filters by “selector not applied”, not by reason: each link opens all of them.</p>
+                </thead>
+                <tbody>
+                  {rest.map((row) => (
+                    <tr key={row.reason ?? "(none)"} data-testid="reason-row" data-reason={row.reason ?? ""} data-kind={row.kind}>
+                      <td>
+                        <Link className={styles.cellLink} href={drill.reason(scope, row.reason)} title="Open these recalls in History">
+                          {selectorReasonLabel(row.reason)}
+                        </Link>
+                        {row.reason ? <span className={`${styles.sub} ${styles.mono}`}>{row.reason}</span> : null}
+                      </td>
+                      <td>{selectorReasonKindLabel(row.kind)}</td>
+                      <td className={styles.num}>{formatCount(row.recalls)}</td>
+                      <td className={styles.num}>{formatPercent(row.share)}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          ) : (
+            <p className={styles.tableEmpty}>Whenever a selector was asked for, it ran.</p>
+          )}
+          {off.length > 0 ? (
+            <p className={styles.note} data-testid="reason-off">
+              Off by choice (no selector asked for):{" "}
+              <Link href={drill.reason(scope, "disabled")} data-testid="reason-row" data-reason="disabled" data-kind="off">
+                {countOf(offCount, "recall")}
+              </Link>
+              , not a failure.
+            </p>
+          ) : null}
         </>
       )}
     </Section>
@@ -332,8 +396,9 @@ function DisagreementTable({ list, kind, empty }: { list: DisagreementList; kind
   );
 }
 
-export function Disagreements({ data, scope }: { data: InsightsResponse["disagreements"]; scope: DrillScope }) {
+export function Disagreements({ data, totals, scope }: { data: InsightsResponse["disagreements"]; totals: InsightStats; scope: DrillScope }) {
   const { top_dropped: high, weak_kept_all: weak } = data;
+  const byLevel = { high: totals.high_top_dropped, moderate: totals.moderate_top_dropped, low: totals.low_top_dropped, none: totals.none_top_dropped };
   return (
     <>
       <Section
@@ -344,6 +409,17 @@ export function Disagreements({ data, scope }: { data: InsightsResponse["disagre
         <p className={styles.note}>
           The memory whose score set the level (top score) was removed by the selector, at any level: the agent got a page the
           level does not describe.
+        </p>
+        <p className={styles.note} data-testid="top-dropped-levels">
+          By level:{" "}
+          {(["high", "moderate", "low", "none"] as const).map((level, i) => (
+            <span key={level}>
+              {i > 0 ? " · " : null}
+              <Link href={drill.topDropped(scope, level)} data-testid={`top-dropped-${level}`}>
+                {level} {formatCount(byLevel[level])}
+              </Link>
+            </span>
+          ))}
         </p>
         <DisagreementTable list={high} kind="top_dropped" empty="None in this range: the selector never dropped the memory a level rested on." />
       </Section>

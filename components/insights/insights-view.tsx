@@ -11,7 +11,7 @@ import { errorMessage } from "@/lib/queries/fetch-json";
 import { useInsights } from "@/lib/queries/use-insights";
 import { useStores } from "@/lib/queries/use-recall";
 import { LevelChart, SelectorChart } from "./insight-charts";
-import { BucketTable, Disagreements, DroppedTable, HeadlineStats, ModelTable, ReasonTable, StoreTable } from "./insight-tables";
+import { BucketTable, Disagreements, DroppedTable, HeadlineStats, LabelStats, ModelTable, ReasonTable, StoreTable } from "./insight-tables";
 import { InsightsFilterBar } from "./insights-filters";
 import { allowedBuckets, DEFAULT_RANGE, defaultBucket, insightsApiParams, readInsightsUrl, writeInsightsUrl, type InsightsUrlState } from "./insights-url";
 import styles from "./insights.module.css";
@@ -201,6 +201,7 @@ export function InsightsView() {
           ) : (
             <>
               <HeadlineStats totals={data.totals} scope={scope} />
+              <LabelStats labels={data.labels} />
               <div className={styles.charts}>
                 <section className={`panel ${styles.panel}`} aria-label="Selector over time">
                   <div className={styles.chartHead}>
@@ -228,7 +229,7 @@ export function InsightsView() {
                 <ReasonTable rows={data.not_applied_reasons} totals={data.totals} scope={scope} />
               </div>
               <DroppedTable data={data.most_dropped} scope={scope} />
-              <Disagreements data={data.disagreements} scope={scope} />
+              <Disagreements data={data.disagreements} totals={data.totals} scope={scope} />
             </>
           )}
         </div>

@@ -19,6 +19,8 @@ export const LOW_VOLUME_RECALLS = 20;
 export const CHART_COLORS = {
   volume: "#c9d3e3",
   dropRate: "#b42318",
+  failureRate: "#c2410c",
+  marker: "#475569",
   lostAny: "#7a4bc2",
   weakHit: "#111827",
   level: { high: "#17703a", moderate: "#2f5bd3", low: "#a05a00", none: "#9a1c1c" },
@@ -64,6 +66,8 @@ export interface SelectorPoint extends PointBase {
   /** Percent (0–100) or null (a gap). */
   dropRate: number | null;
   lostAnyRate: number | null;
+  /** Selector failures of the runs it ran or tried, percent or null. */
+  failureRate: number | null;
 }
 
 export interface LevelPoint extends PointBase {
@@ -83,6 +87,28 @@ export interface PreparedChart<P> {
   note: string | null;
   /** The count axis: a round top ≥ the largest count, ticks at its quarters (on the rate axis' grid lines). */
   countAxis: CountAxis;
+  /** Vertical markers where the selector model or prompt version changed (at the point's tick). */
+  markers: ChartMarker[];
+}
+
+export interface ChartMarker {
+  /** The point's key (its bucket) and tick, which the line is drawn at. */
+  key: string;
+  tick: string;
+  label: string;
+}
+
+/** The series markers placed on the chart's points (a marker outside the points is left out). */
+export function chartMarkers(points: readonly PointBase[], markers: InsightsResponse["markers"] | undefined): ChartMarker[] {
+  const byKey = new Map(points.map((p) => [p.key, p]));
+  const out = new Map<string, ChartMarker>();
+  for (const m of markers ?? []) {
+    const point = byKey.get(m.local_start);
+    if (!point) continue;
+    const seen = out.get(point.key);
+    out.set(point.key, seen ? { ...seen, label: `${seen.label}; ${m.label}` } : { key: point.key, tick: point.tick, label: m.label });
+  }
+  return [...out.values()];
 }
 
 export interface CountAxis {
@@ -122,12 +148,12 @@ function failedNote(failed: number): string | null {
     : null;
 }
 
-export function prepareSelectorChart(data: Pick<InsightsResponse, "series" | "totals" | "bucket">): PreparedChart<SelectorPoint> {
+export function prepareSelectorChart(data: Pick<InsightsResponse, "series" | "totals" | "bucket"> & Partial<Pick<InsightsResponse, "markers">>): PreparedChart<SelectorPoint> {
   const { totals } = data;
   let empty: string | null = null;
   if (totals.recalls === 0) empty = "No recalls in this range, so there is no drop rate to draw.";
   else if (totals.ok === 0) empty = `All ${countOf(totals.recalls, "recall")} in this range failed; a failed recall has no selector outcome.`;
-  else if (totals.applied === 0) empty = `The selector did not run on any of the ${countOf(totals.ok, "recall")} in this range (it was off or did not apply), so there is no drop rate to draw.`;
+  else if (totals.applied === 0 && totals.selector_failed === 0) empty = `The selector did not run on any of the ${countOf(totals.ok, "recall")} in this range (it was off or did not apply), so there is no drop rate to draw.`;
   else if (totals.kept + totals.dropped === 0) empty = `The selector ran on ${countOf(totals.applied, "recall")}, but none of them stated how many results it kept and dropped.`;
 
   const points = data.series.map((p): SelectorPoint => {
@@ -137,16 +163,24 @@ export function prepareSelectorChart(data: Pick<InsightsResponse, "series" | "to
       applied: p.applied,
       dropRate: pct(p.drop_rate),
       lostAnyRate: pct(p.lost_any_rate),
+      failureRate: pct(p.failure_rate),
     };
     point.tooltip = [
       { label: "Drop rate", value: p.drop_rate === null ? "no data" : `${formatPercent(p.drop_rate)} (${formatCount(p.dropped)} of ${formatCount(p.kept + p.dropped)} results)`, color: CHART_COLORS.dropRate },
       { label: "Lost ≥ 1 result", value: p.lost_any_rate === null ? "no data" : `${formatPercent(p.lost_any_rate)} (${formatCount(p.lost_any)} of ${formatCount(p.applied)} recalls)`, color: CHART_COLORS.lostAny },
+      { label: "Selector failures", value: p.failure_rate === null ? "no data" : `${formatPercent(p.failure_rate)} (${formatCount(p.selector_failed)} of ${formatCount(p.tried)} it ran or tried on)`, color: CHART_COLORS.failureRate },
       { label: "Selector ran on", value: `${formatCount(p.applied)} of ${formatCount(p.ok)} recalls${p.ok > 0 ? ` (${formatPercent(p.applied_rate)})` : ""}`, color: CHART_COLORS.volume },
       { label: "All recalls", value: p.failed > 0 ? `${formatCount(p.recalls)} (${formatCount(p.failed)} failed)` : formatCount(p.recalls), muted: true },
     ];
     return point;
   });
-  return { points, empty, note: failedNote(totals.failed), countAxis: countAxis(Math.max(0, ...points.map((p) => p.applied))) };
+  return {
+    points,
+    empty,
+    note: failedNote(totals.failed),
+    countAxis: countAxis(Math.max(0, ...points.map((p) => p.applied))),
+    markers: chartMarkers(points, data.markers),
+  };
 }
 
 export function prepareLevelChart(data: Pick<InsightsResponse, "series" | "totals" | "bucket">): PreparedChart<LevelPoint> {
@@ -178,7 +212,7 @@ export function prepareLevelChart(data: Pick<InsightsResponse, "series" | "total
     return point;
   });
   const tallest = Math.max(0, ...points.map((p) => p.none + p.low + p.moderate + p.high));
-  return { points, empty, note: failedNote(totals.failed), countAxis: countAxis(tallest) };
+  return { points, empty, note: failedNote(totals.failed), countAxis: countAxis(tallest), markers: [] };
 }
 
 /** Ticks to label on a long x axis: about `max` of them, evenly spaced, always the first. */

@@ -35,8 +35,16 @@ export const drill = {
   applied: (scope: DrillScope) => historyHref(scope, { status: "ok", selector_applied: true }),
   /** Recalls the selector ran on that lost at least one result. */
   lostAny: (scope: DrillScope) => historyHref(scope, { status: "ok", selector_applied: true, has_dropped: true }),
-  /** Recalls the selector did not run on (History cannot narrow to one reason). */
+  /** Recalls the selector did not run on. */
   notApplied: (scope: DrillScope) => historyHref(scope, { status: "ok", selector_applied: false }),
+  /** Recalls the selector did not apply on for this reason (null: every not-applied one). */
+  reason: (scope: DrillScope, reason: string | null) =>
+    reason === null ? historyHref(scope, { status: "ok", selector_applied: false }) : historyHref(scope, { status: "ok", selector_reason: reason }),
+  /** Every selector failure (timeout, HTTP error, unreadable answer, invented id…). */
+  selectorFailed: (scope: DrillScope) => historyHref(scope, { selector_kind: "failed" }),
+  /** Recalls whose level rests on a memory the selector dropped, at one level or all. */
+  topDropped: (scope: DrillScope, level?: "high" | "moderate" | "low" | "none") =>
+    historyHref(scope, { top_dropped: true, ...(level ? { level: [level] } : {}) }),
   weakHits: (scope: DrillScope) => historyHref(scope, { level: ["low", "none"] }),
   level: (scope: DrillScope, level: "high" | "moderate" | "low" | "none") => historyHref(scope, { level: [level] }),
   store: (scope: DrillScope, store: string) => historyHref({ ...scope, store }),

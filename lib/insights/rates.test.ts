@@ -24,11 +24,13 @@ describe("insight rates", () => {
   });
 
   it("answers null, never 0, when there is nothing under a rate", () => {
-    expect(toRates(toCounts(ZERO_SUMS))).toEqual({ applied_rate: null, drop_rate: null, lost_any_rate: null, weak_hit_rate: null, level_mix: null });
+    expect(toRates(toCounts(ZERO_SUMS))).toEqual({ applied_rate: null, drop_rate: null, lost_any_rate: null, failure_rate: null, top_dropped_rate: null, weak_hit_rate: null, level_mix: null });
     // Only failures: no rate at all.
     expect(toStats(sums({ recalls: 3, failed: 3 }))).toMatchObject({ applied_rate: null, weak_hit_rate: null });
     // Applied without counts: an applied rate, no drop rate.
     expect(toStats(sums({ recalls: 2, applied: 2 }))).toMatchObject({ applied_rate: 1, drop_rate: null, lost_any_rate: 0 });
+    // A failure and a run: the failure rate is over both.
+    expect(toStats(sums({ recalls: 2, applied: 1, selector_failed: 1 }))).toMatchObject({ tried: 2, failure_rate: 0.5, top_dropped_rate: 0 });
     expect(ratio(0, 5)).toBe(0);
     expect(ratio(5, 0)).toBeNull();
   });

@@ -3,6 +3,7 @@
  * Client-safe (zod and types only), so the page builds its API URL from the same names.
  */
 import { z } from "zod";
+import type { SelectorReasonKind } from "@/lib/recall/selector-reasons";
 import { isoDateTime, withInputRules } from "@/lib/validation/input-rules";
 
 export const INSIGHT_BUCKETS = ["hour", "day", "week"] as const;
@@ -178,12 +179,14 @@ export interface InsightSeriesPoint extends InsightStats {
 }
 
 export type StoreInsight = InsightStats & { store: string };
-/** Per selector model: null is "applied, but the block named no model". */
+/** Per selector model, where it ran or tried (failures included): null is "the block named no model". */
 export type ModelInsight = InsightStats & { selector_model: string | null };
 
 export interface ReasonInsight {
   /** Why the selector did not run; null when the recall did not say. */
   reason: string | null;
+  /** Off by choice, not set up, nothing to judge, failed, or unknown (lib/recall/selector-reasons.ts). */
+  kind: SelectorReasonKind;
   recalls: number;
   /** Of all ok recalls the selector did not run on. */
   share: number;
@@ -223,6 +226,18 @@ export interface DisagreementList {
   items: DisagreementItem[];
 }
 
+/** A point in the series where the selector changed: a model, or a model's prompt version, first used. */
+export interface SeriesMarker {
+  /** The bucket it was first tried in (wall clock in the zone, as the series' `local_start`). */
+  local_start: string;
+  /** That bucket's first instant (ISO, UTC). */
+  start: string;
+  kind: "model" | "prompt";
+  selector_model: string;
+  prompt_version: string | null;
+  label: string;
+}
+
 export interface InsightsResponse {
   from: string;
   to: string;
@@ -234,6 +249,8 @@ export interface InsightsResponse {
   by_store: StoreInsight[];
   by_model: ModelInsight[];
   not_applied_reasons: ReasonInsight[];
+  /** Where the selector model or prompt version changed inside the range. */
+  markers: SeriesMarker[];
   most_dropped: {
     items: DroppedMemory[];
     /** Drops not itemized (dropped beyond the 20 listed ids, or no list): counts can undercount. */
@@ -244,6 +261,18 @@ export interface InsightsResponse {
     top_dropped: DisagreementList;
     /** Confidence none/low, the selector kept everything. */
     weak_kept_all: DisagreementList;
+  };
+  /**
+   * With relevance labels: of the labeled recalls the selector ran on (`labeled`, with at least one
+   * per-result label), how many dropped a memory labeled relevant, and how many kept only memories
+   * labeled not relevant (a non-empty page, every kept row labeled not relevant).
+   */
+  labels: {
+    labeled: number;
+    dropped_relevant: number;
+    dropped_relevant_rate: number | null;
+    kept_only_irrelevant: number;
+    kept_only_irrelevant_rate: number | null;
   };
   limits: { max_buckets: number; list_size: number };
 }

@@ -16,6 +16,7 @@
  * use it to check the rollups against the source.
  */
 import { Prisma, type PrismaClient } from "@prisma/client";
+import { selectorReasonKind } from "@/lib/recall/selector-reasons";
 import { MEMORY_ROLLUP_STEP_MS, ROLLUP_STEP_MS, splitRange, type Span } from "./range";
 import { COUNTER_KEYS, ratio, sumsFromRow, toStats, ZERO_SUMS, type CounterSums } from "./rates";
 import {
@@ -28,6 +29,7 @@ import {
   type InsightSeriesPoint,
   type ModelInsight,
   type ReasonInsight,
+  type SeriesMarker,
   type StoreInsight,
 } from "./schema";
 
@@ -57,6 +59,7 @@ export function insightsStatements(q: InsightsQuery, options: InsightsOptions = 
     groups: groupsSql(q, useRollups),
     mostDropped: mostDroppedSql(q, useRollups, listSize),
     disagreements: disagreementsSql(q, listSize),
+    labels: labelsSql(q),
   };
 }
 
@@ -64,13 +67,14 @@ export async function getInsights(prisma: PrismaClient, q: InsightsQuery, option
   const sql = insightsStatements(q, options);
   try {
     // Independent statements: PostgreSQL runs them side by side on the pool (PGlite in turn).
-    const [buckets, groups, dropped, lists] = await Promise.all([
+    const [buckets, groups, dropped, lists, labels] = await Promise.all([
       prisma.$queryRaw<BucketRow[]>(sql.buckets),
       prisma.$queryRaw<GroupRow[]>(sql.groups),
       prisma.$queryRaw<DroppedRow[]>(sql.mostDropped),
       prisma.$queryRaw<DisagreementRow[]>(sql.disagreements),
+      prisma.$queryRaw<LabelRow[]>(sql.labels),
     ]);
-    return shapeInsights(q, buckets, groups, dropped, lists);
+    return { ...shapeInsights(q, buckets, groups, dropped, lists), labels: shapeLabels(labels[0]) };
   } catch (error) {
     if (isUnknownTimeZone(error)) throw new UnknownTimeZoneError(q.tz);
     throw error;
@@ -151,7 +155,9 @@ interface GroupRow extends Record<string, unknown> {
   g_store: number;
   g_model: number;
   g_reason: number;
+  g_marker: number;
   local_bucket: string | null;
+  prompt: string | null;
   store: string | null;
   applied_key: boolean | null;
   model: string | null;
@@ -163,12 +169,12 @@ function groupsSql(q: InsightsQuery, useRollups: boolean): Prisma.Sql {
   return Prisma.sql`
     WITH cells AS (
       SELECT g."bucket" AS ts, g."store", g."selector_applied" AS applied_key, g."selector_model" AS model,
-             g."selector_reason" AS reason, ${counters("g")}
+             g."selector_reason" AS reason, g."selector_prompt_version" AS prompt, ${counters("g")}
       FROM "recall_rollup" AS g
       WHERE ${spanSql(col("g", "bucket"), whole)}${filtersSql(q, "g")}
       UNION ALL
       SELECT r."created_at", r."store", r."selector_applied", coalesce(r."selector_model", ''),
-             coalesce(r."selector_reason", ''), ${countsFromFunction}
+             coalesce(r."selector_reason", ''), coalesce(r."selector_prompt_version", ''), ${countsFromFunction}
       FROM "recalls" AS r
       CROSS JOIN LATERAL recall_insight_counts(
         r."status", r."level", r."selector_applied", r."selector_reason", r."selector_kept", r."selector_dropped",
@@ -181,9 +187,10 @@ function groupsSql(q: InsightsQuery, useRollups: boolean): Prisma.Sql {
     )
     SELECT GROUPING(local_bucket) AS g_bucket, GROUPING(store) AS g_store,
            GROUPING(applied_key, model) AS g_model, GROUPING(applied_key, reason) AS g_reason,
-           local_bucket, store, applied_key, model, reason, ${counterSums}
+           GROUPING(local_bucket, model, prompt) AS g_marker,
+           local_bucket, store, applied_key, model, reason, prompt, ${counterSums}
     FROM keyed
-    GROUP BY GROUPING SETS ((local_bucket), (store), (applied_key, model), (applied_key, reason), ())`;
+    GROUP BY GROUPING SETS ((local_bucket), (store), (applied_key, model), (applied_key, reason), (local_bucket, model, prompt), ())`;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -277,7 +284,95 @@ function disagreementsSql(q: InsightsQuery, limit: number): Prisma.Sql {
 }
 
 // ---------------------------------------------------------------------------------------------
+// With relevance labels (lib/recall-log/labels.ts): of the labeled recalls the selector ran on,
+// how many dropped a memory labeled relevant, and how many kept only memories labeled not
+// relevant. Read from the recalls through the partial index of labeled rows (a person labels a
+// few hundred, not a million), so it is exact and needs no rollup.
+
+interface LabelRow {
+  labeled: number | string | null;
+  dropped_relevant: number | string | null;
+  kept_only_irrelevant: number | string | null;
+}
+
+function labelsSql(q: InsightsQuery): Prisma.Sql {
+  return Prisma.sql`
+    SELECT count(*)::float8 AS labeled,
+           count(*) FILTER (WHERE x.dropped_relevant)::float8 AS dropped_relevant,
+           count(*) FILTER (WHERE x.kept_any AND NOT x.kept_unlabeled_or_relevant)::float8 AS kept_only_irrelevant
+    FROM (
+      SELECT
+        EXISTS (SELECT 1 FROM unnest(r."dropped_memory_ids") AS d(id) WHERE r."label_results" ->> d.id = 'true')
+          OR EXISTS (SELECT 1 FROM jsonb_array_elements(p.page) AS e(value)
+                     WHERE e.value -> 'dropped' = 'true'::jsonb AND r."label_results" ->> (e.value ->> 'memory_id') = 'true') AS dropped_relevant,
+        EXISTS (SELECT 1 FROM jsonb_array_elements(p.page) AS e(value) WHERE ${keptRow}) AS kept_any,
+        EXISTS (SELECT 1 FROM jsonb_array_elements(p.page) AS e(value)
+                WHERE ${keptRow} AND (r."label_results" ->> (e.value ->> 'memory_id')) IS DISTINCT FROM 'false') AS kept_unlabeled_or_relevant
+      FROM "recalls" AS r
+      CROSS JOIN LATERAL (SELECT CASE WHEN jsonb_typeof(r."results") = 'array' THEN r."results" ELSE '[]'::jsonb END AS page) AS p
+      WHERE r."labeled_at" IS NOT NULL AND r."created_at" >= ${q.from}::timestamptz AND r."created_at" < ${q.to}::timestamptz
+        AND r."status" <> 'error' AND r."selector_applied"
+        AND jsonb_typeof(r."label_results") = 'object' AND r."label_results" <> '{}'::jsonb${filtersSql(q, "r")}
+    ) AS x`;
+}
+
+/** A row of the logged page the agent got (not marked dropped, not listed as dropped). */
+const keptRow = Prisma.sql`(e.value -> 'dropped') IS DISTINCT FROM 'true'::jsonb AND NOT coalesce((e.value ->> 'memory_id') = ANY (r."dropped_memory_ids"), false)`;
+
+export function shapeLabels(row: LabelRow | undefined): InsightsResponse["labels"] {
+  const labeled = Number(row?.labeled ?? 0);
+  const droppedRelevant = Number(row?.dropped_relevant ?? 0);
+  const keptOnlyIrrelevant = Number(row?.kept_only_irrelevant ?? 0);
+  return {
+    labeled,
+    dropped_relevant: droppedRelevant,
+    dropped_relevant_rate: ratio(droppedRelevant, labeled),
+    kept_only_irrelevant: keptOnlyIrrelevant,
+    kept_only_irrelevant_rate: ratio(keptOnlyIrrelevant, labeled),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
 // Shaping (pure)
+
+function addSums(a: CounterSums, b: CounterSums): CounterSums {
+  const out = { ...a };
+  for (const key of COUNTER_KEYS) out[key] = a[key] + b[key];
+  return out;
+}
+
+/**
+ * Where the selector changed: each (model, prompt version) tried for the first time after the
+ * range's first bucket with a selector at work. A pair already in use in that first bucket is
+ * the starting setup, not a change.
+ */
+export function seriesMarkers(
+  series: readonly Pick<InsightSeriesPoint, "local_start" | "start" | "applied" | "selector_failed">[],
+  uses: readonly { model: string; prompt: string; local_bucket: string }[],
+): SeriesMarker[] {
+  const first = series.find((p) => p.applied + p.selector_failed > 0);
+  if (!first) return [];
+  const ordered = [...uses].sort((a, b) => a.local_bucket.localeCompare(b.local_bucket) || a.model.localeCompare(b.model) || a.prompt.localeCompare(b.prompt));
+  const seenModels = new Set<string>();
+  const markers: SeriesMarker[] = [];
+  for (const u of ordered) {
+    const known = seenModels.has(u.model);
+    seenModels.add(u.model);
+    // What was in use in the first active bucket is the starting setup, not a change.
+    if (u.local_bucket <= first.local_start) continue;
+    const point = series.find((p) => p.local_start === u.local_bucket);
+    const kind = known ? "prompt" : "model";
+    markers.push({
+      local_start: u.local_bucket,
+      start: point?.start ?? u.local_bucket,
+      kind,
+      selector_model: u.model,
+      prompt_version: u.prompt || null,
+      label: kind === "prompt" ? `${u.model}: prompt ${u.prompt || "unversioned"}` : `${u.model}${u.prompt ? ` (prompt ${u.prompt})` : ""} first used`,
+    });
+  }
+  return markers;
+}
 
 export function shapeInsights(
   q: InsightsQuery,
@@ -288,8 +383,11 @@ export function shapeInsights(
 ): InsightsResponse {
   const byBucket = new Map<string, CounterSums>();
   const stores: StoreInsight[] = [];
-  const models: ModelInsight[] = [];
+  // Per model, what it ran on (applied) and what it failed on (not applied, kind failed).
+  const modelSums = new Map<string, CounterSums>();
   const reasons = new Map<string | null, number>();
+  // Per (model, prompt version): the first bucket it was tried in, for the series markers.
+  const firstUse = new Map<string, { model: string; prompt: string; local_bucket: string }>();
   let totals: CounterSums = ZERO_SUMS;
 
   for (const row of groups) {
@@ -298,11 +396,19 @@ export function shapeInsights(
     const gStore = Number(row.g_store);
     const gModel = Number(row.g_model);
     const gReason = Number(row.g_reason);
-    if (gBucket === 0 && row.local_bucket !== null) byBucket.set(row.local_bucket, sums);
+    const gMarker = Number(row.g_marker);
+    if (gMarker === 0 && gBucket === 0 && row.local_bucket !== null && gModel !== 0) {
+      if (row.model && sums.applied + sums.selector_failed > 0) {
+        const key = `${row.model}\u0000${row.prompt ?? ""}`;
+        const seen = firstUse.get(key);
+        if (!seen || row.local_bucket < seen.local_bucket) firstUse.set(key, { model: row.model, prompt: row.prompt ?? "", local_bucket: row.local_bucket });
+      }
+    } else if (gBucket === 0 && row.local_bucket !== null) byBucket.set(row.local_bucket, sums);
     else if (gStore === 0 && row.store !== null) stores.push({ store: row.store, ...toStats(sums) });
     else if (gModel === 0) {
-      // Only what the selector ran on has a model.
-      if (row.applied_key === true && sums.applied > 0) models.push({ selector_model: row.model || null, ...toStats(sums) });
+      // A model counts where it ran or tried: applied rows, and not-applied rows it failed on.
+      const key = row.model ?? "";
+      modelSums.set(key, addSums(modelSums.get(key) ?? ZERO_SUMS, sums));
     } else if (gReason === 0) {
       if (row.applied_key === false) {
         const notApplied = sums.recalls - sums.failed - sums.applied;
@@ -331,11 +437,14 @@ export function shapeInsights(
   const totalStats = toStats(totals);
   const notApplied = totalStats.not_applied;
   const reasonList: ReasonInsight[] = [...reasons.entries()]
-    .map(([reason, recalls]) => ({ reason, recalls, share: ratio(recalls, notApplied) ?? 0 }))
+    .map(([reason, recalls]) => ({ reason, kind: selectorReasonKind(reason), recalls, share: ratio(recalls, notApplied) ?? 0 }))
     .sort((a, b) => b.recalls - a.recalls || String(a.reason).localeCompare(String(b.reason)));
 
   stores.sort((a, b) => b.recalls - a.recalls || a.store.localeCompare(b.store));
-  models.sort((a, b) => b.applied - a.applied || String(a.selector_model).localeCompare(String(b.selector_model)));
+  const models: ModelInsight[] = [...modelSums.entries()]
+    .map(([model, sums]) => ({ selector_model: model || null, ...toStats(sums) }))
+    .filter((m) => m.tried > 0);
+  models.sort((a, b) => b.tried - a.tried || String(a.selector_model).localeCompare(String(b.selector_model)));
 
   const items: DroppedMemory[] = dropped.map((row) => {
     const d = Number(row.dropped);
@@ -371,11 +480,13 @@ export function shapeInsights(
     by_store: stores,
     by_model: models,
     not_applied_reasons: reasonList,
+    markers: seriesMarkers(series, [...firstUse.values()]),
     most_dropped: { items, unlisted_drops: Math.max(0, totals.dropped - totals.listed_dropped) },
     disagreements: {
       top_dropped: { total: totals.high_top_dropped + totals.moderate_top_dropped + totals.low_top_dropped + totals.none_top_dropped, items: list("top_dropped") },
       weak_kept_all: { total: totals.weak_kept_all, items: list("weak_kept_all") },
     },
+    labels: shapeLabels(undefined),
     limits: { max_buckets: MAX_INSIGHT_BUCKETS, list_size: INSIGHT_LIST_SIZE },
   };
 }

@@ -49,7 +49,8 @@ type Json = Record<string, any>;
 beforeAll(async () => {
   const { status } = await callRoute(memoriesRoute.POST, { body: { memories: SEED } });
   expect(status).toBe(201);
-});
+  // Loading USE-lite on a busy machine can take a while.
+}, 240_000);
 
 afterAll(async () => {
   const db = await getDatabase();

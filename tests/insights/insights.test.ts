@@ -116,9 +116,9 @@ describe.each(DATABASE_KINDS)("insights on %s", (kind) => {
     ]);
     expect(answer.by_model[0]!.drop_rate).toBeCloseTo(26 / 36, 12);
     expect(answer.not_applied_reasons).toEqual([
-      { reason: "disabled", recalls: 1, share: 1 / 3 },
-      { reason: "no_clear_gap", recalls: 1, share: 1 / 3 },
-      { reason: null, recalls: 1, share: 1 / 3 },
+      { reason: "disabled", kind: "off", recalls: 1, share: 1 / 3 },
+      { reason: "no_clear_gap", kind: "unknown", recalls: 1, share: 1 / 3 },
+      { reason: null, kind: "unknown", recalls: 1, share: 1 / 3 },
     ]);
   });
 
