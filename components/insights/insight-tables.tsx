@@ -196,8 +196,8 @@ export function ModelTable({ rows, scope }: { rows: InsightsResponse["by_model"]
               <tr>
                 <th scope="col">Model</th>
                 <th scope="col" className={styles.num}>Ran on</th>
-                <th scope="col" className={styles.num}>Failure rate</th>
                 <th scope="col" className={styles.num}>Drop rate</th>
+                <th scope="col" className={styles.num}>Failure rate</th>
                 <th scope="col" className={styles.num}>Lost ≥ 1</th>
                 <th scope="col" className={styles.num}>Weak hits</th>
               </tr>
@@ -215,8 +215,8 @@ export function ModelTable({ rows, scope }: { rows: InsightsResponse["by_model"]
                     </Link>
                   </td>
                   <td className={styles.num}>{formatCount(row.applied)}</td>
-                  <RateCell share={row.failure_rate} num={row.selector_failed} den={row.tried} />
                   <RateCell share={row.drop_rate} num={row.dropped} den={row.kept + row.dropped} />
+                  <RateCell share={row.failure_rate} num={row.selector_failed} den={row.tried} />
                   <RateCell share={row.lost_any_rate} num={row.lost_any} den={row.applied} />
                   <RateCell share={row.weak_hit_rate} num={row.none + row.low} den={row.high + row.moderate + row.low + row.none} />
                 </tr>
