@@ -9,8 +9,9 @@ const EXPORT_PAGE = 1_000;
 
 export const EXPORT_COLUMNS: readonly (keyof HistoryItem)[] = [
   "id", "created_at", "source", "store", "query", "k", "search_mode", "status", "level", "top_score",
+  // returned_count is the page the agent got (kept rows); the selector counts beside it.
   "prominence", "returned_count", "selector_applied", "selector_model", "selector_kept", "selector_dropped",
-  "selector_reason", "latency_ms", "has_candidates",
+  "selector_reason", "top_dropped", "latency_ms", "has_candidates",
   // Relevance labels; the id lists are JSON arrays in one cell (ids may hold commas and spaces).
   "label_present", "label_relevant", "label_not_relevant", "labeler", "labeled_at",
 ];

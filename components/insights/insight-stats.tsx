@@ -1,0 +1,110 @@
+"use client";
+
+import Link from "next/link";
+import { countOf, formatCount, formatPercent } from "@/lib/insights/format";
+import { drill, type DrillScope } from "@/lib/insights/links";
+import type { InsightsResponse, InsightStats } from "@/lib/insights/schema";
+import styles from "./insights.module.css";
+
+/** The headline numbers of Insights, each opening the recalls behind it in History. */
+function Stat({ testId, label, value, detail, href }: { testId: string; label: string; value: string; detail: string; href: string }) {
+  return (
+    <Link href={href} className={styles.stat} data-testid={testId} title="Open these recalls in History">
+      <span className={styles.statLabel}>{label}</span>
+      <span className={styles.statValue} data-testid="stat-value">
+        {value}
+      </span>
+      <span className={styles.statDetail} data-testid="stat-detail">
+        {detail}
+      </span>
+    </Link>
+  );
+}
+
+export function HeadlineStats({ totals, scope }: { totals: InsightStats; scope: DrillScope }) {
+  const leveled = totals.high + totals.moderate + totals.low + totals.none;
+  return (
+    <div className={styles.stats} data-testid="insights-totals">
+      <Stat
+        testId="stat-recalls"
+        label="Recalls"
+        value={formatCount(totals.recalls)}
+        detail={totals.failed > 0 ? `${formatCount(totals.failed)} failed (volume only)` : "none failed"}
+        href={drill.all(scope)}
+      />
+      <Stat
+        testId="stat-applied-rate"
+        label="Selector ran"
+        value={formatPercent(totals.applied_rate)}
+        detail={`${formatCount(totals.applied)} of ${countOf(totals.ok, "recall")} that did not fail`}
+        href={drill.applied(scope)}
+      />
+      <Stat
+        testId="stat-drop-rate"
+        label="Drop rate"
+        value={formatPercent(totals.drop_rate)}
+        detail={`${formatCount(totals.dropped)} of ${countOf(totals.kept + totals.dropped, "result")} dropped`}
+        href={drill.lostAny(scope)}
+      />
+      <Stat
+        testId="stat-failure-rate"
+        label="Selector failures"
+        value={formatPercent(totals.failure_rate)}
+        detail={`${formatCount(totals.selector_failed)} of ${countOf(totals.tried, "recall")} it ran or tried on`}
+        href={drill.selectorFailed(scope)}
+      />
+      <Stat
+        testId="stat-lost-any"
+        label="Lost ≥ 1 result"
+        value={formatPercent(totals.lost_any_rate)}
+        detail={`${formatCount(totals.lost_any)} of ${countOf(totals.applied, "recall")} the selector ran on`}
+        href={drill.lostAny(scope)}
+      />
+      <Stat
+        testId="stat-top-dropped"
+        label="Level on a dropped memory"
+        value={formatPercent(totals.top_dropped_rate)}
+        detail={`${formatCount(totals.top_dropped)} of ${countOf(totals.applied, "recall")} the selector ran on`}
+        href={drill.topDropped(scope)}
+      />
+      <Stat
+        testId="stat-weak-hit"
+        label="Weak-hit rate"
+        value={formatPercent(totals.weak_hit_rate)}
+        detail={`${formatCount(totals.none + totals.low)} of ${countOf(leveled, "recall")} with a level (none + low)`}
+        href={drill.weakHits(scope)}
+      />
+    </div>
+  );
+}
+
+/** With relevance labels: what the selector did to memories a person judged. */
+export function LabelStats({ labels }: { labels: InsightsResponse["labels"] }) {
+  if (labels.labeled === 0) {
+    return (
+      <p className={styles.note} data-testid="label-stats-empty">
+        No labeled recall the selector ran on in this range: label results in a recall&apos;s detail page to see how often it
+        dropped a relevant memory.
+      </p>
+    );
+  }
+  return (
+    <div className={styles.stats} data-testid="label-stats">
+      <div className={styles.stat} data-testid="stat-dropped-relevant">
+        <span className={styles.statLabel}>Dropped a memory labeled relevant</span>
+        <span className={styles.statValue} data-testid="stat-value">{formatPercent(labels.dropped_relevant_rate)}</span>
+        <span className={styles.statDetail} data-testid="stat-detail">
+          {formatCount(labels.dropped_relevant)} of {countOf(labels.labeled, "labeled recall")} the selector ran on
+        </span>
+      </div>
+      <div className={styles.stat} data-testid="stat-kept-only-irrelevant">
+        <span className={styles.statLabel}>Kept only irrelevant ones</span>
+        <span className={styles.statValue} data-testid="stat-value">{formatPercent(labels.kept_only_irrelevant_rate)}</span>
+        <span className={styles.statDetail} data-testid="stat-detail">
+          {formatCount(labels.kept_only_irrelevant)} of {countOf(labels.labeled, "labeled recall")}: every kept result labeled not relevant
+        </span>
+      </div>
+    </div>
+  );
+}
+
