@@ -304,7 +304,7 @@ describe("GET /api/insights", () => {
     const res = await callRoute(route.GET, { url: url({ from: NY_FROM.toISOString(), to: NY_TO.toISOString(), bucket: "day", tz: "America/New_York" }) });
     expect(res.status).toBe(200);
     expect(Object.keys(res.json).sort()).toEqual(
-      ["bucket", "by_model", "by_store", "disagreements", "filters", "from", "limits", "most_dropped", "not_applied_reasons", "series", "to", "totals", "tz"].sort(),
+      ["bucket", "by_model", "by_store", "disagreements", "filters", "from", "labels", "limits", "markers", "most_dropped", "not_applied_reasons", "series", "to", "totals", "tz"].sort(),
     );
     expect(res.json.totals).toMatchObject({ recalls: 11, failed: 1, applied: 7, kept: 15, dropped: 29 });
     expect(res.json.series).toHaveLength(3);
