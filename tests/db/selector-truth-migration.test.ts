@@ -57,7 +57,7 @@ describe.each(DATABASE_KINDS)("the selector-truth migration on %s", (kind) => {
       ids.llmDroppedTop,
     );
     await migrate(db);
-  });
+  }, 240_000); // two migration passes on a busy machine
 
   afterAll(async () => {
     await prisma?.$disconnect();
