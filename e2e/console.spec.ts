@@ -1,23 +1,12 @@
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test } from "./support/fixtures";
 
 // Queries from the demo corpus's labeled set (data/demo/queries.json) whose levels under the
 // default thresholds and USE-lite are known: run `npm run eval` to see the whole set.
 const ON_TOPIC = "What went wrong with VAT on Belgian invoices?";
 const OFF_TOPIC = "How many moons does Jupiter have?";
 
-async function runRecall(page: Page, query: string) {
-  await page.goto("/");
-  const box = page.getByRole("textbox", { name: "Query" });
-  await box.fill(query);
-  await box.press("Enter");
-  await expect(page).toHaveURL(/\/\?recall=[0-9a-f-]{36}$/, { timeout: 30_000 });
-  const result = page.getByTestId("recall-result");
-  await expect(result.getByTestId("recall-query")).toHaveText(query);
-  return result;
-}
-
-test("an on-topic query reads high or moderate, with the chart's markers and the results @postgres", async ({ page }) => {
-  const result = await runRecall(page, ON_TOPIC);
+test("an on-topic query reads high or moderate, with the chart's markers and the results @postgres", async ({ recallConsole }) => {
+  const { result } = await recallConsole.run(ON_TOPIC);
   const badge = result.getByTestId("confidence-panel").getByTestId("level-badge");
   await expect(badge).toHaveAttribute("data-level", /^(high|moderate)$/);
 
@@ -32,16 +21,16 @@ test("an on-topic query reads high or moderate, with the chart's markers and the
   await expect(result.getByTestId("selector-panel")).toContainText(/off/i);
 });
 
-test("an off-topic query reads low or none, and the chart and trace explain it", async ({ page }) => {
-  const result = await runRecall(page, OFF_TOPIC);
+test("an off-topic query reads low or none, and the chart and trace explain it", async ({ recallConsole }) => {
+  const { result } = await recallConsole.run(OFF_TOPIC);
   await expect(result.getByTestId("confidence-panel").getByTestId("level-badge")).toHaveAttribute("data-level", /^(low|none)$/);
   await expect(result.getByTestId("why-this-level")).toContainText(/Prominence \d\.\d{3} < \d\.\d{3} → (none|low)|→ low/);
   await expect(result.getByTestId("confidence-panel")).toContainText(/go external/i);
   await expect(result.getByTestId("score-distribution").getByTestId("marker-background_mean")).toBeVisible();
 });
 
-test("a logged recall looks the same after a reload and on its permalink page @postgres", async ({ page }) => {
-  const result = await runRecall(page, ON_TOPIC);
+test("a logged recall looks the same after a reload and on its permalink page @postgres", async ({ page, recallConsole }) => {
+  const { result } = await recallConsole.run(ON_TOPIC);
   const url = page.url();
   const id = new URL(url).searchParams.get("recall")!;
   const snapshot = async () => ({

@@ -1,4 +1,4 @@
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test } from "./support/fixtures";
 
 /**
  * History: recalls run in the console are listed newest first; a text filter narrows the table,
@@ -6,28 +6,16 @@ import { expect, test, type Page } from "@playwright/test";
  * Query texts carry a per-run stamp, so earlier runs against the same server cannot match.
  */
 
-async function runRecall(page: Page, query: string): Promise<string> {
-  await page.goto("/");
-  const box = page.getByRole("textbox", { name: "Query" });
-  await box.fill(query);
-  await box.press("Enter");
-  await expect(page).toHaveURL(/\/\?recall=[0-9a-f-]{36}$/, { timeout: 30_000 });
-  await expect(page.getByTestId("recall-query")).toHaveText(query);
-  return new URL(page.url()).searchParams.get("recall")!;
-}
-
-function stamp(): string {
-  return `${Date.now().toString(36)}${Math.floor(Math.random() * 1296).toString(36)}`;
-}
-
 test("console recalls show up in history; a text filter narrows them, survives reload and opens the detail @postgres", async ({
   page,
+  recallConsole,
+  stamp,
 }) => {
-  const run = stamp();
+  const run = stamp;
   const older = `Who handles Kafka consumer lag pages? (history ${run} alpha)`;
   const newer = `What went wrong with VAT on Belgian invoices? (history ${run} beta)`;
-  const olderId = await runRecall(page, older);
-  const newerId = await runRecall(page, newer);
+  const olderId = (await recallConsole.run(older)).id;
+  const newerId = (await recallConsole.run(newer)).id;
 
   await page.goto("/recalls");
   await expect(page.getByRole("heading", { level: 1, name: "Recall history" })).toBeVisible();
@@ -59,10 +47,10 @@ test("console recalls show up in history; a text filter narrows them, survives r
   await expect(page.getByTestId("recall-query")).toHaveText(older);
 });
 
-test("filters that match nothing say so and can be cleared; the query link is keyboard reachable", async ({ page }) => {
-  const run = stamp();
+test("filters that match nothing say so and can be cleared; the query link is keyboard reachable", async ({ page, recallConsole, stamp }) => {
+  const run = stamp;
   const query = `Where do the deploy runbooks live? (history ${run})`;
-  const id = await runRecall(page, query);
+  const id = (await recallConsole.run(query)).id;
 
   await page.goto(`/recalls?q=${encodeURIComponent(`no such recall ${run}`)}&level=high,none&range=24h`);
   await expect(page.getByTestId("history-empty")).toContainText("No recalls match these filters");

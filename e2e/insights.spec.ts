@@ -1,4 +1,5 @@
-import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
+import type { APIRequestContext, Page } from "@playwright/test";
+import { expect, test } from "./support/fixtures";
 
 /**
  * Insights: recalls ingested with chosen selector blocks under a store name of this run only
@@ -8,10 +9,6 @@ import { expect, test, type APIRequestContext, type Page } from "@playwright/tes
  */
 
 test.use({ timezoneId: "America/New_York" });
-
-function stamp(): string {
-  return `${Date.now().toString(36)}${Math.floor(Math.random() * 1296).toString(36)}`;
-}
 
 interface Planned {
   name: string;
@@ -66,8 +63,8 @@ async function stat(page: Page, testId: string) {
   return { value: tile.getByTestId("stat-value"), detail: tile.getByTestId("stat-detail") };
 }
 
-test("the page shows the rates of the ingested recalls, in the browser's zone, and drills down to them @postgres", async ({ page, request }) => {
-  const run = stamp();
+test("the page shows the rates of the ingested recalls, in the browser's zone, and drills down to them @postgres", async ({ page, request, stamp }) => {
+  const run = stamp;
   const store = `e2e-insights-${run}`;
   const ids = await ingest(request, store, run);
 
@@ -183,8 +180,8 @@ test("recalls run with the score-gap selector show up under its model, and its r
   for (const id of ran) await expect(page.locator(`[data-testid="history-row"][data-recall-id="${id}"]`)).toHaveCount(1);
 });
 
-test("an empty range explains itself", async ({ page }) => {
-  const store = `e2e-insights-nothing-${stamp()}`;
+test("an empty range explains itself", async ({ page, stamp }) => {
+  const store = `e2e-insights-nothing-${stamp}`;
   await page.goto(`/insights?range=7d&store=${encodeURIComponent(store)}`);
   const empty = page.getByTestId("insights-empty");
   await expect(empty).toContainText("No recalls in this range for these filters");

@@ -1,17 +1,11 @@
-import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
+import type { APIRequestContext, Page } from "@playwright/test";
+import { expect, test } from "./support/fixtures";
 
 /**
  * The Memories page against the embedded store of a fresh database, which loads the demo corpus
  * on first start. Nothing here depends on the corpus's content (only that it is not empty) or on
  * test order: each test makes its own memories with text unique to the run.
  */
-
-let counter = 0;
-/** A token no other memory holds: safe to search for, readable in a failure. */
-function unique(label: string): string {
-  counter += 1;
-  return `${label}${Date.now().toString(36)}${counter}${Math.random().toString(36).slice(2, 6)}`;
-}
 
 interface Stats {
   total: number;
@@ -69,7 +63,7 @@ test("lists the store's memories with the total and the embedding model", async 
   }
 });
 
-test("search narrows the list and stays in the URL across a reload", async ({ page, request }) => {
+test("search narrows the list and stays in the URL across a reload", async ({ page, request, unique }) => {
   const token = unique("findme");
   await createMemory(request, `${token} alpha: the staging database moved to a new host`);
   await createMemory(request, `${token} beta: the weekly sync moved to Thursday`);
@@ -96,7 +90,7 @@ test("search narrows the list and stays in the URL across a reload", async ({ pa
   await expect(page.getByText(/^Showing \d+ of [\d,]+ memories, newest first\.$/)).toBeVisible();
 });
 
-test("a memory added through the form appears in the list", async ({ page }) => {
+test("a memory added through the form appears in the list", async ({ page, unique }) => {
   const token = unique("added");
   await page.goto("/memories");
   await page.getByRole("button", { name: "Add memory" }).click();
@@ -146,7 +140,7 @@ test("an invalid memory shows the error and adds nothing", async ({ page, reques
   expect((await stats(request)).total).toBe(before);
 });
 
-test("importing a JSON Lines file reports created and rejected lines", async ({ page }) => {
+test("importing a JSON Lines file reports created and rejected lines", async ({ page, unique }) => {
   const token = unique("imported");
   const file = [
     JSON.stringify({ summary: `${token} the on-call rotation changes on Mondays`, tags: ["oncall"] }),
@@ -177,7 +171,7 @@ test("importing a JSON Lines file reports created and rejected lines", async ({ 
   await expect(rows(page).first()).toContainText("the on-call rotation changes on Mondays");
 });
 
-test("deleting a memory asks first, then removes it", async ({ page, request }) => {
+test("deleting a memory asks first, then removes it", async ({ page, request, unique }) => {
   const token = unique("doomed");
   const id = await createMemory(request, `${token} the old VPN endpoint is retired`);
 
