@@ -12,6 +12,7 @@
 import { countOf, formatCount, formatPercent } from "@/lib/format";
 import { bucketLabel, bucketTick } from "./format";
 import type { InsightBucket, InsightSeriesPoint, InsightsResponse } from "./schema";
+import { LEVEL_COLORS } from "@/lib/level-palette";
 
 /** Rates over fewer recalls than this are drawn hollow and called thin. */
 export const LOW_VOLUME_RECALLS = 20;
@@ -23,7 +24,7 @@ export const CHART_COLORS = {
   marker: "#475569",
   lostAny: "#7a4bc2",
   weakHit: "#111827",
-  level: { high: "#17703a", moderate: "#2f5bd3", low: "#a05a00", none: "#9a1c1c" },
+  level: LEVEL_COLORS,
 } as const;
 
 export type ChartLevel = keyof typeof CHART_COLORS.level;

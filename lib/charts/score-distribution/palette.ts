@@ -1,3 +1,4 @@
+import { LEVEL_COLORS } from "@/lib/level-palette";
 import type { BandLevel, MarkerKind, PointCategory, PointSymbol } from "./types";
 
 // ---------------------------------------------------------------------------------------------
@@ -12,9 +13,9 @@ export const POINT_STYLES: Readonly<Record<PointCategory, { fill: string; stroke
   });
 
 export const BAND_COLORS: Readonly<Record<BandLevel, string>> = Object.freeze({
-  high: "#17703a",
-  moderate: "#2f5bd3",
-  low: "#a05a00",
+  high: LEVEL_COLORS.high,
+  moderate: LEVEL_COLORS.moderate,
+  low: LEVEL_COLORS.low,
 });
 
 export const MARKER_COLORS: Readonly<Record<Exclude<MarkerKind, "prominence_band" | "z_band">, string>> = Object.freeze({
