@@ -1,5 +1,6 @@
 import "server-only";
 import { PrismaClient } from "@prisma/client";
+import { processSingletonAsync } from "../process-singleton";
 import { resolveDatabaseConfig, type DatabaseKind } from "./config";
 import { openDatabase, type OpenDatabase } from "./connection";
 import { migrate } from "./migrator";
@@ -17,15 +18,9 @@ export interface Database {
   raw: OpenDatabase;
 }
 
-const globalForDb = globalThis as unknown as { recallInspectorDb?: Promise<Database> };
-
 export function getDatabase(): Promise<Database> {
-  globalForDb.recallInspectorDb ??= connect().catch((error: unknown) => {
-    // Let a later call retry (a PostgreSQL server that comes up after the app).
-    globalForDb.recallInspectorDb = undefined;
-    throw error;
-  });
-  return globalForDb.recallInspectorDb;
+  // A failed open is forgotten, so a later call retries (a PostgreSQL server that comes up later).
+  return processSingletonAsync("db", connect);
 }
 
 export async function getPrisma(): Promise<PrismaClient> {

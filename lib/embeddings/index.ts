@@ -1,3 +1,4 @@
+import { processSingleton } from "../process-singleton";
 import { embedderConfigProblem } from "./config";
 import { OpenAICompatibleEmbedder } from "./openai-compatible";
 import type { Embedder } from "./types";
@@ -11,11 +12,8 @@ export * from "./types";
  * EMBEDDINGS_BASE_URL and EMBEDDINGS_MODEL are set, otherwise USE-lite in-process. One per
  * process (cached on globalThis: its workers hold a model each).
  */
-const globalForEmbedder = globalThis as unknown as { recallInspectorEmbedder?: Embedder };
-
 export function getEmbedder(): Embedder {
-  globalForEmbedder.recallInspectorEmbedder ??= createEmbedder(process.env);
-  return globalForEmbedder.recallInspectorEmbedder;
+  return processSingleton("embedder", () => createEmbedder(process.env));
 }
 
 export function createEmbedder(env: Readonly<Record<string, string | undefined>>): Embedder {

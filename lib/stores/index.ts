@@ -3,6 +3,7 @@ import { getDatabase } from "@/lib/db";
 import { resolveDatabaseConfig } from "@/lib/db/config";
 import { getEmbedder } from "@/lib/embeddings";
 import { demoCorpusEnabled } from "@/lib/env";
+import { processSingletonAsync } from "@/lib/process-singleton";
 import { ensureDemoCorpus } from "./demo-corpus";
 import { EmbeddedStore } from "./embedded-store";
 import { MemorySync } from "./memory-sync";
@@ -11,14 +12,8 @@ import { MemorySync } from "./memory-sync";
  * The process's embedded store, loaded once: the index is rebuilt from the database and, on a
  * first start, the demo corpus is loaded (unless DEMO_CORPUS=off).
  */
-const globalForStore = globalThis as unknown as { recallInspectorEmbeddedStore?: Promise<EmbeddedStore> };
-
 export function getEmbeddedStore(): Promise<EmbeddedStore> {
-  globalForStore.recallInspectorEmbeddedStore ??= openEmbeddedStore().catch((error: unknown) => {
-    globalForStore.recallInspectorEmbeddedStore = undefined;
-    throw error;
-  });
-  return globalForStore.recallInspectorEmbeddedStore;
+  return processSingletonAsync("embedded-store", openEmbeddedStore);
 }
 
 async function openEmbeddedStore(): Promise<EmbeddedStore> {

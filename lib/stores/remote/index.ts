@@ -2,6 +2,7 @@
  * Remote stores: configuration, the HTTP client for the reference memory service, and the
  * `MemoryStore` built on it.
  */
+import { processSingleton } from "@/lib/process-singleton";
 import { readRemoteStoreConfigs } from "./config";
 import { RemoteStore } from "./remote-store";
 
@@ -9,14 +10,11 @@ export * from "./config";
 export * from "./client";
 export * from "./remote-store";
 
-const globalForRemote = globalThis as unknown as { recallInspectorRemoteStores?: RemoteStore[] };
-
 /**
  * The process's remote stores, read from the environment once (`REMOTE_STORES`,
  * `REMOTE_STORE_*`). Throws RemoteStoreConfigError on a bad configuration (and reads again on
  * the next call, so a fixed environment is picked up in development).
  */
 export function getRemoteStores(): RemoteStore[] {
-  globalForRemote.recallInspectorRemoteStores ??= readRemoteStoreConfigs(process.env).map((config) => new RemoteStore(config));
-  return globalForRemote.recallInspectorRemoteStores;
+  return processSingleton("remote-stores", () => readRemoteStoreConfigs(process.env).map((config) => new RemoteStore(config)));
 }
