@@ -35,7 +35,7 @@ test("a remote store that refuses the key shows an actionable message and the co
   await recallConsole.logged();
 });
 
-test("the score-gap selector drops rows below the largest gap and says so", async ({ page, recallConsole }) => {
+test("the score-gap selector drops rows below the largest gap and says so", async ({ recallConsole }) => {
   // Deterministic on the demo corpus: one clear hit, then a relative drop well over the 15% bound.
   await recallConsole.submit("What went wrong with VAT on Belgian invoices?", { selector: "gap" });
   const result = await recallConsole.logged();
@@ -48,7 +48,7 @@ test("the score-gap selector drops rows below the largest gap and says so", asyn
   await expect(result.getByTestId("result-row").first()).toHaveAttribute("data-dropped", "false");
 });
 
-test("the LLM selector keeps what the model answered; a timeout leaves the page unselected with the reason", async ({ page, recallConsole }) => {
+test("the LLM selector keeps what the model answered; a timeout leaves the page unselected with the reason", async ({ recallConsole }) => {
   // The fake model keeps the first two ids of the page.
   await recallConsole.submit("who covers while Tomasz is on paternity leave", { selector: "llm" });
   let result = await recallConsole.logged();

@@ -1,7 +1,7 @@
 "use client";
 
 import { useEffect, useId, useState, type FormEvent } from "react";
-import { fromLocalInput, RANGE_PRESETS, toLocalInput, type RangePreset } from "@/components/history/history-url";
+import { fromLocalInput, RANGE_PRESETS, toLocalInput, type RangePreset } from "./time-range";
 
 /** A time filter: a preset span up to now, or fixed bounds. */
 export interface TimeRangeValue {

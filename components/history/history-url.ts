@@ -3,17 +3,12 @@
  * and an API URL read the same) plus `range`, a relative time preset that stays relative when the
  * link is shared. Pure; unit-tested in history-url.test.ts.
  */
+import { RANGE_PRESETS, type RangePreset } from "@/components/filters/time-range";
 import { HistoryFiltersSchema, historyFilterParams, hasHistoryFilters, type HistoryFilters } from "@/lib/recall-log/history";
 
-export type RangePreset = "24h" | "7d" | "30d";
-
-const HOUR = 3_600_000;
-
-export const RANGE_PRESETS: readonly { value: RangePreset; label: string; ms: number }[] = [
-  { value: "24h", label: "Last 24 hours", ms: 24 * HOUR },
-  { value: "7d", label: "Last 7 days", ms: 7 * 24 * HOUR },
-  { value: "30d", label: "Last 30 days", ms: 30 * 24 * HOUR },
-];
+// Moved to components/filters/time-range.ts (shared by History and Insights); re-exported for the
+// History page's own modules and tests.
+export { fromLocalInput, RANGE_PRESETS, toLocalInput, type RangePreset } from "@/components/filters/time-range";
 
 export interface HistoryUrlState {
   /** The filters as written in the URL; with a preset, `from`/`to` are not set here. */
@@ -74,18 +69,4 @@ export function effectiveFilters(state: HistoryUrlState, now: number): HistoryFi
 
 export function isFiltered(state: HistoryUrlState): boolean {
   return state.range !== null || hasHistoryFilters(state.filters);
-}
-
-/** A `datetime-local` input's value (local wall time, to the minute) for an instant. */
-export function toLocalInput(date: Date | undefined): string {
-  if (!date) return "";
-  const pad = (n: number) => String(n).padStart(2, "0");
-  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}T${pad(date.getHours())}:${pad(date.getMinutes())}`;
-}
-
-/** The instant a `datetime-local` value names in the browser's time zone, or undefined when empty or invalid. */
-export function fromLocalInput(value: string): Date | undefined {
-  if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?$/.test(value)) return undefined;
-  const date = new Date(value); // no zone: local time
-  return Number.isNaN(date.getTime()) ? undefined : date;
 }

@@ -4,7 +4,7 @@
  * `selector_model`, and `tz` when someone chose a zone other than the browser's. Pure;
  * unit-tested in insights-url.test.ts.
  */
-import { RANGE_PRESETS, type RangePreset } from "@/components/history/history-url";
+import { RANGE_PRESETS, type RangePreset } from "@/components/filters/time-range";
 import {
   BUCKET_MS,
   estimateBuckets,

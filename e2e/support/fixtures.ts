@@ -59,11 +59,10 @@ export const test = base.extend<Fixtures>({
   recallConsole: async ({ page }, use) => {
     await use(recallConsoleOf(page));
   },
-  // eslint-disable-next-line no-empty-pattern -- Playwright reads fixture dependencies from the destructuring
+  // Playwright reads a fixture's dependencies from its destructuring: none here.
   stamp: async ({}, use) => {
     await use(`${Date.now().toString(36)}${Math.floor(Math.random() * 1296).toString(36)}`);
   },
-  // eslint-disable-next-line no-empty-pattern -- as above
   unique: async ({}, use) => {
     let counter = 0;
     await use((label) => {

@@ -1,0 +1,114 @@
+// ESLint: Next's rules (core web vitals), TypeScript's, and the import boundaries of
+// docs/ARCHITECTURE.md "Layers", so CI fails when a layer imports one it must not.
+import { defineConfig, globalIgnores } from "eslint/config";
+import nextVitals from "eslint-config-next/core-web-vitals";
+import nextTs from "eslint-config-next/typescript";
+
+/** Server-only modules a client file must never import (value imports; types are erased). */
+const SERVER_ONLY_EXACT = ["server-only", "@prisma/client", "@/lib/db", "@/lib/stores"];
+const SERVER_ONLY = [
+  "@/lib/db/*",
+  "@/lib/stores/index",
+  "@/lib/stores/embedded-store",
+  "@/lib/stores/registry",
+  "@/lib/stores/remote",
+  "@/lib/stores/remote/*",
+  "@/lib/recall-log/run-recall",
+  "@/lib/recall-log/repository",
+  "@/lib/recall-log/ingest",
+  "@/lib/recall-log/export",
+  "@/lib/recall-log/retention",
+  "@/lib/startup",
+  "@/lib/env",
+  "@/lib/process-singleton",
+  "node:*",
+];
+
+const FEATURE_FOLDERS = ["console", "history", "insights", "memories"];
+const SHARED_COMPONENTS = ["components/ui/**", "components/layout/**", "components/recall/**", "components/filters/**"];
+
+const CLIENT_PATTERN = {
+  group: SERVER_ONLY,
+  allowTypeImports: true,
+  message: 'A client file never imports a server-only module (docs/ARCHITECTURE.md "Layers").',
+};
+const CLIENT_PATHS = SERVER_ONLY_EXACT.map((name) => ({ name, allowTypeImports: true, message: CLIENT_PATTERN.message }));
+const SHARED_PATTERN = {
+  group: FEATURE_FOLDERS.flatMap((f) => [`@/components/${f}/*`, `../${f}/*`]),
+  message: 'Shared components never import a feature folder (docs/ARCHITECTURE.md "Layers").',
+};
+
+export default defineConfig([
+  ...nextVitals,
+  ...nextTs,
+  globalIgnores([
+    ".next/**",
+    ".next-*/**",
+    ".data/**",
+    "node_modules/**",
+    "playwright-report/**",
+    "test-results/**",
+    "next-env.d.ts",
+  ]),
+  {
+    rules: {
+      // `_name` marks a value kept on purpose (a destructured key left out, an unused parameter).
+      "@typescript-eslint/no-unused-vars": [
+        "error",
+        { argsIgnorePattern: "^_", varsIgnorePattern: "^_", caughtErrorsIgnorePattern: "^_", ignoreRestSiblings: true },
+      ],
+    },
+  },
+  {
+    // Playwright's fixtures call `use(value)`, which is not React's hook.
+    files: ["e2e/**/*.ts"],
+    rules: { "react-hooks/rules-of-hooks": "off" },
+  },
+  {
+    // The pure domain imports only zod and the pure helpers below it.
+    files: ["lib/recall/**/*.ts"],
+    ignores: ["lib/recall/**/*.test.ts", "lib/recall/test-support/**"],
+    rules: {
+      "@typescript-eslint/no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            {
+              regex: "^(?!zod$|\\./|\\.\\./errors/|@/lib/recall/|@/lib/errors/|@/lib/validation/).*",
+              message: "lib/recall is the pure domain: it imports only zod, lib/errors and lib/validation (docs/ARCHITECTURE.md \"Layers\").",
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // Stores sit below the recall log.
+    files: ["lib/stores/**/*.ts"],
+    rules: {
+      "@typescript-eslint/no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            {
+              regex: "^(@/lib/recall-log(/.*)?|(\\.\\./)+recall-log(/.*)?)$",
+              message: "Stores never import the recall log (docs/ARCHITECTURE.md \"Layers\").",
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // Client files never import server-only modules.
+    files: ["components/**/*.ts", "components/**/*.tsx", "lib/queries/**", "lib/hooks/**", "app/**/*.tsx"],
+    ignores: ["**/*.test.ts", "app/api/**", "app/**/page.tsx", "app/**/layout.tsx", "app/not-found.tsx", ...SHARED_COMPONENTS],
+    rules: { "@typescript-eslint/no-restricted-imports": ["error", { paths: CLIENT_PATHS, patterns: [CLIENT_PATTERN] }] },
+  },
+  {
+    // Shared components: client files too, and they never import a feature folder.
+    files: SHARED_COMPONENTS,
+    ignores: ["**/*.test.ts"],
+    rules: { "@typescript-eslint/no-restricted-imports": ["error", { paths: CLIENT_PATHS, patterns: [CLIENT_PATTERN, SHARED_PATTERN] }] },
+  },
+]);
