@@ -4,7 +4,7 @@ import { useEffect, useRef, useState, type KeyboardEvent } from "react";
 import { errorMessage } from "@/lib/queries/fetch-json";
 import { useDeleteMemory } from "@/lib/queries/use-memories";
 import type { MemoryView } from "@/lib/stores/memory-schemas";
-import { CopyButton } from "@/components/recall/copy-button";
+import { CopyButton } from "@/components/ui/copy-button";
 
 const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short" });
 

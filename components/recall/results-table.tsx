@@ -3,7 +3,7 @@ import { formatBm25, formatScore, plural, shortenId } from "@/lib/format";
 import { emptyResultsMessage, outsideCandidatesLabel, resultRowId, scoreMeaning } from "@/lib/recall-log/format";
 import { displayPage } from "@/lib/recall-log/page";
 import type { LoggedCandidate, LoggedRecall } from "@/lib/recall-log/types";
-import { CopyButton } from "./copy-button";
+import { CopyButton } from "@/components/ui/copy-button";
 import styles from "./panels.module.css";
 
 export interface ResultsTableProps {

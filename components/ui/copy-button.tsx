@@ -1,7 +1,7 @@
 "use client";
 
 import { useEffect, useRef, useState } from "react";
-import styles from "./panels.module.css";
+import styles from "./ui.module.css";
 
 /** Copies through the Clipboard API, falling back to a hidden textarea (plain-http deployments). */
 async function copyText(text: string): Promise<boolean> {
