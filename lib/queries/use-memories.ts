@@ -7,7 +7,9 @@ import {
   type InfiniteData,
   type QueryClient,
 } from "@tanstack/react-query";
-import type { ImportItemResult, MemoryInput, MemoryView } from "@/lib/stores/memory-schemas";
+import type { ImportItemResult, MemoryInput, MemoryListPage, MemoryStats, MemoryView } from "@/lib/stores/memory-schemas";
+
+export type { MemoryListPage, MemoryStats };
 import { ApiRequestError, fetchJson } from "./fetch-json";
 
 /**
@@ -27,28 +29,6 @@ export interface MemoryListFilters {
   type: string;
   /** Exact tag; "" for all. */
   tag: string;
-}
-
-export interface MemoryListPage {
-  items: MemoryView[];
-  next_cursor: string | null;
-  /** How many memories match the filters (not just this page). */
-  total: number;
-}
-
-export interface MemoryStats {
-  total: number;
-  by_type: Record<string, number>;
-  /** The embedded store's model; null for a remote store (the service does not say). */
-  embedding_model: string | null;
-  stale_vectors: number;
-  /** What only a remote store reports (absent for the embedded store). */
-  remote?: {
-    store: string;
-    working_count: number | null;
-    persistent_count: number | null;
-    by_importance: { high: number | null; medium: number | null; low: number | null } | null;
-  };
 }
 
 export interface ImportOutcome {

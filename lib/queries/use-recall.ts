@@ -3,25 +3,14 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import type { RecallBodyInput } from "@/lib/recall-log/schemas";
 import type { LoggedRecall } from "@/lib/recall-log/types";
+import type { SelectorOption } from "@/lib/selectors";
+import type { StoreInfo } from "@/lib/stores/registry";
 import { fetchJson } from "./fetch-json";
 
-export interface StoreOption {
-  name: string;
-  kind: "embedded" | "remote";
-  label: string;
-  description: string;
-  health: { ok: boolean; message?: string };
-  /** The threshold profile the store's levels are judged with. */
-  profile?: string;
-}
+/** An entry of `GET /api/stores`: the registry's store info plus its health and its threshold profile. */
+export type StoreOption = StoreInfo & { health: { ok: boolean; message?: string }; profile?: string };
 
-export interface SelectorOption {
-  id: "off" | "gap" | "llm";
-  label: string;
-  available: boolean;
-  model?: string;
-  hint?: string;
-}
+export type { SelectorOption };
 
 export const recallKeys = {
   one: (id: string) => ["recall", id] as const,

@@ -1,6 +1,6 @@
 import type { Prisma, PrismaClient } from "@prisma/client";
 import { decodeKeysetCursor, keysetAfter, keysetPage, type KeysetPosition } from "@/lib/pagination/keyset";
-import type { MemoryListQuery, MemoryView } from "./memory-schemas";
+import type { MemoryListPage, MemoryListQuery, MemoryView } from "./memory-schemas";
 import { textProblem } from "@/lib/validation/input-rules";
 import { StoreError } from "./types";
 
@@ -18,7 +18,7 @@ export class MemoryRepository {
   }
 
   /** Newest first, keyset-paginated (lib/pagination/keyset.ts); `q` matches the summary (case-insensitive). */
-  async list(query: MemoryListQuery): Promise<{ items: MemoryView[]; next_cursor: string | null; total: number }> {
+  async list(query: MemoryListQuery): Promise<MemoryListPage> {
     const where: Prisma.MemoryWhereInput = {
       ...(query.q?.trim() ? { summary: { contains: query.q.trim(), mode: "insensitive" } } : {}),
       ...(query.type ? { type: query.type } : {}),

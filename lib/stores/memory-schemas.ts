@@ -77,3 +77,27 @@ export interface MemoryView {
 export type ImportItemResult =
   | { index: number; line?: number; status: "created"; id: string }
   | { index: number; line?: number; status: "rejected"; id?: string; errors: { path: string[]; message: string }[] };
+
+// The answers of GET /api/memories and GET /api/memories/stats, shared by the routes and the hooks.
+
+export interface MemoryListPage {
+  items: MemoryView[];
+  next_cursor: string | null;
+  /** How many memories match the filters (not just this page). */
+  total: number;
+}
+
+export interface MemoryStats {
+  total: number;
+  by_type: Record<string, number>;
+  /** The embedded store's model; null for a remote store (the service does not say). */
+  embedding_model: string | null;
+  stale_vectors: number;
+  /** What only a remote store reports (absent for the embedded store). */
+  remote?: {
+    store: string;
+    working_count: number | null;
+    persistent_count: number | null;
+    by_importance: { high: number | null; medium: number | null; low: number | null } | null;
+  };
+}

@@ -12,7 +12,7 @@
  * - Service failures stay the client's StoreErrors (actionable messages, statuses 422/502/503/504).
  */
 import { fromBase64Url, toBase64Url } from "@/lib/pagination/keyset";
-import type { MemoryListQuery, MemoryView } from "./memory-schemas";
+import type { MemoryListPage, MemoryListQuery, MemoryView } from "./memory-schemas";
 import type { RemoteListParams, RemoteMemoryList, RemoteMemoryRow, RemoteMemoryStats } from "./remote/client";
 import { StoreError } from "./types";
 
@@ -22,12 +22,6 @@ export interface RemoteMemorySource {
   readonly kind: "remote";
   listMemories(params: RemoteListParams, options: { signal?: AbortSignal }): Promise<RemoteMemoryList>;
   stats(options: { signal?: AbortSignal }): Promise<RemoteMemoryStats>;
-}
-
-export interface MemoryListPage {
-  items: MemoryView[];
-  next_cursor: string | null;
-  total: number;
 }
 
 /** The embedded store's stats shape, with what only a remote service reports under `remote`. */
