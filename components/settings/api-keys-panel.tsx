@@ -1,7 +1,7 @@
 "use client";
 
 import { useId, useRef, useState, type FormEvent } from "react";
-import { CopyButton } from "@/components/recall/copy-button";
+import { CopyButton } from "@/components/ui/copy-button";
 import styles from "@/components/auth/auth.module.css";
 import { CreateApiKeyBodySchema } from "@/lib/auth/schemas";
 import { API_KEY_SCOPES, SCOPE_DESCRIPTIONS, type ApiKeyScope } from "@/lib/auth/scopes";
