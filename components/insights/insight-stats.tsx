@@ -1,7 +1,7 @@
 "use client";
 
 import Link from "next/link";
-import { countOf, formatCount, formatPercent } from "@/lib/insights/format";
+import { countOf, formatCount, formatPercent } from "@/lib/format";
 import { drill, type DrillScope } from "@/lib/insights/links";
 import type { InsightsResponse, InsightStats } from "@/lib/insights/schema";
 import styles from "./insights.module.css";

@@ -1,5 +1,5 @@
 import type { LoggedSelectorTrace } from "@/lib/recall-log/types";
-import { plural } from "@/lib/recall-log/format";
+import { plural } from "@/lib/format";
 import styles from "./panels.module.css";
 
 /**

@@ -7,7 +7,7 @@ import { computeConfidence, type Basis, type ConfidenceInput, type ConfidenceRes
 import { DEFAULT_THRESHOLDS, type Thresholds } from "@/lib/recall/thresholds";
 import { poolSizeFor, type Profile } from "./profile";
 
-/** What the rules need of a stored candidate (a `recall_candidates` row or a CandidateView). */
+/** What the rules need of a stored candidate (a `recall_candidates` row or a LoggedCandidate). */
 export interface StoredCandidate {
   raw_cosine: number | null;
   hybrid_score: number | null;

@@ -5,8 +5,6 @@
  */
 import type { InsightBucket } from "./schema";
 
-export { countOf, formatCount, formatPercent, MISSING } from "@/lib/format";
-
 interface Wall {
   year: number;
   month: number;

@@ -114,6 +114,3 @@ export function emptyResultsMessage(poolSize: number | null | undefined, failed 
   return "No results: the store returned nothing for this query.";
 }
 
-// Moved to lib/format.ts; re-exported only while the parallel branches of this session rebase,
-// removed at the session's final lint pass.
-export { formatBm25, formatNumber, formatScore, MISSING, plural, shortenId } from "@/lib/format";

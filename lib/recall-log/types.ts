@@ -92,16 +92,3 @@ export interface LoggedRecall {
   labels: RecallLabels;
 }
 
-// Old names, kept only while the parallel branches of this session rebase onto the renames;
-// removed at the session's final lint pass. Data types are named for what they hold, components
-// end in `View` (docs/ARCHITECTURE.md "Naming").
-/** @deprecated use LoggedRecall */
-export type RecallView = LoggedRecall;
-/** @deprecated use LoggedResult */
-export type RecallResultView = LoggedResult;
-/** @deprecated use LoggedCandidate */
-export type CandidateView = LoggedCandidate;
-/** @deprecated use LoggedConfidence */
-export type ConfidenceView = LoggedConfidence;
-/** @deprecated use LoggedRequest */
-export type RecallRequestView = LoggedRequest;
