@@ -75,7 +75,8 @@ export default defineConfig([
           patterns: [
             {
               regex: "^(?!zod$|\\./|\\.\\./errors/|@/lib/recall/|@/lib/errors/|@/lib/validation/).*",
-              message: "lib/recall is the pure domain: it imports only zod, lib/errors and lib/validation (docs/ARCHITECTURE.md \"Layers\").",
+              message:
+                'lib/recall is the pure domain: it imports only zod, lib/errors and lib/validation (docs/ARCHITECTURE.md "Layers").',
             },
           ],
         },
@@ -92,7 +93,7 @@ export default defineConfig([
           patterns: [
             {
               regex: "^(@/lib/recall-log(/.*)?|(\\.\\./)+recall-log(/.*)?)$",
-              message: "Stores never import the recall log (docs/ARCHITECTURE.md \"Layers\").",
+              message: 'Stores never import the recall log (docs/ARCHITECTURE.md "Layers").',
             },
           ],
         },
@@ -109,6 +110,8 @@ export default defineConfig([
     // Shared components: client files too, and they never import a feature folder.
     files: SHARED_COMPONENTS,
     ignores: ["**/*.test.ts"],
-    rules: { "@typescript-eslint/no-restricted-imports": ["error", { paths: CLIENT_PATHS, patterns: [CLIENT_PATTERN, SHARED_PATTERN] }] },
+    rules: {
+      "@typescript-eslint/no-restricted-imports": ["error", { paths: CLIENT_PATHS, patterns: [CLIENT_PATTERN, SHARED_PATTERN] }],
+    },
   },
 ]);

@@ -28,8 +28,22 @@ const FAKE_CONTEXT_ID = "7d4b8c2e-1f3a-4e5b-9c6d-0a1b2c3d4e5f";
 /** What the app under test is configured with: two remote stores (one with a wrong key) and the LLM selector. */
 export const E2E_APP_ENV = {
   REMOTE_STORES: JSON.stringify([
-    { name: "fake", label: "Fake memory service", base_url: `http://127.0.0.1:${MEMORY_SERVICE_PORT}`, api_key: FAKE_API_KEY, context_id: FAKE_CONTEXT_ID, timeout_ms: 3000 },
-    { name: "fake-badkey", label: "Fake service (wrong key)", base_url: `http://127.0.0.1:${MEMORY_SERVICE_PORT}`, api_key: "kagura_not-the-right-key", context_id: FAKE_CONTEXT_ID, timeout_ms: 3000 },
+    {
+      name: "fake",
+      label: "Fake memory service",
+      base_url: `http://127.0.0.1:${MEMORY_SERVICE_PORT}`,
+      api_key: FAKE_API_KEY,
+      context_id: FAKE_CONTEXT_ID,
+      timeout_ms: 3000,
+    },
+    {
+      name: "fake-badkey",
+      label: "Fake service (wrong key)",
+      base_url: `http://127.0.0.1:${MEMORY_SERVICE_PORT}`,
+      api_key: "kagura_not-the-right-key",
+      context_id: FAKE_CONTEXT_ID,
+      timeout_ms: 3000,
+    },
   ]),
   SELECTOR_LLM_BASE_URL: `http://127.0.0.1:${LLM_PORT}/v1`,
   SELECTOR_LLM_MODEL: "fake-selector-model",

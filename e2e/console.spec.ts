@@ -5,7 +5,9 @@ import { expect, test } from "./support/fixtures";
 const ON_TOPIC = "What went wrong with VAT on Belgian invoices?";
 const OFF_TOPIC = "How many moons does Jupiter have?";
 
-test("an on-topic query reads high or moderate, with the chart's markers and the results @postgres", async ({ recallConsole }) => {
+test("an on-topic query reads high or moderate, with the chart's markers and the results @postgres", async ({
+  recallConsole,
+}) => {
   const { result } = await recallConsole.run(ON_TOPIC);
   const badge = result.getByTestId("confidence-panel").getByTestId("level-badge");
   await expect(badge).toHaveAttribute("data-level", /^(high|moderate)$/);

@@ -17,22 +17,33 @@ interface DemoQuery {
 
 const demo = JSON.parse(fs.readFileSync(path.join(__dirname, "..", "data", "demo", "queries.json"), "utf8")) as DemoQuery[];
 // 20 on-topic and 10 without anything relevant stored (off-topic and near misses).
-const ITEMS = [...demo.slice(0, 20), ...demo.slice(84, 89), ...demo.slice(96, 101)].map((q) => ({ id: q.id, query: q.query, kind: q.kind, relevant: q.relevant }));
+const ITEMS = [...demo.slice(0, 20), ...demo.slice(84, 89), ...demo.slice(96, 101)].map((q) => ({
+  id: q.id,
+  query: q.query,
+  kind: q.kind,
+  relevant: q.relevant,
+}));
 
 const stamp = () => `${Date.now().toString(36)}${Math.floor(Math.random() * 1296).toString(36)}`;
 
 async function waitForRun(request: APIRequestContext, id: string): Promise<{ status: string }> {
   let run = { status: "queued" };
   await expect
-    .poll(async () => {
-      run = (await (await request.get(`/api/eval-runs/${id}`)).json()) as { status: string };
-      return run.status;
-    }, { timeout: 120_000, intervals: [250, 500, 1000] })
+    .poll(
+      async () => {
+        run = (await (await request.get(`/api/eval-runs/${id}`)).json()) as { status: string };
+        return run.status;
+      },
+      { timeout: 120_000, intervals: [250, 500, 1000] },
+    )
     .toBe("done");
   return run;
 }
 
-test("upload a set, run it, watch progress, open the report and a query's recall, compare two runs", async ({ page, request }) => {
+test("upload a set, run it, watch progress, open the report and a query's recall, compare two runs", async ({
+  page,
+  request,
+}) => {
   test.setTimeout(240_000);
   const name = `e2e set ${stamp()}`;
   await page.goto("/evaluate");
@@ -87,7 +98,9 @@ test("upload a set, run it, watch progress, open the report and a query's recall
 
   // A second run over the same set with k=10, then the comparison.
   const datasetId = ((await (await request.get(`/api/eval-runs/${runId}`)).json()) as { dataset: { id: string } }).dataset.id;
-  const second = (await (await request.post("/api/eval-runs", { data: { dataset_id: datasetId, k: 10 } })).json()) as { id: string };
+  const second = (await (await request.post("/api/eval-runs", { data: { dataset_id: datasetId, k: 10 } })).json()) as {
+    id: string;
+  };
   await waitForRun(request, second.id);
   await page.goto("/evaluate");
   await page.getByRole("checkbox", { name: `Compare run ${runId.slice(0, 8)}` }).check();

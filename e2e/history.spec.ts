@@ -47,7 +47,11 @@ test("console recalls show up in history; a text filter narrows them, survives r
   await expect(page.getByTestId("recall-query")).toHaveText(older);
 });
 
-test("filters that match nothing say so and can be cleared; the query link is keyboard reachable", async ({ page, recallConsole, stamp }) => {
+test("filters that match nothing say so and can be cleared; the query link is keyboard reachable", async ({
+  page,
+  recallConsole,
+  stamp,
+}) => {
   const run = stamp;
   const query = `Where do the deploy runbooks live? (history ${run})`;
   const id = (await recallConsole.run(query)).id;
@@ -70,7 +74,10 @@ test("filters that match nothing say so and can be cleared; the query link is ke
   await expect(page.getByTestId("recall-query")).toHaveText(query);
 });
 
-test("an ingested recall appears in the history with its selector block, and the filtered history exports @postgres", async ({ page, request }) => {
+test("an ingested recall appears in the history with its selector block, and the filtered history exports @postgres", async ({
+  page,
+  request,
+}) => {
   const marker = `ingested ${Date.now()}`;
   const posted = await request.post("/api/recalls", {
     data: {
@@ -85,8 +92,13 @@ test("an ingested recall appears in the history with its selector block, and the
               { memory_id: "p-2", summary: "Dropped by the production selector", score: 0.42 },
             ],
             confidence: {
-              level: "high", top_score: 0.919, prominence: 0.559, relative_margin: 4.989, result_count: 8,
-              rationale: "Top semantic cosine 0.92, prominence 0.56 above the candidate-pool mean (0.59); top hit is a strong, clearly-separated match.",
+              level: "high",
+              top_score: 0.919,
+              prominence: 0.559,
+              relative_margin: 4.989,
+              result_count: 8,
+              rationale:
+                "Top semantic cosine 0.92, prominence 0.56 above the candidate-pool mean (0.59); top hit is a strong, clearly-separated match.",
             },
             selector: { applied: true, model: "prod-selector", kept: 1, dropped: 1, dropped_memory_ids: ["p-2"] },
           },

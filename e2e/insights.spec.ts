@@ -20,14 +20,40 @@ interface Planned {
 
 // New York is UTC−5 in January: B (03:30 UTC on the 10th) is 22:30 on the 9th there.
 const PLAN: Planned[] = [
-  { name: "A", at: "2025-01-09T15:00:00Z", level: "high", selector: { applied: true, model: "e2e-gap", kept: 3, dropped: 1, dropped_memory_ids: ["m-4"] }, page: ["m-1", "m-2", "m-3", "m-4"] },
-  { name: "B", at: "2025-01-10T03:30:00Z", level: "high", selector: { applied: true, model: "e2e-gap", kept: 2, dropped: 1, dropped_memory_ids: ["m-1"] }, page: ["m-1", "m-2", "m-3"] },
-  { name: "C", at: "2025-01-10T14:00:00Z", level: "low", selector: { applied: true, model: "e2e-llm", kept: 3, dropped: 0, dropped_memory_ids: [] }, page: ["c-1", "c-2", "c-3"] },
+  {
+    name: "A",
+    at: "2025-01-09T15:00:00Z",
+    level: "high",
+    selector: { applied: true, model: "e2e-gap", kept: 3, dropped: 1, dropped_memory_ids: ["m-4"] },
+    page: ["m-1", "m-2", "m-3", "m-4"],
+  },
+  {
+    name: "B",
+    at: "2025-01-10T03:30:00Z",
+    level: "high",
+    selector: { applied: true, model: "e2e-gap", kept: 2, dropped: 1, dropped_memory_ids: ["m-1"] },
+    page: ["m-1", "m-2", "m-3"],
+  },
+  {
+    name: "C",
+    at: "2025-01-10T14:00:00Z",
+    level: "low",
+    selector: { applied: true, model: "e2e-llm", kept: 3, dropped: 0, dropped_memory_ids: [] },
+    page: ["c-1", "c-2", "c-3"],
+  },
   { name: "D", at: "2025-01-10T16:00:00Z", level: "none", selector: { applied: false, reason: "disabled" }, page: ["d-1"] },
   // 22 dropped, only the first 20 ids listed (the contract's cap); the page holds the kept two.
   {
-    name: "E", at: "2025-01-11T12:00:00Z", level: "moderate",
-    selector: { applied: true, model: "e2e-llm", kept: 2, dropped: 22, dropped_memory_ids: Array.from({ length: 20 }, (_, i) => `m-${i + 10}`) },
+    name: "E",
+    at: "2025-01-11T12:00:00Z",
+    level: "moderate",
+    selector: {
+      applied: true,
+      model: "e2e-llm",
+      kept: 2,
+      dropped: 22,
+      dropped_memory_ids: Array.from({ length: 20 }, (_, i) => `m-${i + 10}`),
+    },
     page: ["m-1", "m-2"],
   },
 ];
@@ -45,7 +71,14 @@ async function ingest(request: APIRequestContext, store: string, run: string): P
         request: { query: `insights ${run} recall ${p.name}`, k: 5 },
         response: {
           results: p.page.map((id, rank) => ({ memory_id: id, summary: `Memory ${id} (${run})`, score: 0.9 - rank / 10 })),
-          confidence: { level: p.level, top_score: 0.8, prominence: 0.5, relative_margin: 3, result_count: 8, rationale: "Planned for the insights spec." },
+          confidence: {
+            level: p.level,
+            top_score: 0.8,
+            prominence: 0.5,
+            relative_margin: 3,
+            result_count: 8,
+            rationale: "Planned for the insights spec.",
+          },
           selector: p.selector,
         },
         latency_ms: 20,
@@ -63,7 +96,11 @@ async function stat(page: Page, testId: string) {
   return { value: tile.getByTestId("stat-value"), detail: tile.getByTestId("stat-detail") };
 }
 
-test("the page shows the rates of the ingested recalls, in the browser's zone, and drills down to them @postgres", async ({ page, request, stamp }) => {
+test("the page shows the rates of the ingested recalls, in the browser's zone, and drills down to them @postgres", async ({
+  page,
+  request,
+  stamp,
+}) => {
   const run = stamp;
   const store = `e2e-insights-${run}`;
   const ids = await ingest(request, store, run);
@@ -130,8 +167,14 @@ test("the page shows the rates of the ingested recalls, in the browser's zone, a
 
   // Disagreements: B (high, its top hit m-1 dropped) and C (low, nothing dropped).
   await expect(page.locator('[data-testid="disagreement-row"][data-kind="top_dropped"]')).toHaveCount(1);
-  await expect(page.locator('[data-testid="disagreement-row"][data-kind="top_dropped"]')).toHaveAttribute("data-recall-id", ids.B!);
-  await expect(page.locator('[data-testid="disagreement-row"][data-kind="weak_kept_all"]')).toHaveAttribute("data-recall-id", ids.C!);
+  await expect(page.locator('[data-testid="disagreement-row"][data-kind="top_dropped"]')).toHaveAttribute(
+    "data-recall-id",
+    ids.B!,
+  );
+  await expect(page.locator('[data-testid="disagreement-row"][data-kind="weak_kept_all"]')).toHaveAttribute(
+    "data-recall-id",
+    ids.C!,
+  );
 
   // Drill down: the memory's row opens the History filtered to the recalls that dropped it.
   await first.getByRole("link").click();
@@ -153,9 +196,16 @@ test("the page shows the rates of the ingested recalls, in the browser's zone, a
   await expect(page.getByRole("heading", { level: 1, name: "Logged recall" })).toBeVisible();
 });
 
-test("recalls run with the score-gap selector show up under its model, and its row lists them in History", async ({ page, request }) => {
+test("recalls run with the score-gap selector show up under its model, and its row lists them in History", async ({
+  page,
+  request,
+}) => {
   // Deterministic on the demo corpus: the first has a clear gap under its top hit at k=10.
-  const queries = ["What went wrong with VAT on Belgian invoices?", "who's responsible for the quoting service", "When is Daniel's birthday?"];
+  const queries = [
+    "What went wrong with VAT on Belgian invoices?",
+    "who's responsible for the quoting service",
+    "When is Daniel's birthday?",
+  ];
   const ran: string[] = [];
   for (const query of queries) {
     const res = await request.post("/api/recall", { data: { query, selector: "gap", k: 10 } });

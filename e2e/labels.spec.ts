@@ -91,9 +91,13 @@ test("label a recall in the console with the keyboard, then find it with History
   await bar.getByLabel("Set name").fill(name);
   await bar.getByTestId("create-set-submit").click();
   await expect(bar.getByTestId("create-set-done")).toContainText("Created a set of 1 item");
-  const sets = (await (await page.request.get("/api/datasets")).json()) as { datasets: { id: string; name: string; origin: string }[] };
+  const sets = (await (await page.request.get("/api/datasets")).json()) as {
+    datasets: { id: string; name: string; origin: string }[];
+  };
   const set = sets.datasets.find((d) => d.name === name)!;
   expect(set.origin).toBe("history");
-  const fetched = (await (await page.request.get(`/api/datasets/${set.id}`)).json()) as { items: { query: string; relevant: string[] }[] };
+  const fetched = (await (await page.request.get(`/api/datasets/${set.id}`)).json()) as {
+    items: { query: string; relevant: string[] }[];
+  };
   expect(fetched.items.map((i) => ({ query: i.query, relevant: i.relevant }))).toEqual([{ query, relevant }]);
 });

@@ -69,7 +69,10 @@ test("picking the remote store lists the service's memories, read-only", async (
   // A type from the service's counts filters the list.
   await page.getByRole("button", { name: "Clear filters" }).first().click();
   await expect(remoteRows(page)).toHaveCount(4);
-  await page.getByRole("list", { name: /Memories by type/ }).getByRole("button", { name: /schedule/ }).click();
+  await page
+    .getByRole("list", { name: /Memories by type/ })
+    .getByRole("button", { name: /schedule/ })
+    .click();
   await expect(remoteRows(page)).toHaveCount(1);
   await expect(remoteRows(page).first()).toContainText("Daily standup");
 
@@ -93,7 +96,14 @@ test("Load more pages through the service's list", async ({ page }) => {
     data: {
       path: "/api/v1/memory/list",
       json: {
-        memories: FAKE_SUMMARIES.slice(0, 2).map((summary, i) => ({ id: `page-${i}`, summary, type: "note", scope: "persistent", importance: 0.5, created_at: "2026-06-01T00:00:00Z" })),
+        memories: FAKE_SUMMARIES.slice(0, 2).map((summary, i) => ({
+          id: `page-${i}`,
+          summary,
+          type: "note",
+          scope: "persistent",
+          importance: 0.5,
+          created_at: "2026-06-01T00:00:00Z",
+        })),
         total: 4,
         has_more: true,
       },

@@ -52,7 +52,9 @@ test("lists the store's memories with the total and the embedding model", async 
   expect(expected.total).toBeGreaterThan(0);
   await expect(page.getByTestId("memory-total")).toHaveText(expected.total.toLocaleString("en-US"));
   await expect(page.getByTestId("embedding-model")).toHaveText(expected.embedding_model);
-  await expect(page.getByRole("list", { name: /Memories by type/ }).getByRole("button")).toHaveCount(Object.keys(expected.by_type).length);
+  await expect(page.getByRole("list", { name: /Memories by type/ }).getByRole("button")).toHaveCount(
+    Object.keys(expected.by_type).length,
+  );
 
   const firstPage = Math.min(50, expected.total);
   await expect(rows(page)).toHaveCount(firstPage);

@@ -19,10 +19,17 @@ test("a recall through the remote store renders what the service said, and is lo
   const id = new URL(page.url()).searchParams.get("recall")!;
   const stored = await page.request.get(`/api/recalls/${id}`);
   expect(stored.status()).toBe(200);
-  expect(await stored.json()).toMatchObject({ store: "fake", candidates: null, confidence: { level: "high", background_derived: true } });
+  expect(await stored.json()).toMatchObject({
+    store: "fake",
+    candidates: null,
+    confidence: { level: "high", background_derived: true },
+  });
 });
 
-test("a remote store that refuses the key shows an actionable message and the console keeps working", async ({ page, recallConsole }) => {
+test("a remote store that refuses the key shows an actionable message and the console keeps working", async ({
+  page,
+  recallConsole,
+}) => {
   await recallConsole.submit("anything at all", { store: "fake-badkey" });
   const error = page.getByTestId("recall-error");
   await expect(error).toContainText(/rejected its API key .*set a valid key in REMOTE_STORES\[1\]\.api_key/);
@@ -48,7 +55,9 @@ test("the score-gap selector drops rows below the largest gap and says so", asyn
   await expect(result.getByTestId("result-row").first()).toHaveAttribute("data-dropped", "false");
 });
 
-test("the LLM selector keeps what the model answered; a timeout leaves the page unselected with the reason", async ({ recallConsole }) => {
+test("the LLM selector keeps what the model answered; a timeout leaves the page unselected with the reason", async ({
+  recallConsole,
+}) => {
   // The fake model keeps the first two ids of the page.
   await recallConsole.submit("who covers while Tomasz is on paternity leave", { selector: "llm" });
   let result = await recallConsole.logged();

@@ -40,18 +40,35 @@ function watchWrites(page: Page): number[] {
 }
 
 test.describe("another origin", () => {
-  test("cannot create a memory, delete one, log a recall or run retention, with a form or with fetch", async ({ page, request }) => {
+  test("cannot create a memory, delete one, log a recall or run retention, with a form or with fetch", async ({
+    page,
+    request,
+  }) => {
     const run = stamp();
     // What an attack would hit: a memory to delete, and a logged recall old enough for retention.
     const victim = `victim-${run}`;
-    expect((await request.post(`${APP}/api/memories`, { data: { memories: [{ id: victim, summary: `Keep me ${run}` }] } })).status()).toBe(201);
+    expect(
+      (await request.post(`${APP}/api/memories`, { data: { memories: [{ id: victim, summary: `Keep me ${run}` }] } })).status(),
+    ).toBe(201);
     const old = await request.post(`${APP}/api/recalls`, {
-      data: { recalls: [{ external_id: `old-${run}`, store: "e2e-security", created_at: "1971-06-01T00:00:00Z", request: { query: `old ${run}`, k: 1 }, response: NO_RESULTS }] },
+      data: {
+        recalls: [
+          {
+            external_id: `old-${run}`,
+            store: "e2e-security",
+            created_at: "1971-06-01T00:00:00Z",
+            request: { query: `old ${run}`, k: 1 },
+            response: NO_RESULTS,
+          },
+        ],
+      },
     });
     expect(old.status()).toBe(201);
     const oldId = ((await old.json()) as { results: { id: string }[] }).results[0]!.id;
     const memoriesBefore = await memoryTotal(request);
-    const recallsBefore = ((await (await request.get(`${APP}/api/recalls?store=e2e-security&limit=100`)).json()) as { items: unknown[] }).items.length;
+    const recallsBefore = (
+      (await (await request.get(`${APP}/api/recalls?store=e2e-security&limit=100`)).json()) as { items: unknown[] }
+    ).items.length;
 
     await page.goto(`${OTHER}/`);
     await expect(page.getByRole("heading", { name: "Another site" })).toBeVisible();
@@ -71,9 +88,21 @@ test.describe("another origin", () => {
         const planted = JSON.stringify({ memories: [{ summary: `planted by fetch ${run}` }] });
         return [
           await attempt(`${app}/api/memories`, { method: "POST", mode: "no-cors", body: planted }),
-          await attempt(`${app}/api/memories`, { method: "POST", body: planted, headers: { "content-type": "application/json" } }),
-          await attempt(`${app}/api/recalls/retention`, { method: "POST", mode: "no-cors", body: JSON.stringify({ keep_days: 20000 }) }),
-          await attempt(`${app}/api/recall`, { method: "POST", mode: "no-cors", body: JSON.stringify({ query: `planted recall ${run}` }) }),
+          await attempt(`${app}/api/memories`, {
+            method: "POST",
+            body: planted,
+            headers: { "content-type": "application/json" },
+          }),
+          await attempt(`${app}/api/recalls/retention`, {
+            method: "POST",
+            mode: "no-cors",
+            body: JSON.stringify({ keep_days: 20000 }),
+          }),
+          await attempt(`${app}/api/recall`, {
+            method: "POST",
+            mode: "no-cors",
+            body: JSON.stringify({ query: `planted recall ${run}` }),
+          }),
           await attempt(`${app}/api/memories/${victim}`, { method: "DELETE" }),
         ];
       },
@@ -118,7 +147,9 @@ test.describe("another origin", () => {
     expect(await memoryTotal(request)).toBe(memoriesBefore);
     expect((await request.get(`${APP}/api/memories/${victim}`)).status()).toBe(200);
     expect((await request.get(`${APP}/api/recalls/${oldId}`)).status()).toBe(200);
-    const recallsAfter = ((await (await request.get(`${APP}/api/recalls?store=e2e-security&limit=100`)).json()) as { items: unknown[] }).items.length;
+    const recallsAfter = (
+      (await (await request.get(`${APP}/api/recalls?store=e2e-security&limit=100`)).json()) as { items: unknown[] }
+    ).items.length;
     expect(recallsAfter).toBe(recallsBefore);
     const planted = await request.get(`${APP}/api/recalls?q=${encodeURIComponent(`planted recall ${run}`)}`);
     expect(((await planted.json()) as { items: unknown[] }).items).toHaveLength(0);
@@ -167,11 +198,14 @@ test.describe("another origin", () => {
   test("a Host name the dashboard does not know (DNS rebinding) gets nothing", async () => {
     // What a browser sends after DNS rebinding: the attacker's name, this machine's address.
     const answer = await new Promise<{ status: number; body: string }>((resolve, reject) => {
-      const req = http.get({ host: "127.0.0.1", port: E2E_PORT, path: "/api/memories", headers: { host: `rebind-${stamp()}.example:${E2E_PORT}` } }, (res) => {
-        let body = "";
-        res.on("data", (chunk) => (body += chunk));
-        res.on("end", () => resolve({ status: res.statusCode ?? 0, body }));
-      });
+      const req = http.get(
+        { host: "127.0.0.1", port: E2E_PORT, path: "/api/memories", headers: { host: `rebind-${stamp()}.example:${E2E_PORT}` } },
+        (res) => {
+          let body = "";
+          res.on("data", (chunk) => (body += chunk));
+          res.on("end", () => resolve({ status: res.statusCode ?? 0, body }));
+        },
+      );
       req.on("error", reject);
     });
     expect(answer.status).toBe(403);
@@ -224,12 +258,20 @@ test.describe("with sign-in on (AUTH_PASSWORD)", () => {
 
     // A memory to try to delete, made by the signed-in browser.
     const victim = `auth-victim-${run}`;
-    expect((await page.request.post(`${AUTH_APP}/api/memories`, { data: { memories: [{ id: victim, summary: `Keep me ${run}` }] } })).status()).toBe(201);
+    expect(
+      (
+        await page.request.post(`${AUTH_APP}/api/memories`, { data: { memories: [{ id: victim, summary: `Keep me ${run}` }] } })
+      ).status(),
+    ).toBe(201);
 
     const auth = { authorization: `Bearer ${key}` };
     const ingested = await request.post(`${AUTH_APP}/api/recalls`, {
       headers: auth,
-      data: { recalls: [{ external_id: `auth-${run}`, store: "agent", request: { query: `ingested ${run}`, k: 1 }, response: NO_RESULTS }] },
+      data: {
+        recalls: [
+          { external_id: `auth-${run}`, store: "agent", request: { query: `ingested ${run}`, k: 1 }, response: NO_RESULTS },
+        ],
+      },
     });
     expect(ingested.status()).toBe(201);
     const deleted = await request.delete(`${AUTH_APP}/api/memories/${victim}`, { headers: auth });
@@ -247,7 +289,11 @@ test.describe("with sign-in on (AUTH_PASSWORD)", () => {
     await expect(row).toContainText("revoked");
     const afterRevoke = await request.post(`${AUTH_APP}/api/recalls`, {
       headers: auth,
-      data: { recalls: [{ external_id: `auth-${run}-2`, store: "agent", request: { query: `again ${run}`, k: 1 }, response: NO_RESULTS }] },
+      data: {
+        recalls: [
+          { external_id: `auth-${run}-2`, store: "agent", request: { query: `again ${run}`, k: 1 }, response: NO_RESULTS },
+        ],
+      },
     });
     expect(afterRevoke.status()).toBe(401);
   });
@@ -273,7 +319,10 @@ test("bound to 0.0.0.0 without AUTH_PASSWORD the app refuses to start, in one li
   delete env.DATABASE_URL;
   try {
     const port = await freePort();
-    const child = spawn(path.resolve("node_modules/.bin/next"), ["start", "-p", String(port), "-H", "0.0.0.0"], { env, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(path.resolve("node_modules/.bin/next"), ["start", "-p", String(port), "-H", "0.0.0.0"], {
+      env,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let stderr = "";
     let stdout = "";
     child.stderr.on("data", (chunk) => (stderr += chunk));

@@ -20,7 +20,9 @@ async function recall(page: Page, query: string) {
   return new URL(page.url()).searchParams.get("recall")!;
 }
 
-test("the selector panel shows the raw answer and the invented id as the failure reason; Insights drills into History by that reason", async ({ page }) => {
+test("the selector panel shows the raw answer and the invented id as the failure reason; Insights drills into History by that reason", async ({
+  page,
+}) => {
   const from = new Date(Date.now() - 60_000).toISOString();
 
   const first = await recall(page, "who covers while Tomasz is on paternity leave invent-id-please");

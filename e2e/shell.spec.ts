@@ -46,7 +46,11 @@ test("the header is reachable by keyboard", async ({ page }) => {
 test("unknown API routes answer with the error envelope", async ({ request }) => {
   const response = await request.post("/api/does-not-exist", { data: {} });
   expect(response.status()).toBe(404);
-  expect(await response.json()).toEqual({ error: "not_found", message: expect.stringContaining("/api/does-not-exist"), details: {} });
+  expect(await response.json()).toEqual({
+    error: "not_found",
+    message: expect.stringContaining("/api/does-not-exist"),
+    details: {},
+  });
 });
 
 test("an unknown page explains itself", async ({ page }) => {

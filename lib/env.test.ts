@@ -17,7 +17,14 @@ describe("checkEnv", () => {
   it("accepts an empty environment and the documented values", () => {
     expect(() => checkEnv({})).not.toThrow();
     expect(() =>
-      checkEnv({ PORT: "4003", DEMO_CORPUS: "off", EMBEDDING_WORKERS: "2", DATABASE_URL: "postgres://u:p@127.0.0.1:5432/db", HOME: "/root", PATH: "/bin" }),
+      checkEnv({
+        PORT: "4003",
+        DEMO_CORPUS: "off",
+        EMBEDDING_WORKERS: "2",
+        DATABASE_URL: "postgres://u:p@127.0.0.1:5432/db",
+        HOME: "/root",
+        PATH: "/bin",
+      }),
     ).not.toThrow();
   });
 
@@ -36,10 +43,14 @@ describe("checkEnv", () => {
 
   it("runs the area parsers too: database, embedder, remote stores, LLM selector", () => {
     expect(problem({ DATABASE_URL: "mysql://x" }).message).toMatch(/DATABASE_URL uses the scheme "mysql"/);
-    expect(problem({ EMBEDDINGS_BASE_URL: "http://127.0.0.1:1/v1", EMBEDDINGS_MODEL: "m" }).message).toMatch(/EMBEDDINGS_DIMENSIONS must be set/);
+    expect(problem({ EMBEDDINGS_BASE_URL: "http://127.0.0.1:1/v1", EMBEDDINGS_MODEL: "m" }).message).toMatch(
+      /EMBEDDINGS_DIMENSIONS must be set/,
+    );
     expect(problem({ EMBEDDINGS_BASE_URL: "http://127.0.0.1:1/v1" }).message).toMatch(/EMBEDDINGS_MODEL must be set/);
     expect(problem({ REMOTE_STORES: "[not json" }).message).toMatch(/REMOTE_STORES/);
-    expect(problem({ SELECTOR_LLM_BASE_URL: "ftp://x", SELECTOR_LLM_MODEL: "m" }).message).toMatch(/SELECTOR_LLM_BASE_URL must be an http\(s\) URL/);
+    expect(problem({ SELECTOR_LLM_BASE_URL: "ftp://x", SELECTOR_LLM_MODEL: "m" }).message).toMatch(
+      /SELECTOR_LLM_BASE_URL must be an http\(s\) URL/,
+    );
   });
 
   it("flags a name one or two letters off a known one, and leaves other names alone", () => {
@@ -71,7 +82,18 @@ describe("the README's Configuration table", () => {
   });
 
   it("lists every variable the code reads", () => {
-    for (const name of ["DATABASE_URL", "PGLITE_DATA_DIR", "PORT", "DEMO_CORPUS", "EMBEDDING_WORKERS", "REMOTE_STORE_URL", "SELECTOR_LLM_MODEL", "NEXT_DIST_DIR", "CHROMIUM_PATH", "TEST_DATABASE_URL"]) {
+    for (const name of [
+      "DATABASE_URL",
+      "PGLITE_DATA_DIR",
+      "PORT",
+      "DEMO_CORPUS",
+      "EMBEDDING_WORKERS",
+      "REMOTE_STORE_URL",
+      "SELECTOR_LLM_MODEL",
+      "NEXT_DIST_DIR",
+      "CHROMIUM_PATH",
+      "TEST_DATABASE_URL",
+    ]) {
       expect(ENV_NAMES.has(name), name).toBe(true);
     }
   });

@@ -36,7 +36,9 @@ export interface EnvSetting {
 const positiveInt =
   (max = Number.MAX_SAFE_INTEGER): Check =>
   (value) =>
-    /^\d+$/.test(value) && Number(value) >= 1 && Number(value) <= max ? undefined : `must be a whole number in 1…${max}, got "${value}"`;
+    /^\d+$/.test(value) && Number(value) >= 1 && Number(value) <= max
+      ? undefined
+      : `must be a whole number in 1…${max}, got "${value}"`;
 
 const oneOf =
   (...allowed: string[]): Check =>
@@ -86,7 +88,11 @@ export const ENV_SETTINGS: readonly EnvSetting[] = [
     meaning:
       "Embed with an OpenAI-compatible `/v1/embeddings` endpoint instead of the bundled Universal Sentence Encoder lite. After switching, run `npm run reembed`.",
     scope: "app",
-    checks: { EMBEDDINGS_BASE_URL: httpUrl, EMBEDDINGS_DIMENSIONS: positiveInt(65_536), EMBEDDINGS_TIMEOUT_MS: positiveInt(600_000) },
+    checks: {
+      EMBEDDINGS_BASE_URL: httpUrl,
+      EMBEDDINGS_DIMENSIONS: positiveInt(65_536),
+      EMBEDDINGS_TIMEOUT_MS: positiveInt(600_000),
+    },
   },
   {
     names: ["EMBEDDING_WORKERS"],
@@ -189,7 +195,8 @@ export const ENV_SETTINGS: readonly EnvSetting[] = [
   {
     names: ["E2E_PORT"],
     default: "`3210`",
-    meaning: "First of the loopback ports the e2e servers use: the app, +1 on PostgreSQL, +2/+3 test doubles, +4 with sign-in on, +5 another origin.",
+    meaning:
+      "First of the loopback ports the e2e servers use: the app, +1 on PostgreSQL, +2/+3 test doubles, +4 with sign-in on, +5 another origin.",
     scope: "tests",
   },
   {
@@ -232,16 +239,22 @@ export function checkEnv(env: Env = process.env): void {
   }
   const parsers: [string, () => unknown][] = [
     ["DATABASE_URL", () => resolveDatabaseConfig(env)],
-    ["EMBEDDINGS_BASE_URL", () => {
-      const problem = embedderConfigProblem(env);
-      if (problem) throw new Error(problem);
-    }],
+    [
+      "EMBEDDINGS_BASE_URL",
+      () => {
+        const problem = embedderConfigProblem(env);
+        if (problem) throw new Error(problem);
+      },
+    ],
     ["REMOTE_STORES", () => readRemoteStoreConfigs(env)],
     ["SELECTOR_LLM_BASE_URL", () => readLlmSelectorConfig(env)],
-    ["AUTH_PASSWORD", () => {
-      const problem = authConfigProblem(env);
-      if (problem) throw new Error(problem);
-    }],
+    [
+      "AUTH_PASSWORD",
+      () => {
+        const problem = authConfigProblem(env);
+        if (problem) throw new Error(problem);
+      },
+    ],
   ];
   for (const [variable, parse] of parsers) {
     try {
@@ -258,7 +271,10 @@ export function checkEnv(env: Env = process.env): void {
   }
   const first = problems[0];
   if (first) {
-    throw new EnvError(first.message + (problems.length > 1 ? ` (and ${problems.length - 1} more setting problems)` : ""), first.variable);
+    throw new EnvError(
+      first.message + (problems.length > 1 ? ` (and ${problems.length - 1} more setting problems)` : ""),
+      first.variable,
+    );
   }
 }
 

@@ -12,7 +12,11 @@ describe("process singletons", () => {
 
   it("caches nothing when making throws", () => {
     const key = `test-${Math.random()}`;
-    expect(() => processSingleton(key, () => { throw new Error("bad setting"); })).toThrow("bad setting");
+    expect(() =>
+      processSingleton(key, () => {
+        throw new Error("bad setting");
+      }),
+    ).toThrow("bad setting");
     expect(processSingleton(key, () => 7)).toBe(7);
   });
 

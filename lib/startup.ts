@@ -37,7 +37,8 @@ export async function startApp(): Promise<void> {
 async function prepareEvaluation(): Promise<void> {
   const { prisma } = await getDatabase();
   const interrupted = await markInterruptedRuns(prisma);
-  if (interrupted) console.log(`Recall Inspector: ${interrupted} evaluation run(s) left unfinished by the last start marked interrupted.`);
+  if (interrupted)
+    console.log(`Recall Inspector: ${interrupted} evaluation run(s) left unfinished by the last start marked interrupted.`);
   const demo = await ensureDemoDataset(prisma);
   if (demo) console.log(`Recall Inspector: stored the demo corpus's labeled queries as a set (${demo.count} queries).`);
 }
@@ -55,5 +56,6 @@ function checkSignIn(): void {
     process.exit(1);
   }
   if (verdict.warning) console.warn(verdict.warning);
-  if (verdict.authEnabled) console.log("Recall Inspector: sign-in is on (AUTH_PASSWORD); API clients need a key (npm run apikey).");
+  if (verdict.authEnabled)
+    console.log("Recall Inspector: sign-in is on (AUTH_PASSWORD); API clients need a key (npm run apikey).");
 }

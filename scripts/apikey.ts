@@ -36,8 +36,12 @@ runScript(async () => {
   if (command !== "create" && command !== "list" && command !== "revoke") throw new UsageError(USAGE);
   let body: { name: string; scope: string } | null = null;
   if (command === "create") {
-    const parsed = CreateApiKeyBodySchema.safeParse({ name: option(args, "--name") ?? `cli ${new Date().toISOString().slice(0, 10)}`, scope: option(args, "--scope") });
-    if (!parsed.success) throw new UsageError(`${parsed.error.issues[0]?.path.join(".")}: ${parsed.error.issues[0]?.message}\n${USAGE}`);
+    const parsed = CreateApiKeyBodySchema.safeParse({
+      name: option(args, "--name") ?? `cli ${new Date().toISOString().slice(0, 10)}`,
+      scope: option(args, "--scope"),
+    });
+    if (!parsed.success)
+      throw new UsageError(`${parsed.error.issues[0]?.path.join(".")}: ${parsed.error.issues[0]?.message}\n${USAGE}`);
     body = parsed.data;
   }
   if (command === "revoke" && !args[0]) throw new UsageError(USAGE);
@@ -70,10 +74,16 @@ async function viaApp(url: string): Promise<KeyStore> {
   const session = (await (await fetch(`${url}/api/auth/session`)).json()) as { auth_enabled?: boolean };
   if (session.auth_enabled) {
     const password = process.env.AUTH_PASSWORD;
-    if (!password) throw new UsageError(`the app at ${url} has sign-in on: set AUTH_PASSWORD in this shell too (keys are managed by signed-in people, not by keys).`);
+    if (!password)
+      throw new UsageError(
+        `the app at ${url} has sign-in on: set AUTH_PASSWORD in this shell too (keys are managed by signed-in people, not by keys).`,
+      );
     const signIn = await fetch(`${url}/api/auth/signin`, { method: "POST", headers, body: JSON.stringify({ password }) });
     if (!signIn.ok) throw new UsageError(`the app at ${url} refused AUTH_PASSWORD from this shell (${signIn.status}).`);
-    headers.cookie = signIn.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
+    headers.cookie = signIn.headers
+      .getSetCookie()
+      .map((c) => c.split(";")[0])
+      .join("; ");
   }
   const call = async <T>(path: string, init: RequestInit = {}): Promise<T> => {
     const response = await fetch(`${url}${path}`, { ...init, headers });
@@ -88,8 +98,15 @@ async function viaApp(url: string): Promise<KeyStore> {
     revoke: async (idOrPrefix) => {
       let id = idOrPrefix;
       if (!/^[0-9a-f-]{36}$/i.test(idOrPrefix)) {
-        const matches = (await call<{ items: ApiKeyView[] }>("/api/keys")).items.filter((k) => !k.revoked_at && idOrPrefix.startsWith(k.prefix));
-        if (matches.length !== 1) throw new UsageError(matches.length ? `${matches.length} keys start with ${idOrPrefix}; revoke by id.` : `no active key starts with ${idOrPrefix}.`);
+        const matches = (await call<{ items: ApiKeyView[] }>("/api/keys")).items.filter(
+          (k) => !k.revoked_at && idOrPrefix.startsWith(k.prefix),
+        );
+        if (matches.length !== 1)
+          throw new UsageError(
+            matches.length
+              ? `${matches.length} keys start with ${idOrPrefix}; revoke by id.`
+              : `no active key starts with ${idOrPrefix}.`,
+          );
         id = matches[0]!.id;
       }
       return (await call<{ revoked: ApiKeyView }>(`/api/keys/${id}`, { method: "DELETE" })).revoked;
@@ -109,7 +126,11 @@ async function direct(): Promise<KeyStore> {
     revoke: async (idOrPrefix) => {
       const outcome = await revokeApiKey(prisma, idOrPrefix);
       if (!outcome.ok) {
-        throw new UsageError(outcome.reason === "ambiguous" ? `${outcome.matches} keys start with ${idOrPrefix}; revoke by id.` : `no key ${idOrPrefix}.`);
+        throw new UsageError(
+          outcome.reason === "ambiguous"
+            ? `${outcome.matches} keys start with ${idOrPrefix}; revoke by id.`
+            : `no key ${idOrPrefix}.`,
+        );
       }
       return outcome.item;
     },

@@ -76,12 +76,18 @@ runScript(async () => {
       resolveStore: async () => store,
       resolveProfile: async () => BUILTIN_PROFILES.find((p) => p.name === profileName) ?? null,
     };
-    if (!BUILTIN_PROFILES.some((p) => p.name === profileName)) throw new UsageError(`--profile is one of ${BUILTIN_PROFILES.map((p) => p.name).join(", ")}`);
-    console.log(`demo set: ${created} memories, ${set.count} queries; k=${k}; default thresholds (first table), profile ${profileName} (metrics)\n`);
+    if (!BUILTIN_PROFILES.some((p) => p.name === profileName))
+      throw new UsageError(`--profile is one of ${BUILTIN_PROFILES.map((p) => p.name).join(", ")}`);
+    console.log(
+      `demo set: ${created} memories, ${set.count} queries; k=${k}; default thresholds (first table), profile ${profileName} (metrics)\n`,
+    );
 
     const reports = [];
     for (const mode of ["hybrid", "semantic", "keyword"] as SearchMode[]) {
-      const started = await startEvalRun(deps, EvalRunBodySchema.parse({ dataset_id: set.id, store: "embedded", k, search_mode: mode }));
+      const started = await startEvalRun(
+        deps,
+        EvalRunBodySchema.parse({ dataset_id: set.id, store: "embedded", k, search_mode: mode }),
+      );
       await evalQueueIdle();
       reports.push({ mode, report: (await evalRunReport(prisma, started!.id))! });
     }
@@ -90,7 +96,12 @@ runScript(async () => {
     for (const { mode, report } of reports) {
       const r = retrievalReport(
         report.items.map((i) => ({
-          query: { id: i.item_id ?? String(i.position), query: i.query, kind: i.kind ?? (i.relevant.length ? "on_topic" : "off_topic"), relevant: i.relevant },
+          query: {
+            id: i.item_id ?? String(i.position),
+            query: i.query,
+            kind: i.kind ?? (i.relevant.length ? "on_topic" : "off_topic"),
+            relevant: i.relevant,
+          },
           ranked: i.returned_ids,
           level: i.reference_level ?? "none",
         })),
@@ -101,9 +112,23 @@ runScript(async () => {
       );
     }
 
-    console.log(`\nevaluation metrics (as GET /api/eval-runs/{id}), triage judged by profile ${profileName}; worth reading = high/moderate; AUC of present vs absent`);
+    console.log(
+      `\nevaluation metrics (as GET /api/eval-runs/{id}), triage judged by profile ${profileName}; worth reading = high/moderate; AUC of present vs absent`,
+    );
     console.log(`"vs present" rows: that kind's absent queries against every present query of the set\n`);
-    const header = ["", "n", `nDCG@${k}`, `rec@${k}`, "triage", "bal.acc", "wr.prec", "wr.rec", "AUC top", "AUC prom", "AUC rel.m"];
+    const header = [
+      "",
+      "n",
+      `nDCG@${k}`,
+      `rec@${k}`,
+      "triage",
+      "bal.acc",
+      "wr.prec",
+      "wr.rec",
+      "AUC top",
+      "AUC prom",
+      "AUC rel.m",
+    ];
     for (const { mode, report } of reports) {
       const m = report.metrics;
       console.log(`${mode}  (${m.present} present, ${m.absent} absent, ${m.errors} failed)`);
@@ -119,7 +144,9 @@ runScript(async () => {
         if (b.present === 0 && b.absent > 0) console.log(`  ${metricLine(`  vs present`, { ...b, auc: b.auc_vs_present })}`);
       }
       const c = m.confusion;
-      console.log(`  confusion present/absent: high ${c.high.present}/${c.high.absent}  moderate ${c.moderate.present}/${c.moderate.absent}  low ${c.low.present}/${c.low.absent}  none ${c.none.present}/${c.none.absent}\n`);
+      console.log(
+        `  confusion present/absent: high ${c.high.present}/${c.high.absent}  moderate ${c.moderate.present}/${c.moderate.absent}  low ${c.low.present}/${c.low.absent}  none ${c.none.present}/${c.none.absent}\n`,
+      );
     }
     await prisma.$disconnect();
   } finally {

@@ -55,19 +55,35 @@ runScript(async () => {
     }
     const train = KS.flatMap((k) => examples[`hybrid:${k}`]!);
     const fit = fitProfile(train, { name: "use-lite" });
-    console.log(`demo set: ${created} memories, ${queries.length} queries (${queries.filter((q) => q.relevant.length).length} present, ${queries.filter((q) => !q.relevant.length).length} absent), hybrid, k = ${KS.join("/")}\n`);
-    console.log(`fitted: shape ${fit.shape}, pool_size ${fit.pool_size}, cut (abs_low = abs_moderate) ${fit.thresholds.abs_low_cosine}, moderate_prominence ${fit.thresholds.moderate_prominence}`);
-    console.log(`shapes tried (5-fold CV / training): ${fit.shapes.map((s) => `${s.shape} pool ${s.pool_size}: ${f(s.balanced_accuracy)} / ${f(s.train_balanced_accuracy)}`).join("; ")}`);
-    console.log(`over k=5/10/20: fitted train ${f(fit.estimate.train_balanced_accuracy)}, CV ${f(fit.estimate.balanced_accuracy)} (folds ${fit.estimate.fold_scores.map(f).join(", ")}); reference ${f(fit.reference.balanced_accuracy)}\n`);
-    console.log("balanced accuracy, present vs off-topic (reference constants | shipped profile train | CV of the same fit at that k alone)");
+    console.log(
+      `demo set: ${created} memories, ${queries.length} queries (${queries.filter((q) => q.relevant.length).length} present, ${queries.filter((q) => !q.relevant.length).length} absent), hybrid, k = ${KS.join("/")}\n`,
+    );
+    console.log(
+      `fitted: shape ${fit.shape}, pool_size ${fit.pool_size}, cut (abs_low = abs_moderate) ${fit.thresholds.abs_low_cosine}, moderate_prominence ${fit.thresholds.moderate_prominence}`,
+    );
+    console.log(
+      `shapes tried (5-fold CV / training): ${fit.shapes.map((s) => `${s.shape} pool ${s.pool_size}: ${f(s.balanced_accuracy)} / ${f(s.train_balanced_accuracy)}`).join("; ")}`,
+    );
+    console.log(
+      `over k=5/10/20: fitted train ${f(fit.estimate.train_balanced_accuracy)}, CV ${f(fit.estimate.balanced_accuracy)} (folds ${fit.estimate.fold_scores.map(f).join(", ")}); reference ${f(fit.reference.balanced_accuracy)}\n`,
+    );
+    console.log(
+      "balanced accuracy, present vs off-topic (reference constants | shipped profile train | CV of the same fit at that k alone)",
+    );
     for (const key of Object.keys(examples)) {
       const list = examples[key]!;
       const perK = fitProfile(list, { name: "use-lite" });
       const ref = evaluateProfile(list, DEFAULT_PROFILE).balanced_accuracy;
       const shipped = evaluateProfile(list, fit).balanced_accuracy;
-      console.log(`  ${key.padEnd(12)} reference ${f(ref)} | shipped ${f(shipped)} | CV ${f(perK.estimate.balanced_accuracy)} (train ${f(perK.estimate.train_balanced_accuracy)})`);
+      console.log(
+        `  ${key.padEnd(12)} reference ${f(ref)} | shipped ${f(shipped)} | CV ${f(perK.estimate.balanced_accuracy)} (train ${f(perK.estimate.train_balanced_accuracy)})`,
+      );
     }
-    console.log(`\nby kind (k=5/10/20 pooled): ${Object.entries(fit.by_kind).map(([k, r]) => `${k} ${r.count}: shipped ${f(r.fitted_accuracy)}, reference ${f(r.reference_accuracy)}`).join("; ")}`);
+    console.log(
+      `\nby kind (k=5/10/20 pooled): ${Object.entries(fit.by_kind)
+        .map(([k, r]) => `${k} ${r.count}: shipped ${f(r.fitted_accuracy)}, reference ${f(r.reference_accuracy)}`)
+        .join("; ")}`,
+    );
     if (!check) {
       fs.writeFileSync(OUT, JSON.stringify(shippedProfile(fit, created, queries.length), null, 2) + "\n");
       console.log(`\nwrote ${path.relative(process.cwd(), OUT)}`);
@@ -90,7 +106,9 @@ function shippedProfile(fit: FitResult, memories: number, queries: number) {
     description:
       `Fitted on the demo corpus (${memories} memories, ${queries} labeled queries, hybrid, k = 5/10/20) for USE-lite: ` +
       `worth reading when the top raw cosine of the first ${fit.pool_size ?? "k"} merged candidates is ≥ ${fit.thresholds.abs_low_cosine}` +
-      (fit.thresholds.moderate_prominence > 0 ? ` and prominence ≥ ${fit.thresholds.moderate_prominence}` : " (prominence admits every pool)") +
+      (fit.thresholds.moderate_prominence > 0
+        ? ` and prominence ≥ ${fit.thresholds.moderate_prominence}`
+        : " (prominence admits every pool)") +
       ". Reproduce with npm run fit-demo-profile.",
     thresholds: fit.thresholds,
     pool_size: fit.pool_size,
@@ -98,7 +116,11 @@ function shippedProfile(fit: FitResult, memories: number, queries: number) {
       kind: "fit",
       dataset: "demo (data/demo/queries.json)",
       fitted_at: new Date().toISOString().slice(0, 10),
-      estimate: { balanced_accuracy: fit.estimate.balanced_accuracy, train_balanced_accuracy: fit.estimate.train_balanced_accuracy, folds: fit.estimate.folds },
+      estimate: {
+        balanced_accuracy: fit.estimate.balanced_accuracy,
+        train_balanced_accuracy: fit.estimate.train_balanced_accuracy,
+        folds: fit.estimate.folds,
+      },
       note: `npm run fit-demo-profile; shape ${fit.shape}; reference constants on the same recalls: ${f(fit.reference.balanced_accuracy)}`,
     },
   };

@@ -10,16 +10,16 @@ export function runScript(main: () => Promise<void>): void {
     .then(() => checkEnv(process.env))
     .then(main)
     .then(
-    () => process.exit(0),
-    (error: unknown) => {
-      if (error instanceof EnvError || error instanceof DatabaseSetupError || error instanceof UsageError) {
-        console.error(`error: ${error.message}`);
-      } else {
-        console.error(error);
-      }
-      process.exit(1);
-    },
-  );
+      () => process.exit(0),
+      (error: unknown) => {
+        if (error instanceof EnvError || error instanceof DatabaseSetupError || error instanceof UsageError) {
+          console.error(`error: ${error.message}`);
+        } else {
+          console.error(error);
+        }
+        process.exit(1);
+      },
+    );
 }
 
 /** A mistake in how the script was called; printed as one line. */

@@ -34,7 +34,11 @@ export function SignInForm() {
       router.refresh();
     } catch (caught) {
       setBusy(false);
-      setError(caught instanceof ApiRequestError && caught.code === "wrong_password" ? "That password is not right." : errorMessage(caught));
+      setError(
+        caught instanceof ApiRequestError && caught.code === "wrong_password"
+          ? "That password is not right."
+          : errorMessage(caught),
+      );
       setPassword("");
       input.current?.focus();
     }

@@ -13,12 +13,24 @@ import styles from "./console.module.css";
 
 type FormState = Required<Pick<RecallBodyInput, "store" | "query" | "k" | "search_mode" | "selector">>;
 
-const FALLBACK_STORE: StoreOption = { name: "embedded", label: "Embedded", kind: "embedded", description: "", health: { ok: true } };
+const FALLBACK_STORE: StoreOption = {
+  name: "embedded",
+  label: "Embedded",
+  kind: "embedded",
+  description: "",
+  health: { ok: true },
+};
 
 const DEFAULT_FORM: FormState = { store: "embedded", query: "", k: 5, search_mode: "hybrid", selector: "off" };
 
 function formFromRequest(request: LoggedRequest): FormState {
-  return { store: request.store, query: request.query, k: request.k, search_mode: request.search_mode, selector: request.selector };
+  return {
+    store: request.store,
+    query: request.query,
+    k: request.k,
+    search_mode: request.search_mode,
+    selector: request.selector,
+  };
 }
 
 /**
@@ -109,7 +121,11 @@ export function RecallConsole() {
             Store
             <select id={ids.store} value={form.store} onChange={(e) => set("store", e.target.value)}>
               {(stores.data ?? [FALLBACK_STORE]).map((s) => (
-                <option key={s.name} value={s.name} title={s.health.ok ? s.description : `${s.description} Not reachable: ${s.health.message ?? "unknown error"}`}>
+                <option
+                  key={s.name}
+                  value={s.name}
+                  title={s.health.ok ? s.description : `${s.description} Not reachable: ${s.health.message ?? "unknown error"}`}
+                >
                   {s.label}
                   {s.kind === "remote" ? (s.health.ok ? " (remote)" : " (remote, unreachable)") : ""}
                 </option>
@@ -131,7 +147,11 @@ export function RecallConsole() {
           </label>
           <label htmlFor={ids.mode}>
             Search mode
-            <select id={ids.mode} value={form.search_mode} onChange={(e) => set("search_mode", e.target.value as FormState["search_mode"])}>
+            <select
+              id={ids.mode}
+              value={form.search_mode}
+              onChange={(e) => set("search_mode", e.target.value as FormState["search_mode"])}
+            >
               <option value="hybrid">Hybrid (semantic + BM25)</option>
               <option value="semantic">Semantic only</option>
               <option value="keyword">Keyword (BM25) only</option>
@@ -139,13 +159,23 @@ export function RecallConsole() {
           </label>
           <label htmlFor={ids.selector}>
             Selector
-            <select id={ids.selector} value={form.selector} onChange={(e) => set("selector", e.target.value as FormState["selector"])}>
+            <select
+              id={ids.selector}
+              value={form.selector}
+              onChange={(e) => set("selector", e.target.value as FormState["selector"])}
+            >
               {(selectors.data ?? [{ id: "off", label: "Off", available: true }]).map((option) => (
                 <option
                   key={option.id}
                   value={option.id}
                   disabled={!option.available}
-                  title={option.available ? (option.model ? `Model: ${option.model}` : undefined) : `Not configured: ${option.hint ?? ""}`}
+                  title={
+                    option.available
+                      ? option.model
+                        ? `Model: ${option.model}`
+                        : undefined
+                      : `Not configured: ${option.hint ?? ""}`
+                  }
                 >
                   {option.label}
                   {option.available ? (option.model && option.id === "llm" ? ` (${option.model})` : "") : " (not configured)"}

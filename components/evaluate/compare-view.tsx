@@ -35,7 +35,9 @@ export function CompareView() {
       </p>
     );
   }
-  const rows = onlyChanged ? comparison.rows.filter((r) => r.flipped || r.rank_a !== r.rank_b || r.level_a !== r.level_b) : comparison.rows;
+  const rows = onlyChanged
+    ? comparison.rows.filter((r) => r.flipped || r.rank_a !== r.rank_b || r.level_a !== r.level_b)
+    : comparison.rows;
   return (
     <div className={styles.stack}>
       <section className={`panel ${styles.panel}`} aria-label="The two runs">
@@ -50,7 +52,9 @@ export function CompareView() {
             </div>
           );
         })}
-        {!comparison.sameSet ? <p className={styles.warning}>These runs are over different sets; rows are matched by position only.</p> : null}
+        {!comparison.sameSet ? (
+          <p className={styles.warning}>These runs are over different sets; rows are matched by position only.</p>
+        ) : null}
       </section>
       <section className={`panel ${styles.panel}`} aria-labelledby="deltas-h">
         <h2 id="deltas-h">Metric deltas (B − A)</h2>
@@ -59,10 +63,12 @@ export function CompareView() {
       <section className={`panel ${styles.panel}`} aria-labelledby="rows-h">
         <div className={styles.row} style={{ justifyContent: "space-between" }}>
           <h2 id="rows-h">
-            Per query: <span data-testid="flipped-count">{comparison.flipped}</span> verdicts flipped, {comparison.rankChanged} ranks and {comparison.levelChanged} levels changed
+            Per query: <span data-testid="flipped-count">{comparison.flipped}</span> verdicts flipped, {comparison.rankChanged}{" "}
+            ranks and {comparison.levelChanged} levels changed
           </h2>
           <label className={styles.small}>
-            <input type="checkbox" checked={onlyChanged} onChange={(e) => setOnlyChanged(e.target.checked)} /> Only queries that changed
+            <input type="checkbox" checked={onlyChanged} onChange={(e) => setOnlyChanged(e.target.checked)} /> Only queries that
+            changed
           </label>
         </div>
         {rows.length === 0 ? (
@@ -75,7 +81,9 @@ export function CompareView() {
                   <th scope="col">#</th>
                   <th scope="col">Query</th>
                   <th scope="col">Kind</th>
-                  <th scope="col" className={styles.num}>Rank A → B</th>
+                  <th scope="col" className={styles.num}>
+                    Rank A → B
+                  </th>
                   <th scope="col">Level A</th>
                   <th scope="col">Level B</th>
                   <th scope="col">Verdict</th>
@@ -88,12 +96,29 @@ export function CompareView() {
                     <td>{r.query}</td>
                     <td className={styles.small}>{r.kind ?? "—"}</td>
                     <td className={styles.num}>{r.present ? `${r.rank_a ?? "missed"} → ${r.rank_b ?? "missed"}` : "n/a"}</td>
-                    <td>{r.recall_a ? <Link href={`/recalls/${r.recall_a}`}><LevelBadge level={r.level_a} /></Link> : "—"}</td>
-                    <td>{r.recall_b ? <Link href={`/recalls/${r.recall_b}`}><LevelBadge level={r.level_b} /></Link> : "—"}</td>
+                    <td>
+                      {r.recall_a ? (
+                        <Link href={`/recalls/${r.recall_a}`}>
+                          <LevelBadge level={r.level_a} />
+                        </Link>
+                      ) : (
+                        "—"
+                      )}
+                    </td>
+                    <td>
+                      {r.recall_b ? (
+                        <Link href={`/recalls/${r.recall_b}`}>
+                          <LevelBadge level={r.level_b} />
+                        </Link>
+                      ) : (
+                        "—"
+                      )}
+                    </td>
                     <td className={styles.small}>
                       {r.flipped ? (
                         <span className={r.flip_correct ? styles.positive : styles.negative}>
-                          flipped to {r.verdict_b === "worth_reading" ? "worth reading" : "go external"} ({r.flip_correct ? "now right" : "now wrong"})
+                          flipped to {r.verdict_b === "worth_reading" ? "worth reading" : "go external"} (
+                          {r.flip_correct ? "now right" : "now wrong"})
                         </span>
                       ) : (
                         "same"
@@ -116,9 +141,15 @@ function DeltaTable({ deltas }: { deltas: MetricDelta[] }) {
       <thead>
         <tr>
           <th scope="col">Metric</th>
-          <th scope="col" className={styles.num}>A</th>
-          <th scope="col" className={styles.num}>B</th>
-          <th scope="col" className={styles.num}>B − A</th>
+          <th scope="col" className={styles.num}>
+            A
+          </th>
+          <th scope="col" className={styles.num}>
+            B
+          </th>
+          <th scope="col" className={styles.num}>
+            B − A
+          </th>
         </tr>
       </thead>
       <tbody>
@@ -127,7 +158,11 @@ function DeltaTable({ deltas }: { deltas: MetricDelta[] }) {
             <th scope="row">{d.label}</th>
             <td className={styles.num}>{fmt(d.a)}</td>
             <td className={styles.num}>{fmt(d.b)}</td>
-            <td className={`${styles.num} ${d.delta && d.delta > 0 ? styles.positive : d.delta && d.delta < 0 ? styles.negative : ""}`}>{fmtDelta(d.delta)}</td>
+            <td
+              className={`${styles.num} ${d.delta && d.delta > 0 ? styles.positive : d.delta && d.delta < 0 ? styles.negative : ""}`}
+            >
+              {fmtDelta(d.delta)}
+            </td>
           </tr>
         ))}
       </tbody>

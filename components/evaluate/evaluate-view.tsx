@@ -51,12 +51,18 @@ function StartRunPanel() {
     <section className={`panel ${styles.panel}`} aria-labelledby={`${id}-h`}>
       <h2 id={`${id}-h`}>Start a run</h2>
       <p className={`${styles.hint}`}>
-        Every query of the set runs through the console&apos;s recall and is logged (source &ldquo;eval&rdquo;), so each row of the report opens in the console.
+        Every query of the set runs through the console&apos;s recall and is logged (source &ldquo;eval&rdquo;), so each row of
+        the report opens in the console.
       </p>
       <form className={styles.row} onSubmit={submit}>
         <div className={styles.field}>
           <label htmlFor={`${id}-set`}>Labeled set</label>
-          <select id={`${id}-set`} value={chosen} onChange={(e) => setDatasetId(e.target.value)} disabled={!sets.data?.datasets.length}>
+          <select
+            id={`${id}-set`}
+            value={chosen}
+            onChange={(e) => setDatasetId(e.target.value)}
+            disabled={!sets.data?.datasets.length}
+          >
             {sets.data?.datasets.map((s) => (
               <option key={s.id} value={s.id}>
                 {s.name} ({s.count} queries)
@@ -76,7 +82,14 @@ function StartRunPanel() {
         </div>
         <div className={styles.field}>
           <label htmlFor={`${id}-k`}>k (results)</label>
-          <input id={`${id}-k`} type="number" min={1} max={100} value={k} onChange={(e) => setK(Math.max(1, Math.min(100, Number(e.target.value) || 1)))} />
+          <input
+            id={`${id}-k`}
+            type="number"
+            min={1}
+            max={100}
+            value={k}
+            onChange={(e) => setK(Math.max(1, Math.min(100, Number(e.target.value) || 1)))}
+          />
         </div>
         <div className={styles.field}>
           <label htmlFor={`${id}-mode`}>Search mode</label>
@@ -96,7 +109,13 @@ function StartRunPanel() {
         </div>
         <div className={styles.field}>
           <label htmlFor={`${id}-profile`}>Profile (optional)</label>
-          <input id={`${id}-profile`} type="text" value={profile} placeholder="store default" onChange={(e) => setProfile(e.target.value)} />
+          <input
+            id={`${id}-profile`}
+            type="text"
+            value={profile}
+            placeholder="store default"
+            onChange={(e) => setProfile(e.target.value)}
+          />
         </div>
         <button className={`${styles.button} ${styles.buttonPrimary}`} type="submit" disabled={!chosen || start.isPending}>
           {start.isPending ? "Starting…" : "Start run"}
@@ -150,7 +169,12 @@ function RunsPanel() {
               {runs.data.runs.map((run) => (
                 <tr key={run.id}>
                   <td>
-                    <input type="checkbox" aria-label={`Compare run ${run.id.slice(0, 8)}`} checked={picked.includes(run.id)} onChange={() => toggle(run.id)} />
+                    <input
+                      type="checkbox"
+                      aria-label={`Compare run ${run.id.slice(0, 8)}`}
+                      checked={picked.includes(run.id)}
+                      onChange={() => toggle(run.id)}
+                    />
                   </td>
                   <td>
                     <Link href={`/evaluate/runs/${run.id}`}>{new Date(run.created_at).toLocaleString()}</Link>
@@ -187,8 +211,12 @@ function DatasetsPanel() {
             <tr>
               <th scope="col">Name</th>
               <th scope="col">From</th>
-              <th scope="col" className={styles.num}>Queries</th>
-              <th scope="col" className={styles.num}>Nothing relevant stored</th>
+              <th scope="col" className={styles.num}>
+                Queries
+              </th>
+              <th scope="col" className={styles.num}>
+                Nothing relevant stored
+              </th>
               <th scope="col">Kinds</th>
               <th scope="col">Created</th>
             </tr>
@@ -221,7 +249,8 @@ function UploadForm() {
   const id = useId();
   const [name, setName] = useState("");
   const [text, setText] = useState("");
-  const lineErrors = create.error instanceof ApiRequestError ? ((create.error.details.errors as DatasetItemError[] | undefined) ?? []) : [];
+  const lineErrors =
+    create.error instanceof ApiRequestError ? ((create.error.details.errors as DatasetItemError[] | undefined) ?? []) : [];
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -232,7 +261,8 @@ function UploadForm() {
     <form className={styles.panel} onSubmit={submit} aria-labelledby={`${id}-h`}>
       <h3 id={`${id}-h`}>Upload a set (JSON Lines)</h3>
       <p className={styles.hint}>
-        One item a line: <code>{'{"query": "…", "relevant": ["mem-0001"], "id": "q1", "kind": "near_miss", "tags": []}'}</code>. An empty
+        One item a line: <code>{'{"query": "…", "relevant": ["mem-0001"], "id": "q1", "kind": "near_miss", "tags": []}'}</code>.
+        An empty
         <code> relevant</code> says nothing relevant is stored. A bad line refuses the whole upload.
       </p>
       <div className={styles.row}>
@@ -261,7 +291,11 @@ function UploadForm() {
         <textarea id={`${id}-text`} value={text} onChange={(e) => setText(e.target.value)} spellCheck={false} />
       </div>
       <div className={styles.row}>
-        <button className={`${styles.button} ${styles.buttonPrimary}`} type="submit" disabled={!name.trim() || !text.trim() || create.isPending}>
+        <button
+          className={`${styles.button} ${styles.buttonPrimary}`}
+          type="submit"
+          disabled={!name.trim() || !text.trim() || create.isPending}
+        >
           {create.isPending ? "Uploading…" : "Upload set"}
         </button>
         {create.isSuccess ? (

@@ -34,7 +34,9 @@ export function MetricsPanel({ metrics }: { metrics: EvalMetrics }) {
           </div>
         ))}
       </dl>
-      {m.errors ? <p className={styles.warning}>{m.errors} recall(s) failed and are not judged; their rows say so below.</p> : null}
+      {m.errors ? (
+        <p className={styles.warning}>{m.errors} recall(s) failed and are not judged; their rows say so below.</p>
+      ) : null}
     </section>
   );
 }
@@ -44,14 +46,22 @@ export function ConfusionPanel({ block }: { block: MetricBlock }) {
   return (
     <section className={`panel ${styles.panel}`} aria-labelledby="confusion-h">
       <h2 id="confusion-h">Triage: level × a relevant memory present</h2>
-      <p className={styles.hint}>High and moderate claim &ldquo;worth reading&rdquo;; low and none claim &ldquo;go external&rdquo;.</p>
+      <p className={styles.hint}>
+        High and moderate claim &ldquo;worth reading&rdquo;; low and none claim &ldquo;go external&rdquo;.
+      </p>
       <table className={styles.table} data-testid="confusion">
         <thead>
           <tr>
             <th scope="col">Level</th>
-            <th scope="col" className={styles.num}>Present</th>
-            <th scope="col" className={styles.num}>Absent</th>
-            <th scope="col" className={styles.num}>P(present | level)</th>
+            <th scope="col" className={styles.num}>
+              Present
+            </th>
+            <th scope="col" className={styles.num}>
+              Absent
+            </th>
+            <th scope="col" className={styles.num}>
+              P(present | level)
+            </th>
           </tr>
         </thead>
         <tbody>
@@ -79,25 +89,41 @@ export function ByKindPanel({ metrics }: { metrics: EvalMetrics }) {
     <section className={`panel ${styles.panel}`} aria-labelledby="kinds-h">
       <h2 id="kinds-h">By kind</h2>
       <p className={styles.hint}>
-        A kind of absent queries has no AUC of its own; &ldquo;vs present&rdquo; compares its queries with every present query of the set.
+        A kind of absent queries has no AUC of its own; &ldquo;vs present&rdquo; compares its queries with every present query of
+        the set.
       </p>
       <div className={styles.tableScroll}>
         <table className={styles.table} data-testid="by-kind">
           <thead>
             <tr>
               <th scope="col">Kind</th>
-              <th scope="col" className={styles.num}>Queries</th>
-              <th scope="col" className={styles.num}>hit@1</th>
-              <th scope="col" className={styles.num}>MRR</th>
-              <th scope="col" className={styles.num}>Worth reading</th>
-              <th scope="col" className={styles.num}>Balanced acc.</th>
-              <th scope="col" className={styles.num}>AUC top (vs present)</th>
-              <th scope="col" className={styles.num}>AUC prominence (vs present)</th>
+              <th scope="col" className={styles.num}>
+                Queries
+              </th>
+              <th scope="col" className={styles.num}>
+                hit@1
+              </th>
+              <th scope="col" className={styles.num}>
+                MRR
+              </th>
+              <th scope="col" className={styles.num}>
+                Worth reading
+              </th>
+              <th scope="col" className={styles.num}>
+                Balanced acc.
+              </th>
+              <th scope="col" className={styles.num}>
+                AUC top (vs present)
+              </th>
+              <th scope="col" className={styles.num}>
+                AUC prominence (vs present)
+              </th>
             </tr>
           </thead>
           <tbody>
             {kinds.map(([kind, b]) => {
-              const worth = b.confusion.high.present + b.confusion.high.absent + b.confusion.moderate.present + b.confusion.moderate.absent;
+              const worth =
+                b.confusion.high.present + b.confusion.high.absent + b.confusion.moderate.present + b.confusion.moderate.absent;
               return (
                 <tr key={kind}>
                   <th scope="row">{kind}</th>

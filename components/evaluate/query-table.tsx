@@ -56,7 +56,12 @@ export function QueryTable({ items, runId }: { items: readonly EvalRunItem[]; ru
             <thead>
               <tr>
                 {COLUMNS.map((c) => (
-                  <th key={c.key} scope="col" className={c.num ? styles.num : undefined} aria-sort={c.key === by ? (dir === "asc" ? "ascending" : "descending") : "none"}>
+                  <th
+                    key={c.key}
+                    scope="col"
+                    className={c.num ? styles.num : undefined}
+                    aria-sort={c.key === by ? (dir === "asc" ? "ascending" : "descending") : "none"}
+                  >
                     <button type="button" className={styles.sortButton} onClick={() => sortBy(c.key)}>
                       {c.label}
                       {c.key === by ? (dir === "asc" ? " ▲" : " ▼") : ""}
@@ -77,13 +82,21 @@ export function QueryTable({ items, runId }: { items: readonly EvalRunItem[]; ru
                     {item.status === "error" ? <span className={`${styles.small} ${styles.negative}`}> (failed)</span> : null}
                   </td>
                   <td className={styles.small}>{item.kind ?? "—"}</td>
-                  <td className={styles.num}>{item.relevant.length === 0 ? <span className={styles.muted}>n/a</span> : (item.first_relevant_rank ?? <span className={styles.negative}>missed</span>)}</td>
+                  <td className={styles.num}>
+                    {item.relevant.length === 0 ? (
+                      <span className={styles.muted}>n/a</span>
+                    ) : (
+                      (item.first_relevant_rank ?? <span className={styles.negative}>missed</span>)
+                    )}
+                  </td>
                   <td>
                     <LevelBadge level={item.level} />
                   </td>
                   <td className={styles.num}>{fmt(item.top_score)}</td>
                   <td className={styles.num}>{fmt(item.prominence)}</td>
-                  <td className={styles.ids}>{item.relevant.length ? item.relevant.join(" ") : <span className={styles.muted}>nothing stored</span>}</td>
+                  <td className={styles.ids}>
+                    {item.relevant.length ? item.relevant.join(" ") : <span className={styles.muted}>nothing stored</span>}
+                  </td>
                 </tr>
               ))}
             </tbody>

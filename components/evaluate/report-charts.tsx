@@ -4,7 +4,19 @@
  * The report's charts, render-only: bins, markers, curves, colours and empty-state sentences come
  * from lib/charts/eval-report.ts.
  */
-import { Bar, CartesianGrid, ComposedChart, Legend, Line, LineChart, ReferenceLine, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
+import {
+  Bar,
+  CartesianGrid,
+  ComposedChart,
+  Legend,
+  Line,
+  LineChart,
+  ReferenceLine,
+  ResponsiveContainer,
+  Tooltip,
+  XAxis,
+  YAxis,
+} from "recharts";
 import { CLASS_COLORS, type PreparedDistribution, type PreparedRoc } from "@/lib/charts/eval-report";
 import styles from "./evaluate.module.css";
 
@@ -38,7 +50,13 @@ export function SignalDistributionChart({ data, title }: { data: PreparedDistrib
         <ResponsiveContainer width="100%" height={HEIGHT}>
           <ComposedChart data={data.bins} margin={{ top: 16, right: 12, bottom: 4, left: 0 }} barGap={0} barCategoryGap={1}>
             <CartesianGrid stroke={GRID} vertical={false} />
-            <XAxis dataKey="x" type="number" domain={data.domain} tick={{ fill: AXIS_TEXT, fontSize: 12 }} tickFormatter={(v: number) => v.toFixed(2)} />
+            <XAxis
+              dataKey="x"
+              type="number"
+              domain={data.domain}
+              tick={{ fill: AXIS_TEXT, fontSize: 12 }}
+              tickFormatter={(v: number) => v.toFixed(2)}
+            />
             <YAxis tickFormatter={pct} tick={{ fill: AXIS_TEXT, fontSize: 12 }} width={40} />
             <Tooltip
               formatter={(value, name) => [pct(Number(value)), String(name)]}
@@ -48,7 +66,13 @@ export function SignalDistributionChart({ data, title }: { data: PreparedDistrib
             <Bar dataKey="presentShare" name="present" fill={CLASS_COLORS.present} fillOpacity={0.55} isAnimationActive={false} />
             <Bar dataKey="absentShare" name="absent" fill={CLASS_COLORS.absent} fillOpacity={0.55} isAnimationActive={false} />
             {data.markers.map((m) => (
-              <ReferenceLine key={m.label} x={m.value} stroke="#1b1f24" strokeDasharray="4 3" label={{ value: m.label, position: "top", fontSize: 11, fill: AXIS_TEXT }} />
+              <ReferenceLine
+                key={m.label}
+                x={m.value}
+                stroke="#1b1f24"
+                strokeDasharray="4 3"
+                label={{ value: m.label, position: "top", fontSize: 11, fill: AXIS_TEXT }}
+              />
             ))}
           </ComposedChart>
         </ResponsiveContainer>
@@ -73,11 +97,41 @@ export function RocChart({ data }: { data: PreparedRoc }) {
           <ResponsiveContainer width="100%" height={HEIGHT}>
             <LineChart margin={{ top: 8, right: 12, bottom: 4, left: 0 }}>
               <CartesianGrid stroke={GRID} />
-              <XAxis dataKey="fpr" type="number" domain={[0, 1]} tickFormatter={pct} tick={{ fill: AXIS_TEXT, fontSize: 12 }} label={{ value: "false positive rate", position: "insideBottom", offset: -2, fontSize: 11 }} />
-              <YAxis dataKey="tpr" type="number" domain={[0, 1]} tickFormatter={pct} tick={{ fill: AXIS_TEXT, fontSize: 12 }} width={40} />
-              <ReferenceLine segment={[{ x: 0, y: 0 }, { x: 1, y: 1 }]} stroke="#9aa3ae" strokeDasharray="3 3" />
+              <XAxis
+                dataKey="fpr"
+                type="number"
+                domain={[0, 1]}
+                tickFormatter={pct}
+                tick={{ fill: AXIS_TEXT, fontSize: 12 }}
+                label={{ value: "false positive rate", position: "insideBottom", offset: -2, fontSize: 11 }}
+              />
+              <YAxis
+                dataKey="tpr"
+                type="number"
+                domain={[0, 1]}
+                tickFormatter={pct}
+                tick={{ fill: AXIS_TEXT, fontSize: 12 }}
+                width={40}
+              />
+              <ReferenceLine
+                segment={[
+                  { x: 0, y: 0 },
+                  { x: 1, y: 1 },
+                ]}
+                stroke="#9aa3ae"
+                strokeDasharray="3 3"
+              />
               {data.series.map((s) => (
-                <Line key={s.signal} data={s.points} dataKey="tpr" name={s.signal} stroke={s.color} dot={false} isAnimationActive={false} type="linear" />
+                <Line
+                  key={s.signal}
+                  data={s.points}
+                  dataKey="tpr"
+                  name={s.signal}
+                  stroke={s.color}
+                  dot={false}
+                  isAnimationActive={false}
+                  type="linear"
+                />
               ))}
             </LineChart>
           </ResponsiveContainer>

@@ -68,16 +68,23 @@ export function RunReportView({ id }: { id: string }) {
         </div>
         {report.missing_ids?.checked && report.missing_ids.count ? (
           <p className={styles.warning} data-testid="missing-ids">
-            {report.missing_ids.count} relevant id{report.missing_ids.count === 1 ? "" : "s"} of the set {report.missing_ids.count === 1 ? "is" : "are"} not in the store
-            (they can never be found): <span className={styles.ids}>{report.missing_ids.ids.slice(0, 20).join(" ")}</span>
+            {report.missing_ids.count} relevant id{report.missing_ids.count === 1 ? "" : "s"} of the set{" "}
+            {report.missing_ids.count === 1 ? "is" : "are"} not in the store (they can never be found):{" "}
+            <span className={styles.ids}>{report.missing_ids.ids.slice(0, 20).join(" ")}</span>
             {report.missing_ids.count > 20 ? " …" : ""}
           </p>
         ) : null}
         {report.missing_ids && !report.missing_ids.checked ? (
           <p className={styles.hint}>Whether the set&apos;s relevant ids exist in this remote store was not checked.</p>
         ) : null}
-        {report.status === "interrupted" ? <p className={styles.warning}>The server stopped while this run was unfinished; the figures cover the queries it reached.</p> : null}
-        {report.status === "cancelled" ? <p className={styles.warning}>Cancelled; the figures cover the queries it reached.</p> : null}
+        {report.status === "interrupted" ? (
+          <p className={styles.warning}>
+            The server stopped while this run was unfinished; the figures cover the queries it reached.
+          </p>
+        ) : null}
+        {report.status === "cancelled" ? (
+          <p className={styles.warning}>Cancelled; the figures cover the queries it reached.</p>
+        ) : null}
         {report.error ? <p className={styles.alert}>The run failed: {report.error.message}</p> : null}
         {cancel.isError ? <p className={styles.alert}>{errorMessage(cancel.error)}</p> : null}
         {running ? <p className={styles.hint}>Figures update as queries finish.</p> : null}

@@ -29,7 +29,9 @@ export function RunStatus({ run }: { run: Pick<EvalRunSummary, "status" | "progr
 
 /** "k=5 · hybrid · selector off · profile x" */
 export function settingsText(s: EvalRunSummary["settings"]): string {
-  return [`${s.store}`, `k=${s.k}`, s.search_mode, `selector ${s.selector}`, s.profile ? `profile ${s.profile}` : null].filter(Boolean).join(" · ");
+  return [`${s.store}`, `k=${s.k}`, s.search_mode, `selector ${s.selector}`, s.profile ? `profile ${s.profile}` : null]
+    .filter(Boolean)
+    .join(" · ");
 }
 
 /** 0.4183 → "0.418"; null → "—". */

@@ -99,11 +99,25 @@ export function TimeRangePicker({
         <form className={classes.customRange} onSubmit={apply} aria-label="Custom time range">
           <div className={classes.field}>
             <label htmlFor={`${ids}-from`}>From</label>
-            <input id={`${ids}-from`} type="datetime-local" value={from} onChange={(e) => setFrom(e.target.value)} aria-invalid={invalid} aria-describedby={described} />
+            <input
+              id={`${ids}-from`}
+              type="datetime-local"
+              value={from}
+              onChange={(e) => setFrom(e.target.value)}
+              aria-invalid={invalid}
+              aria-describedby={described}
+            />
           </div>
           <div className={classes.field}>
             <label htmlFor={`${ids}-to`}>To</label>
-            <input id={`${ids}-to`} type="datetime-local" value={to} onChange={(e) => setTo(e.target.value)} aria-invalid={invalid} aria-describedby={described} />
+            <input
+              id={`${ids}-to`}
+              type="datetime-local"
+              value={to}
+              onChange={(e) => setTo(e.target.value)}
+              aria-invalid={invalid}
+              aria-describedby={described}
+            />
           </div>
           <button type="submit" className={classes.button}>
             Apply

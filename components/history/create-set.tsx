@@ -15,7 +15,9 @@ import styles from "./history.module.css";
 export function CreateSetBar({ selected, onClear }: { selected: HistoryItem[]; onClear: () => void }) {
   const nameId = useId();
   const [name, setName] = useState("");
-  const [state, setState] = useState<{ kind: "idle" } | { kind: "saving" } | { kind: "done"; id: string; count: number } | { kind: "error"; message: string }>({
+  const [state, setState] = useState<
+    { kind: "idle" } | { kind: "saving" } | { kind: "done"; id: string; count: number } | { kind: "error"; message: string }
+  >({
     kind: "idle",
   });
   const draft = labeledSetItems(selected);
@@ -43,13 +45,20 @@ export function CreateSetBar({ selected, onClear }: { selected: HistoryItem[]; o
   return (
     <form className={styles.createSet} onSubmit={submit} data-testid="create-set">
       <p className={styles.createSetNote}>
-        <strong>{selected.length} selected</strong> → {draft.items.length} {draft.items.length === 1 ? "item" : "items"} (query and the
-        memories labeled relevant; none when nothing relevant was present)
+        <strong>{selected.length} selected</strong> → {draft.items.length} {draft.items.length === 1 ? "item" : "items"} (query
+        and the memories labeled relevant; none when nothing relevant was present)
         {skippedText ? `; skipped: ${skippedText}` : ""}.
       </p>
       <label htmlFor={nameId}>
         Set name
-        <input id={nameId} value={name} onChange={(e) => setName(e.target.value)} maxLength={200} required placeholder="e.g. triage labels, week 48" />
+        <input
+          id={nameId}
+          value={name}
+          onChange={(e) => setName(e.target.value)}
+          maxLength={200}
+          required
+          placeholder="e.g. triage labels, week 48"
+        />
       </label>
       <button
         type="submit"

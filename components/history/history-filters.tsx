@@ -111,13 +111,24 @@ function TimeRange({ state, onChange }: { state: HistoryUrlState; onChange: (nex
           const preset = RANGE_PRESETS.find((p) => p.value === state.range);
           return preset ? { from: new Date(Date.now() - preset.ms) } : {};
         }}
-        classes={{ field: styles.field!, customRange: styles.customRange!, button: styles.button!, fieldError: styles.fieldError! }}
+        classes={{
+          field: styles.field!,
+          customRange: styles.customRange!,
+          button: styles.button!,
+          fieldError: styles.fieldError!,
+        }}
       />
     </div>
   );
 }
 
-function LevelChecks({ value, onChange }: { value: readonly Level[] | undefined; onChange: (levels: Level[] | undefined) => void }) {
+function LevelChecks({
+  value,
+  onChange,
+}: {
+  value: readonly Level[] | undefined;
+  onChange: (levels: Level[] | undefined) => void;
+}) {
   const id = useId();
   const selected = new Set(value ?? []);
   const toggle = (level: Level, on: boolean) => {
@@ -132,7 +143,12 @@ function LevelChecks({ value, onChange }: { value: readonly Level[] | undefined;
       <div className={styles.levelOptions}>
         {HISTORY_LEVELS.map((level) => (
           <label key={level} htmlFor={`${id}-${level}`} className={styles.check} data-level={level}>
-            <input id={`${id}-${level}`} type="checkbox" checked={selected.has(level)} onChange={(e) => toggle(level, e.target.checked)} />
+            <input
+              id={`${id}-${level}`}
+              type="checkbox"
+              checked={selected.has(level)}
+              onChange={(e) => toggle(level, e.target.checked)}
+            />
             {levelWord(level)}
           </label>
         ))}
@@ -227,7 +243,9 @@ export function HistoryFilterBar({ state, onChange, onQuery, onStore, stores }: 
       <TriSelect
         label="Label"
         value={filters.label ?? ""}
-        onChange={(v) => set({ label: (HISTORY_LABEL_FILTERS as readonly string[]).includes(v) ? (v as HistoryLabelFilter) : undefined })}
+        onChange={(v) =>
+          set({ label: (HISTORY_LABEL_FILTERS as readonly string[]).includes(v) ? (v as HistoryLabelFilter) : undefined })
+        }
         options={[
           ["", "Any"],
           ["labeled", "Labeled"],

@@ -35,7 +35,8 @@ export function selectorCell(item: HistoryItem): { text: string; title: string; 
   // An ingested recall may state neither; that is unknown, not "off".
   if (reason === null || reason.trim() === "") return { text: "not run", title: selectorReasonText(null), dropped: false };
   const kind = selectorReasonKind(reason);
-  const words = kind === "unknown" ? reason : `${selectorReasonKindLabel(kind).toLowerCase()}: ${selectorReasonLabel(reason).toLowerCase()}`;
+  const words =
+    kind === "unknown" ? reason : `${selectorReasonKindLabel(kind).toLowerCase()}: ${selectorReasonLabel(reason).toLowerCase()}`;
   return { text: words, title: `${selectorReasonText(reason)} (reason: ${reason})`, dropped: false };
 }
 
@@ -43,7 +44,14 @@ export function selectorCell(item: HistoryItem): { text: string; title: string; 
 export function labelCell(item: HistoryItem): { text: string; title: string } {
   if (!item.labeled_at) return { text: MISSING, title: "Not labeled" };
   const counts = `${item.label_relevant.length} relevant, ${item.label_not_relevant.length} not relevant`;
-  const text = item.label_present === "yes" ? "present" : item.label_present === "no" ? "absent" : item.label_present === "unsure" ? "unsure" : "rows only";
+  const text =
+    item.label_present === "yes"
+      ? "present"
+      : item.label_present === "no"
+        ? "absent"
+        : item.label_present === "unsure"
+          ? "unsure"
+          : "rows only";
   return { text, title: `${presentWord(item.label_present)}; ${counts}${item.labeler ? `; by ${item.labeler}` : ""}` };
 }
 
@@ -114,7 +122,11 @@ function HistoryRow({ item, selection }: { item: HistoryItem; selection?: Select
             failed
           </span>
         ) : !item.has_candidates ? (
-          <span className={styles.chip} title="No candidate pool was recorded, so the score distribution cannot be drawn" data-testid="no-pool">
+          <span
+            className={styles.chip}
+            title="No candidate pool was recorded, so the score distribution cannot be drawn"
+            data-testid="no-pool"
+          >
             no pool
           </span>
         ) : null}
@@ -123,12 +135,19 @@ function HistoryRow({ item, selection }: { item: HistoryItem; selection?: Select
       <td className={styles.num}>{formatScore(item.prominence)}</td>
       <td className={styles.num}>{failed ? MISSING : item.returned_count}</td>
       <td className={styles.nowrap} title={selector.title}>
-        <span className={selector.dropped ? styles.dropped : selector.text === "off" ? styles.muted : undefined}>{selector.text}</span>
+        <span className={selector.dropped ? styles.dropped : selector.text === "off" ? styles.muted : undefined}>
+          {selector.text}
+        </span>
       </td>
       <td className={`${styles.num} ${styles.nowrap}`}>
         {item.latency_ms === null ? MISSING : `${formatNumber(item.latency_ms, 1)} ms`}
       </td>
-      <td className={styles.nowrap} title={label.title} data-testid="history-label" data-label={item.label_present ?? (item.labeled_at ? "rows" : "none")}>
+      <td
+        className={styles.nowrap}
+        title={label.title}
+        data-testid="history-label"
+        data-label={item.label_present ?? (item.labeled_at ? "rows" : "none")}
+      >
         <span className={item.labeled_at ? undefined : styles.muted}>{label.text}</span>
       </td>
     </tr>
@@ -158,7 +177,11 @@ export function HistoryTable({ items, busy, selection }: { items: HistoryItem[];
             <th scope="col">Store</th>
             <th scope="col">Query</th>
             <th scope="col">Level</th>
-            <th scope="col" className={styles.num} title="Raw cosine of the best candidate (hybrid or BM25 score for keyword-only pools)">
+            <th
+              scope="col"
+              className={styles.num}
+              title="Raw cosine of the best candidate (hybrid or BM25 score for keyword-only pools)"
+            >
               Top score
             </th>
             <th scope="col" className={styles.num}>

@@ -13,7 +13,14 @@ import type { HistoryItem } from "@/lib/recall-log/history";
 import { CreateSetBar } from "./create-set";
 import { HistoryFilterBar } from "./history-filters";
 import { HistoryTable } from "./history-table";
-import { effectiveFilters, isFiltered, RANGE_PRESETS, readHistoryUrl, writeHistoryUrl, type HistoryUrlState } from "./history-url";
+import {
+  effectiveFilters,
+  isFiltered,
+  RANGE_PRESETS,
+  readHistoryUrl,
+  writeHistoryUrl,
+  type HistoryUrlState,
+} from "./history-url";
 import styles from "./history.module.css";
 import { plural } from "@/lib/format";
 
@@ -129,10 +136,20 @@ export function HistoryView() {
             </button>
             {url.invalid === null ? (
               <>
-                <a className={`${styles.button} ${styles.buttonGhost}`} href={exportHref(filters, "csv")} download data-testid="export-csv">
+                <a
+                  className={`${styles.button} ${styles.buttonGhost}`}
+                  href={exportHref(filters, "csv")}
+                  download
+                  data-testid="export-csv"
+                >
                   Export CSV
                 </a>
-                <a className={`${styles.button} ${styles.buttonGhost}`} href={exportHref(filters, "jsonl")} download data-testid="export-jsonl">
+                <a
+                  className={`${styles.button} ${styles.buttonGhost}`}
+                  href={exportHref(filters, "jsonl")}
+                  download
+                  data-testid="export-jsonl"
+                >
                   Export JSONL
                 </a>
               </>
@@ -224,13 +241,20 @@ export function HistoryView() {
  */
 function DrillDownChips({ state, onChange }: { state: HistoryUrlState; onChange: (next: HistoryUrlState) => void }) {
   const chips = [
-    state.filters.dropped_memory ? { key: "dropped_memory" as const, text: `Selector dropped memory ${state.filters.dropped_memory}` } : null,
-    state.filters.selector_model ? { key: "selector_model" as const, text: `Selector model ${state.filters.selector_model}` } : null,
+    state.filters.dropped_memory
+      ? { key: "dropped_memory" as const, text: `Selector dropped memory ${state.filters.dropped_memory}` }
+      : null,
+    state.filters.selector_model
+      ? { key: "selector_model" as const, text: `Selector model ${state.filters.selector_model}` }
+      : null,
     state.filters.selector_reason
       ? { key: "selector_reason" as const, text: `Selector not applied: ${selectorReasonText(state.filters.selector_reason)}` }
       : null,
     state.filters.selector_kind
-      ? { key: "selector_kind" as const, text: `Selector not applied: ${selectorReasonKindLabel(state.filters.selector_kind).toLowerCase()}` }
+      ? {
+          key: "selector_kind" as const,
+          text: `Selector not applied: ${selectorReasonKindLabel(state.filters.selector_kind).toLowerCase()}`,
+        }
       : null,
     state.filters.top_dropped !== undefined
       ? {

@@ -107,16 +107,28 @@ export function SelectorChart({ data, onOpenBucket }: ChartProps<SelectorPoint>)
           Drop rate (results dropped of kept + dropped)
         </li>
         <li>
-          <span className={`${styles.swatchLine} ${styles.swatchDashed}`} style={{ borderColor: CHART_COLORS.lostAny }} aria-hidden="true" />
+          <span
+            className={`${styles.swatchLine} ${styles.swatchDashed}`}
+            style={{ borderColor: CHART_COLORS.lostAny }}
+            aria-hidden="true"
+          />
           Recalls that lost ≥ 1 result
         </li>
         <li>
-          <span className={`${styles.swatchLine} ${styles.swatchDashed}`} style={{ borderColor: CHART_COLORS.failureRate }} aria-hidden="true" />
+          <span
+            className={`${styles.swatchLine} ${styles.swatchDashed}`}
+            style={{ borderColor: CHART_COLORS.failureRate }}
+            aria-hidden="true"
+          />
           Selector failures (of the runs it ran or tried)
         </li>
         {data.markers.length > 0 ? (
           <li>
-            <span className={`${styles.swatchLine} ${styles.swatchDashed}`} style={{ borderColor: CHART_COLORS.marker }} aria-hidden="true" />
+            <span
+              className={`${styles.swatchLine} ${styles.swatchDashed}`}
+              style={{ borderColor: CHART_COLORS.marker }}
+              aria-hidden="true"
+            />
             Selector model or prompt changed
           </li>
         ) : null}
@@ -134,18 +146,86 @@ export function SelectorChart({ data, onOpenBucket }: ChartProps<SelectorPoint>)
       ) : (
         <div className={onOpenBucket ? styles.chartClickable : undefined}>
           <ResponsiveContainer width="100%" height={CHART_HEIGHT} initialDimension={{ width: 560, height: CHART_HEIGHT }}>
-            <ComposedChart data={data.points} margin={{ top: 8, right: 4, bottom: 0, left: 0 }} onClick={clickHandler(onOpenBucket)}>
+            <ComposedChart
+              data={data.points}
+              margin={{ top: 8, right: 4, bottom: 0, left: 0 }}
+              onClick={clickHandler(onOpenBucket)}
+            >
               <CartesianGrid vertical={false} stroke={GRID} />
-              <XAxis dataKey="tick" interval={tickInterval(data.points.length)} tick={{ fill: AXIS_TEXT, fontSize: 12 }} stroke={GRID} />
-              <YAxis yAxisId="rate" domain={[0, 100]} ticks={[0, 25, 50, 75, 100]} tickFormatter={percentTick} width={44} tick={{ fill: AXIS_TEXT, fontSize: 12 }} axisLine={false} tickLine={false} />
-              <YAxis yAxisId="count" orientation="right" domain={[0, data.countAxis.max]} ticks={data.countAxis.ticks} tickFormatter={countTick} width={48} tick={{ fill: AXIS_TEXT, fontSize: 12 }} axisLine={false} tickLine={false} />
-              <Tooltip cursor={{ fill: "rgba(47, 91, 211, 0.06)" }} isAnimationActive={false} content={(props) => <ChartTooltip active={props.active} payload={props.payload} />} />
+              <XAxis
+                dataKey="tick"
+                interval={tickInterval(data.points.length)}
+                tick={{ fill: AXIS_TEXT, fontSize: 12 }}
+                stroke={GRID}
+              />
+              <YAxis
+                yAxisId="rate"
+                domain={[0, 100]}
+                ticks={[0, 25, 50, 75, 100]}
+                tickFormatter={percentTick}
+                width={44}
+                tick={{ fill: AXIS_TEXT, fontSize: 12 }}
+                axisLine={false}
+                tickLine={false}
+              />
+              <YAxis
+                yAxisId="count"
+                orientation="right"
+                domain={[0, data.countAxis.max]}
+                ticks={data.countAxis.ticks}
+                tickFormatter={countTick}
+                width={48}
+                tick={{ fill: AXIS_TEXT, fontSize: 12 }}
+                axisLine={false}
+                tickLine={false}
+              />
+              <Tooltip
+                cursor={{ fill: "rgba(47, 91, 211, 0.06)" }}
+                isAnimationActive={false}
+                content={(props) => <ChartTooltip active={props.active} payload={props.payload} />}
+              />
               <Bar yAxisId="count" dataKey="applied" fill={CHART_COLORS.volume} isAnimationActive={false} maxBarSize={36} />
-              <Line yAxisId="rate" dataKey="dropRate" stroke={CHART_COLORS.dropRate} strokeWidth={2} dot={rateDot(CHART_COLORS.dropRate)} activeDot={{ r: 5 }} connectNulls={false} isAnimationActive={false} />
-              <Line yAxisId="rate" dataKey="lostAnyRate" stroke={CHART_COLORS.lostAny} strokeWidth={1.5} strokeDasharray="5 4" dot={rateDot(CHART_COLORS.lostAny)} activeDot={{ r: 4 }} connectNulls={false} isAnimationActive={false} />
-              <Line yAxisId="rate" dataKey="failureRate" stroke={CHART_COLORS.failureRate} strokeWidth={1.5} strokeDasharray="2 3" dot={rateDot(CHART_COLORS.failureRate)} activeDot={{ r: 4 }} connectNulls={false} isAnimationActive={false} />
+              <Line
+                yAxisId="rate"
+                dataKey="dropRate"
+                stroke={CHART_COLORS.dropRate}
+                strokeWidth={2}
+                dot={rateDot(CHART_COLORS.dropRate)}
+                activeDot={{ r: 5 }}
+                connectNulls={false}
+                isAnimationActive={false}
+              />
+              <Line
+                yAxisId="rate"
+                dataKey="lostAnyRate"
+                stroke={CHART_COLORS.lostAny}
+                strokeWidth={1.5}
+                strokeDasharray="5 4"
+                dot={rateDot(CHART_COLORS.lostAny)}
+                activeDot={{ r: 4 }}
+                connectNulls={false}
+                isAnimationActive={false}
+              />
+              <Line
+                yAxisId="rate"
+                dataKey="failureRate"
+                stroke={CHART_COLORS.failureRate}
+                strokeWidth={1.5}
+                strokeDasharray="2 3"
+                dot={rateDot(CHART_COLORS.failureRate)}
+                activeDot={{ r: 4 }}
+                connectNulls={false}
+                isAnimationActive={false}
+              />
               {data.markers.map((m) => (
-                <ReferenceLine key={m.key} yAxisId="rate" x={m.tick} stroke={CHART_COLORS.marker} strokeDasharray="4 3" label={{ value: "◆", position: "top", fill: CHART_COLORS.marker, fontSize: 11 }} />
+                <ReferenceLine
+                  key={m.key}
+                  yAxisId="rate"
+                  x={m.tick}
+                  stroke={CHART_COLORS.marker}
+                  strokeDasharray="4 3"
+                  label={{ value: "◆", position: "top", fill: CHART_COLORS.marker, fontSize: 11 }}
+                />
               ))}
             </ComposedChart>
           </ResponsiveContainer>
@@ -184,16 +264,66 @@ export function LevelChart({ data, onOpenBucket }: ChartProps<LevelPoint>) {
       ) : (
         <div className={onOpenBucket ? styles.chartClickable : undefined}>
           <ResponsiveContainer width="100%" height={CHART_HEIGHT} initialDimension={{ width: 560, height: CHART_HEIGHT }}>
-            <ComposedChart data={data.points} margin={{ top: 8, right: 4, bottom: 0, left: 0 }} onClick={clickHandler(onOpenBucket)}>
+            <ComposedChart
+              data={data.points}
+              margin={{ top: 8, right: 4, bottom: 0, left: 0 }}
+              onClick={clickHandler(onOpenBucket)}
+            >
               <CartesianGrid vertical={false} stroke={GRID} />
-              <XAxis dataKey="tick" interval={tickInterval(data.points.length)} tick={{ fill: AXIS_TEXT, fontSize: 12 }} stroke={GRID} />
-              <YAxis yAxisId="rate" domain={[0, 100]} ticks={[0, 25, 50, 75, 100]} tickFormatter={percentTick} width={44} tick={{ fill: AXIS_TEXT, fontSize: 12 }} axisLine={false} tickLine={false} />
-              <YAxis yAxisId="count" orientation="right" domain={[0, data.countAxis.max]} ticks={data.countAxis.ticks} tickFormatter={countTick} width={48} tick={{ fill: AXIS_TEXT, fontSize: 12 }} axisLine={false} tickLine={false} />
-              <Tooltip cursor={{ fill: "rgba(47, 91, 211, 0.06)" }} isAnimationActive={false} content={(props) => <ChartTooltip active={props.active} payload={props.payload} />} />
+              <XAxis
+                dataKey="tick"
+                interval={tickInterval(data.points.length)}
+                tick={{ fill: AXIS_TEXT, fontSize: 12 }}
+                stroke={GRID}
+              />
+              <YAxis
+                yAxisId="rate"
+                domain={[0, 100]}
+                ticks={[0, 25, 50, 75, 100]}
+                tickFormatter={percentTick}
+                width={44}
+                tick={{ fill: AXIS_TEXT, fontSize: 12 }}
+                axisLine={false}
+                tickLine={false}
+              />
+              <YAxis
+                yAxisId="count"
+                orientation="right"
+                domain={[0, data.countAxis.max]}
+                ticks={data.countAxis.ticks}
+                tickFormatter={countTick}
+                width={48}
+                tick={{ fill: AXIS_TEXT, fontSize: 12 }}
+                axisLine={false}
+                tickLine={false}
+              />
+              <Tooltip
+                cursor={{ fill: "rgba(47, 91, 211, 0.06)" }}
+                isAnimationActive={false}
+                content={(props) => <ChartTooltip active={props.active} payload={props.payload} />}
+              />
               {LEVEL_STACK.map((l) => (
-                <Bar key={l.level} yAxisId="count" stackId="levels" dataKey={l.level} name={l.label} fill={l.color} isAnimationActive={false} maxBarSize={36} />
+                <Bar
+                  key={l.level}
+                  yAxisId="count"
+                  stackId="levels"
+                  dataKey={l.level}
+                  name={l.label}
+                  fill={l.color}
+                  isAnimationActive={false}
+                  maxBarSize={36}
+                />
               ))}
-              <Line yAxisId="rate" dataKey="weakHitRate" stroke={CHART_COLORS.weakHit} strokeWidth={2} dot={rateDot(CHART_COLORS.weakHit)} activeDot={{ r: 5 }} connectNulls={false} isAnimationActive={false} />
+              <Line
+                yAxisId="rate"
+                dataKey="weakHitRate"
+                stroke={CHART_COLORS.weakHit}
+                strokeWidth={2}
+                dot={rateDot(CHART_COLORS.weakHit)}
+                activeDot={{ r: 5 }}
+                connectNulls={false}
+                isAnimationActive={false}
+              />
             </ComposedChart>
           </ResponsiveContainer>
         </div>

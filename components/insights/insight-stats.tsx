@@ -7,7 +7,19 @@ import type { InsightsResponse, InsightStats } from "@/lib/insights/schema";
 import styles from "./insights.module.css";
 
 /** The headline numbers of Insights, each opening the recalls behind it in History. */
-function Stat({ testId, label, value, detail, href }: { testId: string; label: string; value: string; detail: string; href: string }) {
+function Stat({
+  testId,
+  label,
+  value,
+  detail,
+  href,
+}: {
+  testId: string;
+  label: string;
+  value: string;
+  detail: string;
+  href: string;
+}) {
   return (
     <Link href={href} className={styles.stat} data-testid={testId} title="Open these recalls in History">
       <span className={styles.statLabel}>{label}</span>
@@ -92,19 +104,23 @@ export function LabelStats({ labels }: { labels: InsightsResponse["labels"] }) {
     <div className={styles.stats} data-testid="label-stats">
       <div className={styles.stat} data-testid="stat-dropped-relevant">
         <span className={styles.statLabel}>Dropped a memory labeled relevant</span>
-        <span className={styles.statValue} data-testid="stat-value">{formatPercent(labels.dropped_relevant_rate)}</span>
+        <span className={styles.statValue} data-testid="stat-value">
+          {formatPercent(labels.dropped_relevant_rate)}
+        </span>
         <span className={styles.statDetail} data-testid="stat-detail">
           {formatCount(labels.dropped_relevant)} of {countOf(labels.labeled, "labeled recall")} the selector ran on
         </span>
       </div>
       <div className={styles.stat} data-testid="stat-kept-only-irrelevant">
         <span className={styles.statLabel}>Kept only irrelevant ones</span>
-        <span className={styles.statValue} data-testid="stat-value">{formatPercent(labels.kept_only_irrelevant_rate)}</span>
+        <span className={styles.statValue} data-testid="stat-value">
+          {formatPercent(labels.kept_only_irrelevant_rate)}
+        </span>
         <span className={styles.statDetail} data-testid="stat-detail">
-          {formatCount(labels.kept_only_irrelevant)} of {countOf(labels.labeled, "labeled recall")}: every kept result labeled not relevant
+          {formatCount(labels.kept_only_irrelevant)} of {countOf(labels.labeled, "labeled recall")}: every kept result labeled not
+          relevant
         </span>
       </div>
     </div>
   );
 }
-

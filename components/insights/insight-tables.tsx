@@ -47,18 +47,32 @@ export function StoreTable({ rows, scope }: { rows: InsightsResponse["by_store"]
             <thead>
               <tr>
                 <th scope="col">Store</th>
-                <th scope="col" className={styles.num}>Recalls</th>
-                <th scope="col" className={styles.num}>Selector ran</th>
-                <th scope="col" className={styles.num}>Drop rate</th>
-                <th scope="col" className={styles.num}>Lost ≥ 1</th>
-                <th scope="col" className={styles.num}>Weak hits</th>
+                <th scope="col" className={styles.num}>
+                  Recalls
+                </th>
+                <th scope="col" className={styles.num}>
+                  Selector ran
+                </th>
+                <th scope="col" className={styles.num}>
+                  Drop rate
+                </th>
+                <th scope="col" className={styles.num}>
+                  Lost ≥ 1
+                </th>
+                <th scope="col" className={styles.num}>
+                  Weak hits
+                </th>
               </tr>
             </thead>
             <tbody>
               {rows.map((row) => (
                 <tr key={row.store} data-testid="store-row" data-store={row.store}>
                   <td>
-                    <Link className={styles.cellLink} href={drill.store(scope, row.store)} title={`Open the recalls of ${row.store} in History`}>
+                    <Link
+                      className={styles.cellLink}
+                      href={drill.store(scope, row.store)}
+                      title={`Open the recalls of ${row.store} in History`}
+                    >
                       {row.store}
                     </Link>
                   </td>
@@ -69,7 +83,11 @@ export function StoreTable({ rows, scope }: { rows: InsightsResponse["by_store"]
                   <RateCell share={row.applied_rate} num={row.applied} den={row.ok} />
                   <RateCell share={row.drop_rate} num={row.dropped} den={row.kept + row.dropped} />
                   <RateCell share={row.lost_any_rate} num={row.lost_any} den={row.applied} />
-                  <RateCell share={row.weak_hit_rate} num={row.none + row.low} den={row.high + row.moderate + row.low + row.none} />
+                  <RateCell
+                    share={row.weak_hit_rate}
+                    num={row.none + row.low}
+                    den={row.high + row.moderate + row.low + row.none}
+                  />
                 </tr>
               ))}
             </tbody>
@@ -91,11 +109,21 @@ export function ModelTable({ rows, scope }: { rows: InsightsResponse["by_model"]
             <thead>
               <tr>
                 <th scope="col">Model</th>
-                <th scope="col" className={styles.num}>Ran on</th>
-                <th scope="col" className={styles.num}>Drop rate</th>
-                <th scope="col" className={styles.num}>Failure rate</th>
-                <th scope="col" className={styles.num}>Lost ≥ 1</th>
-                <th scope="col" className={styles.num}>Weak hits</th>
+                <th scope="col" className={styles.num}>
+                  Ran on
+                </th>
+                <th scope="col" className={styles.num}>
+                  Drop rate
+                </th>
+                <th scope="col" className={styles.num}>
+                  Failure rate
+                </th>
+                <th scope="col" className={styles.num}>
+                  Lost ≥ 1
+                </th>
+                <th scope="col" className={styles.num}>
+                  Weak hits
+                </th>
               </tr>
             </thead>
             <tbody>
@@ -105,7 +133,11 @@ export function ModelTable({ rows, scope }: { rows: InsightsResponse["by_model"]
                     <Link
                       className={styles.cellLink}
                       href={drill.model(scope, row.selector_model)}
-                      title={row.selector_model ? `Open the recalls ${row.selector_model} ran on in History` : "History cannot filter by a missing model: this opens every recall the selector ran on"}
+                      title={
+                        row.selector_model
+                          ? `Open the recalls ${row.selector_model} ran on in History`
+                          : "History cannot filter by a missing model: this opens every recall the selector ran on"
+                      }
                     >
                       {row.selector_model ?? "(model not stated)"}
                     </Link>
@@ -114,7 +146,11 @@ export function ModelTable({ rows, scope }: { rows: InsightsResponse["by_model"]
                   <RateCell share={row.drop_rate} num={row.dropped} den={row.kept + row.dropped} />
                   <RateCell share={row.failure_rate} num={row.selector_failed} den={row.tried} />
                   <RateCell share={row.lost_any_rate} num={row.lost_any} den={row.applied} />
-                  <RateCell share={row.weak_hit_rate} num={row.none + row.low} den={row.high + row.moderate + row.low + row.none} />
+                  <RateCell
+                    share={row.weak_hit_rate}
+                    num={row.none + row.low}
+                    den={row.high + row.moderate + row.low + row.none}
+                  />
                 </tr>
               ))}
             </tbody>
@@ -125,7 +161,15 @@ export function ModelTable({ rows, scope }: { rows: InsightsResponse["by_model"]
   );
 }
 
-export function ReasonTable({ rows, totals, scope }: { rows: InsightsResponse["not_applied_reasons"]; totals: InsightStats; scope: DrillScope }) {
+export function ReasonTable({
+  rows,
+  totals,
+  scope,
+}: {
+  rows: InsightsResponse["not_applied_reasons"];
+  totals: InsightStats;
+  scope: DrillScope;
+}) {
   // "Off by choice" is nobody's failure: it is kept apart from the reasons a selector did not apply.
   const off = rows.filter((row) => row.kind === "off");
   const rest = rows.filter((row) => row.kind !== "off");
@@ -134,7 +178,11 @@ export function ReasonTable({ rows, totals, scope }: { rows: InsightsResponse["n
     <Section
       title="Why the selector did not apply"
       testId="reasons"
-      aside={<span className={`${styles.small} ${styles.muted}`}>{formatCount(totals.not_applied)} of {countOf(totals.ok, "recall")}</span>}
+      aside={
+        <span className={`${styles.small} ${styles.muted}`}>
+          {formatCount(totals.not_applied)} of {countOf(totals.ok, "recall")}
+        </span>
+      }
     >
       {rows.length === 0 ? (
         <p className={styles.tableEmpty}>The selector ran on every recall that did not fail.</p>
@@ -147,15 +195,23 @@ export function ReasonTable({ rows, totals, scope }: { rows: InsightsResponse["n
                   <tr>
                     <th scope="col">Reason</th>
                     <th scope="col">Kind</th>
-                    <th scope="col" className={styles.num}>Recalls</th>
-                    <th scope="col" className={styles.num}>Share</th>
+                    <th scope="col" className={styles.num}>
+                      Recalls
+                    </th>
+                    <th scope="col" className={styles.num}>
+                      Share
+                    </th>
                   </tr>
                 </thead>
                 <tbody>
                   {rest.map((row) => (
                     <tr key={row.reason ?? "(none)"} data-testid="reason-row" data-reason={row.reason ?? ""} data-kind={row.kind}>
                       <td>
-                        <Link className={styles.cellLink} href={drill.reason(scope, row.reason)} title="Open these recalls in History">
+                        <Link
+                          className={styles.cellLink}
+                          href={drill.reason(scope, row.reason)}
+                          title="Open these recalls in History"
+                        >
                           {selectorReasonLabel(row.reason)}
                         </Link>
                         {row.reason ? <span className={`${styles.sub} ${styles.mono}`}>{row.reason}</span> : null}
@@ -201,14 +257,25 @@ export function DroppedTable({ data, scope }: { data: InsightsResponse["most_dro
               <tr>
                 <th scope="col">Memory</th>
                 <th scope="col">Store</th>
-                <th scope="col" className={styles.num}>Dropped</th>
-                <th scope="col" className={styles.num}>Kept</th>
-                <th scope="col" className={styles.num}>Drop share</th>
+                <th scope="col" className={styles.num}>
+                  Dropped
+                </th>
+                <th scope="col" className={styles.num}>
+                  Kept
+                </th>
+                <th scope="col" className={styles.num}>
+                  Drop share
+                </th>
               </tr>
             </thead>
             <tbody>
               {data.items.map((row) => (
-                <tr key={`${row.store}\u0000${row.memory_id}`} data-testid="dropped-row" data-memory-id={row.memory_id} data-store={row.store}>
+                <tr
+                  key={`${row.store}\u0000${row.memory_id}`}
+                  data-testid="dropped-row"
+                  data-memory-id={row.memory_id}
+                  data-store={row.store}
+                >
                   <td className={styles.queryCell}>
                     <Link
                       className={styles.cellLink}
@@ -222,8 +289,12 @@ export function DroppedTable({ data, scope }: { data: InsightsResponse["most_dro
                     </span>
                   </td>
                   <td>{row.store}</td>
-                  <td className={styles.num} data-testid="dropped-count">{formatCount(row.dropped)}</td>
-                  <td className={styles.num} data-testid="kept-count">{formatCount(row.kept)}</td>
+                  <td className={styles.num} data-testid="dropped-count">
+                    {formatCount(row.dropped)}
+                  </td>
+                  <td className={styles.num} data-testid="kept-count">
+                    {formatCount(row.kept)}
+                  </td>
                   <td className={styles.num}>{formatPercent(row.drop_share)}</td>
                 </tr>
               ))}
@@ -233,8 +304,8 @@ export function DroppedTable({ data, scope }: { data: InsightsResponse["most_dro
       )}
       <p className={styles.note} data-testid="cap-note">
         Counted from each recall’s list of dropped ids, which stops at 20, so a memory can be dropped more often than shown
-        {data.unlisted_drops > 0 ? <> ({countOf(data.unlisted_drops, "drop")} in this range are not itemized)</> : null}. Kept = the
-        selector ran, the memory was on the page and stayed.
+        {data.unlisted_drops > 0 ? <> ({countOf(data.unlisted_drops, "drop")} in this range are not itemized)</> : null}. Kept =
+        the selector ran, the memory was on the page and stayed.
       </p>
     </Section>
   );
@@ -243,7 +314,15 @@ export function DroppedTable({ data, scope }: { data: InsightsResponse["most_dro
 // ---------------------------------------------------------------------------------------------
 // Disagreements
 
-function DisagreementTable({ list, kind, empty }: { list: DisagreementList; kind: "top_dropped" | "weak_kept_all"; empty: string }) {
+function DisagreementTable({
+  list,
+  kind,
+  empty,
+}: {
+  list: DisagreementList;
+  kind: "top_dropped" | "weak_kept_all";
+  empty: string;
+}) {
   if (list.items.length === 0) return <p className={styles.tableEmpty}>{empty}</p>;
   const time = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short" });
   return (
@@ -254,7 +333,9 @@ function DisagreementTable({ list, kind, empty }: { list: DisagreementList; kind
             <th scope="col">When</th>
             <th scope="col">Query</th>
             <th scope="col">Level</th>
-            <th scope="col" className={styles.num}>Kept · dropped</th>
+            <th scope="col" className={styles.num}>
+              Kept · dropped
+            </th>
             <th scope="col">Top hit</th>
           </tr>
         </thead>
@@ -282,7 +363,9 @@ function DisagreementTable({ list, kind, empty }: { list: DisagreementList; kind
                 <span className={styles.ellipsis} title={item.top_summary ?? undefined}>
                   {item.top_summary ?? "(summary unknown)"}
                 </span>
-                {item.top_memory_id ? <span className={`${styles.sub} ${styles.mono}`}>{shortenId(item.top_memory_id, 28, 18, 8)}</span> : null}
+                {item.top_memory_id ? (
+                  <span className={`${styles.sub} ${styles.mono}`}>{shortenId(item.top_memory_id, 28, 18, 8)}</span>
+                ) : null}
               </td>
             </tr>
           ))}
@@ -292,15 +375,33 @@ function DisagreementTable({ list, kind, empty }: { list: DisagreementList; kind
   );
 }
 
-export function Disagreements({ data, totals, scope }: { data: InsightsResponse["disagreements"]; totals: InsightStats; scope: DrillScope }) {
+export function Disagreements({
+  data,
+  totals,
+  scope,
+}: {
+  data: InsightsResponse["disagreements"];
+  totals: InsightStats;
+  scope: DrillScope;
+}) {
   const { top_dropped: high, weak_kept_all: weak } = data;
-  const byLevel = { high: totals.high_top_dropped, moderate: totals.moderate_top_dropped, low: totals.low_top_dropped, none: totals.none_top_dropped };
+  const byLevel = {
+    high: totals.high_top_dropped,
+    moderate: totals.moderate_top_dropped,
+    low: totals.low_top_dropped,
+    none: totals.none_top_dropped,
+  };
   return (
     <>
       <Section
         title="The level rests on a dropped memory"
         testId="disagree-high"
-        aside={<span className={`${styles.small} ${styles.muted}`} data-testid="disagree-total">{countOf(high.total, "recall")}{high.total > high.items.length ? `, newest ${high.items.length} shown` : ""}</span>}
+        aside={
+          <span className={`${styles.small} ${styles.muted}`} data-testid="disagree-total">
+            {countOf(high.total, "recall")}
+            {high.total > high.items.length ? `, newest ${high.items.length} shown` : ""}
+          </span>
+        }
       >
         <p className={styles.note}>
           The memory whose score set the level (top score) was removed by the selector, at any level: the agent got a page the
@@ -317,7 +418,11 @@ export function Disagreements({ data, totals, scope }: { data: InsightsResponse[
             </span>
           ))}
         </p>
-        <DisagreementTable list={high} kind="top_dropped" empty="None in this range: the selector never dropped the memory a level rested on." />
+        <DisagreementTable
+          list={high}
+          kind="top_dropped"
+          empty="None in this range: the selector never dropped the memory a level rested on."
+        />
       </Section>
       <Section
         title="Confidence none or low, selector kept everything"
@@ -360,11 +465,21 @@ export function BucketTable({ data, scope }: { data: InsightsResponse; scope: Dr
             <thead>
               <tr>
                 <th scope="col">{data.bucket === "week" ? "Week" : data.bucket === "day" ? "Day" : "Hour"}</th>
-                <th scope="col" className={styles.num}>Recalls</th>
-                <th scope="col" className={styles.num}>Selector ran</th>
-                <th scope="col" className={styles.num}>Drop rate</th>
-                <th scope="col" className={styles.num}>Lost ≥ 1</th>
-                <th scope="col" className={styles.num}>Weak hits</th>
+                <th scope="col" className={styles.num}>
+                  Recalls
+                </th>
+                <th scope="col" className={styles.num}>
+                  Selector ran
+                </th>
+                <th scope="col" className={styles.num}>
+                  Drop rate
+                </th>
+                <th scope="col" className={styles.num}>
+                  Lost ≥ 1
+                </th>
+                <th scope="col" className={styles.num}>
+                  Weak hits
+                </th>
               </tr>
             </thead>
             <tbody>

@@ -6,7 +6,6 @@ import type { InsightBucket } from "@/lib/insights/schema";
 import { allowedBuckets, spanOf, type InsightsUrlState } from "./insights-url";
 import styles from "./insights.module.css";
 
-
 /** A new range keeps the chosen bucket while it fits (at most 2,000 of them), else takes the range's default. */
 function keepBucket(next: InsightsUrlState): InsightsUrlState {
   return next.bucket && allowedBuckets(next, Date.now()).includes(next.bucket) ? next : { ...next, bucket: undefined };
@@ -28,7 +27,17 @@ export interface InsightsFilterBarProps {
 }
 
 /** The filter bar: every control writes the URL (through `onChange`); nothing is kept only here. */
-export function InsightsFilterBar({ state, onChange, bucket, allowedBuckets, stores, models, browserTz, onRefresh, refreshing }: InsightsFilterBarProps) {
+export function InsightsFilterBar({
+  state,
+  onChange,
+  bucket,
+  allowedBuckets,
+  stores,
+  models,
+  browserTz,
+  onRefresh,
+  refreshing,
+}: InsightsFilterBarProps) {
   const ids = useId();
   const tzValue = state.tz ?? "";
   const tzOptions: [string, string][] = [["", browserTz ? `Browser: ${browserTz}` : "Browser"]];
@@ -43,11 +52,20 @@ export function InsightsFilterBar({ state, onChange, bucket, allowedBuckets, sto
         allowAll={false}
         requireBoth
         customStart={() => spanOf(state, Date.now())}
-        classes={{ field: styles.field!, customRange: styles.customRange!, button: styles.button!, fieldError: styles.fieldError! }}
+        classes={{
+          field: styles.field!,
+          customRange: styles.customRange!,
+          button: styles.button!,
+          fieldError: styles.fieldError!,
+        }}
       />
       <div className={styles.field}>
         <label htmlFor={`${ids}-bucket`}>Buckets</label>
-        <select id={`${ids}-bucket`} value={bucket} onChange={(e) => onChange({ ...state, bucket: e.target.value as InsightBucket })}>
+        <select
+          id={`${ids}-bucket`}
+          value={bucket}
+          onChange={(e) => onChange({ ...state, bucket: e.target.value as InsightBucket })}
+        >
           {(["hour", "day", "week"] as const).map((b) => (
             <option key={b} value={b} disabled={!allowedBuckets.includes(b)}>
               {BUCKET_WORDS[b]}
@@ -57,7 +75,11 @@ export function InsightsFilterBar({ state, onChange, bucket, allowedBuckets, sto
       </div>
       <div className={styles.field}>
         <label htmlFor={`${ids}-store`}>Store</label>
-        <select id={`${ids}-store`} value={state.store ?? ""} onChange={(e) => onChange({ ...state, store: e.target.value || undefined })}>
+        <select
+          id={`${ids}-store`}
+          value={state.store ?? ""}
+          onChange={(e) => onChange({ ...state, store: e.target.value || undefined })}
+        >
           <option value="">All stores</option>
           {stores.map((s) => (
             <option key={s} value={s}>
@@ -68,7 +90,11 @@ export function InsightsFilterBar({ state, onChange, bucket, allowedBuckets, sto
       </div>
       <div className={styles.field}>
         <label htmlFor={`${ids}-model`}>Selector model</label>
-        <select id={`${ids}-model`} value={state.selector_model ?? ""} onChange={(e) => onChange({ ...state, selector_model: e.target.value || undefined })}>
+        <select
+          id={`${ids}-model`}
+          value={state.selector_model ?? ""}
+          onChange={(e) => onChange({ ...state, selector_model: e.target.value || undefined })}
+        >
           <option value="">All recalls</option>
           {models.map((m) => (
             <option key={m} value={m}>

@@ -1,5 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { allowedBuckets, defaultBucket, insightsApiParams, readInsightsUrl, spanOf, writeInsightsUrl, type InsightsUrlState } from "./insights-url";
+import {
+  allowedBuckets,
+  defaultBucket,
+  insightsApiParams,
+  readInsightsUrl,
+  spanOf,
+  writeInsightsUrl,
+  type InsightsUrlState,
+} from "./insights-url";
 
 const read = (query: string) => readInsightsUrl(new URLSearchParams(query));
 const NOW = Date.parse("2025-06-01T12:00:30.500Z");
@@ -14,7 +22,13 @@ describe("Insights URL state", () => {
     const states: InsightsUrlState[] = [
       { range: "24h", bucket: "hour", store: "prod", selector_model: "score-gap", tz: "UTC" },
       { range: "7d" },
-      { range: null, from: new Date("2025-01-09T05:00:00.000Z"), to: new Date("2025-01-12T05:00:00.000Z"), bucket: "day", tz: "America/New_York" },
+      {
+        range: null,
+        from: new Date("2025-01-09T05:00:00.000Z"),
+        to: new Date("2025-01-12T05:00:00.000Z"),
+        bucket: "day",
+        tz: "America/New_York",
+      },
     ];
     for (const state of states) expect(read(writeInsightsUrl(state))).toEqual({ ...state, invalid: null });
     expect(writeInsightsUrl(states[0]!)).toBe("range=24h&bucket=hour&store=prod&selector_model=score-gap&tz=UTC");
@@ -36,7 +50,10 @@ describe("Insights URL state", () => {
   });
 
   it("ends a preset at now rounded up to the minute, so a recall logged a moment ago is inside", () => {
-    expect(spanOf({ range: "24h" }, NOW)).toEqual({ from: new Date("2025-05-31T12:01:00.000Z"), to: new Date("2025-06-01T12:01:00.000Z") });
+    expect(spanOf({ range: "24h" }, NOW)).toEqual({
+      from: new Date("2025-05-31T12:01:00.000Z"),
+      to: new Date("2025-06-01T12:01:00.000Z"),
+    });
     const custom = { range: null, from: new Date("2025-01-01T00:00:00Z"), to: new Date("2025-01-02T00:00:00Z") };
     expect(spanOf(custom, NOW)).toEqual({ from: custom.from, to: custom.to });
   });
@@ -45,7 +62,11 @@ describe("Insights URL state", () => {
     expect(defaultBucket({ range: "24h" }, NOW)).toBe("hour");
     expect(defaultBucket({ range: "7d" }, NOW)).toBe("day");
     expect(defaultBucket({ range: "30d" }, NOW)).toBe("day");
-    const custom = (days: number): InsightsUrlState => ({ range: null, from: new Date(NOW - days * 86_400_000), to: new Date(NOW) });
+    const custom = (days: number): InsightsUrlState => ({
+      range: null,
+      from: new Date(NOW - days * 86_400_000),
+      to: new Date(NOW),
+    });
     expect(defaultBucket(custom(2), NOW)).toBe("hour");
     expect(defaultBucket(custom(60), NOW)).toBe("day");
     expect(defaultBucket(custom(400), NOW)).toBe("week");

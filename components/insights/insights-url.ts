@@ -91,7 +91,10 @@ export function readInsightsUrl(params: ParamSource): ReadInsightsUrl {
   };
   const span = spanOf(state, 0);
   if (bucket && estimateBuckets(span.from, span.to, bucket) > MAX_INSIGHT_BUCKETS) {
-    return { ...DEFAULT_STATE, invalid: `bucket: ${bucket} buckets over this range would be more than ${MAX_INSIGHT_BUCKETS.toLocaleString("en-US")}` };
+    return {
+      ...DEFAULT_STATE,
+      invalid: `bucket: ${bucket} buckets over this range would be more than ${MAX_INSIGHT_BUCKETS.toLocaleString("en-US")}`,
+    };
   }
   return { ...state, invalid: null };
 }

@@ -14,7 +14,15 @@ import { LevelChart, SelectorChart } from "./insight-charts";
 import { HeadlineStats, LabelStats } from "./insight-stats";
 import { BucketTable, Disagreements, DroppedTable, ModelTable, ReasonTable, StoreTable } from "./insight-tables";
 import { InsightsFilterBar } from "./insights-filters";
-import { allowedBuckets, DEFAULT_RANGE, defaultBucket, insightsApiParams, readInsightsUrl, writeInsightsUrl, type InsightsUrlState } from "./insights-url";
+import {
+  allowedBuckets,
+  DEFAULT_RANGE,
+  defaultBucket,
+  insightsApiParams,
+  readInsightsUrl,
+  writeInsightsUrl,
+  type InsightsUrlState,
+} from "./insights-url";
 import styles from "./insights.module.css";
 
 const noSubscribe = () => () => {};
@@ -34,7 +42,12 @@ function rangeText(data: InsightsResponse): string {
 }
 
 function scopeOf(data: InsightsResponse): DrillScope {
-  return { from: new Date(data.from), to: new Date(data.to), store: data.filters.store, selector_model: data.filters.selector_model };
+  return {
+    from: new Date(data.from),
+    to: new Date(data.to),
+    store: data.filters.store,
+    selector_model: data.filters.selector_model,
+  };
 }
 
 /** The Insights page's interactive part: filters kept in the URL, headline numbers, charts, tables. */
@@ -78,7 +91,9 @@ export function InsightsView() {
     if (!data) return;
     setSeen((prev) => {
       const stores = [...new Set([...prev.stores, ...data.by_store.map((s) => s.store)])];
-      const models = [...new Set([...prev.models, ...data.by_model.flatMap((m) => (m.selector_model ? [m.selector_model] : []))])];
+      const models = [
+        ...new Set([...prev.models, ...data.by_model.flatMap((m) => (m.selector_model ? [m.selector_model] : []))]),
+      ];
       return stores.length === prev.stores.length && models.length === prev.models.length ? prev : { stores, models };
     });
   }, [data]);
@@ -132,7 +147,9 @@ export function InsightsView() {
                 {state.tz ? "" : " (your browser’s time zone)"}
               </span>
               {data.filters.store ? <span>store {data.filters.store}</span> : null}
-              {data.filters.selector_model ? <span>selector model {data.filters.selector_model} (only recalls it ran on)</span> : null}
+              {data.filters.selector_model ? (
+                <span>selector model {data.filters.selector_model} (only recalls it ran on)</span>
+              ) : null}
             </>
           ) : tz ? (
             <span data-testid="insights-tz">Buckets in {tz}</span>

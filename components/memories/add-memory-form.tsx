@@ -35,7 +35,10 @@ function toInput(values: Values): Record<string, unknown> {
 }
 
 /** Sorts issues ({path, message}) by the field they belong to; the rest are general. */
-function sortIssues(issues: readonly { path: readonly PropertyKey[]; message: string }[]): { fields: FieldErrors; general: string[] } {
+function sortIssues(issues: readonly { path: readonly PropertyKey[]; message: string }[]): {
+  fields: FieldErrors;
+  general: string[];
+} {
   const fields: FieldErrors = {};
   const general: string[] = [];
   for (const issue of issues) {
@@ -111,7 +114,10 @@ export function AddMemoryForm({
         refs.summary.current?.focus();
       } else {
         const sorted = sortIssues(result.errors);
-        showErrors(sorted.fields, sorted.general.length || Object.keys(sorted.fields).length ? sorted.general : ["The server refused the memory."]);
+        showErrors(
+          sorted.fields,
+          sorted.general.length || Object.keys(sorted.fields).length ? sorted.general : ["The server refused the memory."],
+        );
       }
     } catch (error) {
       setGeneral([`Could not add the memory: ${errorMessage(error)}`]);
@@ -119,7 +125,8 @@ export function AddMemoryForm({
   };
 
   const describedBy = (field: Field, hint?: boolean) =>
-    [hint ? `${id}-${field}-hint` : null, errors[field]?.length ? `${id}-${field}-error` : null].filter(Boolean).join(" ") || undefined;
+    [hint ? `${id}-${field}-hint` : null, errors[field]?.length ? `${id}-${field}-error` : null].filter(Boolean).join(" ") ||
+    undefined;
 
   const fieldError = (field: Field) =>
     errors[field]?.length ? (
@@ -254,8 +261,7 @@ export function AddMemoryForm({
         <p className="form-status" role="status">
           {added ? (
             <>
-              Added “{added.summary.length > 80 ? `${added.summary.slice(0, 79)}…` : added.summary}” as{" "}
-              <code>{added.id}</code>.
+              Added “{added.summary.length > 80 ? `${added.summary.slice(0, 79)}…` : added.summary}” as <code>{added.id}</code>.
             </>
           ) : null}
         </p>

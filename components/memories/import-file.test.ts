@@ -10,7 +10,12 @@ describe("prepareImport", () => {
 
   it("wraps a bare JSON array and takes the memories list of an object", () => {
     const bare = prepareImport("a.json", '[{"summary":"a"},{"summary":"b"}]');
-    expect(bare).toMatchObject({ ok: true, format: "json", count: 2, body: { kind: "json", memories: [{ summary: "a" }, { summary: "b" }] } });
+    expect(bare).toMatchObject({
+      ok: true,
+      format: "json",
+      count: 2,
+      body: { kind: "json", memories: [{ summary: "a" }, { summary: "b" }] },
+    });
     const wrapped = prepareImport("b.JSON", '\uFEFF{"memories":[{"summary":"a"}]}');
     expect(wrapped).toMatchObject({ ok: true, count: 1, positions: ["Item 1"] });
   });
@@ -21,7 +26,10 @@ describe("prepareImport", () => {
     expect(prepareImport("a.json", '{"items":[]}')).toMatchObject({ ok: false, message: expect.stringContaining('"memories"') });
     expect(prepareImport("a.json", "[]")).toMatchObject({ ok: false, message: expect.stringContaining("no memories") });
     expect(prepareImport("a.ndjson", "\n \n")).toMatchObject({ ok: false, message: expect.stringContaining("no lines") });
-    expect(prepareImport("a.jsonl", "{}\n".repeat(10_001))).toMatchObject({ ok: false, message: expect.stringContaining("10,000") });
+    expect(prepareImport("a.jsonl", "{}\n".repeat(10_001))).toMatchObject({
+      ok: false,
+      message: expect.stringContaining("10,000"),
+    });
   });
 
   it("knows the formats by extension", () => {

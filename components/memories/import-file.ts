@@ -60,7 +60,7 @@ export function prepareImport(fileName: string, rawText: string): PreparedImport
   const memories = Array.isArray(parsed)
     ? parsed
     : typeof parsed === "object" && parsed !== null && Array.isArray((parsed as { memories?: unknown }).memories)
-      ? ((parsed as { memories: unknown[] }).memories)
+      ? (parsed as { memories: unknown[] }).memories
       : null;
   if (!memories) {
     return { ok: false, message: `${fileName} should hold a list of memories, or an object with a "memories" list.` };

@@ -33,7 +33,9 @@ export function ImportMemories({ fileRef, onClose }: { fileRef: RefObject<HTMLIn
     importing.reset();
     if (!file) return;
     if (file.size > MAX_IMPORT_BYTES) {
-      setProblem(`${file.name} is ${formatBytes(file.size)}; the server takes at most ${formatBytes(MAX_IMPORT_BYTES)} in one import. Split it into smaller files.`);
+      setProblem(
+        `${file.name} is ${formatBytes(file.size)}; the server takes at most ${formatBytes(MAX_IMPORT_BYTES)} in one import. Split it into smaller files.`,
+      );
       return;
     }
     let text: string;
@@ -158,7 +160,9 @@ export function ImportMemories({ fileRef, onClose }: { fileRef: RefObject<HTMLIn
                 ))}
               </ul>
               {rejected.length > REJECTED_SHOWN ? (
-                <p className="field-hint">…and {(rejected.length - REJECTED_SHOWN).toLocaleString("en-US")} more rejected items.</p>
+                <p className="field-hint">
+                  …and {(rejected.length - REJECTED_SHOWN).toLocaleString("en-US")} more rejected items.
+                </p>
               ) : null}
             </>
           ) : null}

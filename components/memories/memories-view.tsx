@@ -194,11 +194,7 @@ export function MemoriesView() {
     <div className="memories">
       {showPicker ? (
         <section className="panel memories-source" aria-label="Store">
-          <StorePicker
-            stores={stores.data}
-            value={storeName}
-            onChange={onStore}
-          />
+          <StorePicker stores={stores.data} value={storeName} onChange={onStore} />
           {remote ? (
             <ReadOnlyNotice store={filters.store} />
           ) : storeDescription ? (
@@ -289,7 +285,12 @@ export function MemoriesView() {
               </span>
               <span className="active-tag" aria-labelledby={`${ids}-tag`}>
                 <span>{filters.tag}</span>
-                <button type="button" className="active-tag-clear" aria-label={`Stop filtering by tag ${filters.tag}`} onClick={() => setFilters({ tag: "" })}>
+                <button
+                  type="button"
+                  className="active-tag-clear"
+                  aria-label={`Stop filtering by tag ${filters.tag}`}
+                  onClick={() => setFilters({ tag: "" })}
+                >
                   ×
                 </button>
               </span>
@@ -384,7 +385,12 @@ export function MemoriesView() {
             )}
             <div className="load-more">
               {list.hasNextPage ? (
-                <button type="button" className="button" disabled={list.isFetchingNextPage} onClick={() => void list.fetchNextPage()}>
+                <button
+                  type="button"
+                  className="button"
+                  disabled={list.isFetchingNextPage}
+                  onClick={() => void list.fetchNextPage()}
+                >
                   {list.isFetchingNextPage ? "Loading…" : "Load more"}
                 </button>
               ) : memories.length > 0 ? (

@@ -5,7 +5,15 @@ import { useReembedMemories, type MemoryStats } from "@/lib/queries/use-memories
 import type { UseQueryResult } from "@tanstack/react-query";
 import { plural } from "@/lib/format";
 
-function TypeCounts({ byType, activeType, onType }: { byType: Record<string, number>; activeType: string; onType: (type: string) => void }) {
+function TypeCounts({
+  byType,
+  activeType,
+  onType,
+}: {
+  byType: Record<string, number>;
+  activeType: string;
+  onType: (type: string) => void;
+}) {
   const types = Object.entries(byType);
   return (
     <div className="stat stat-types">
@@ -17,7 +25,12 @@ function TypeCounts({ byType, activeType, onType }: { byType: Record<string, num
           <ul className="type-counts" aria-label="Memories by type (choose one to filter)">
             {types.map(([type, count]) => (
               <li key={type}>
-                <button type="button" className="type-count" aria-pressed={type === activeType} onClick={() => onType(type === activeType ? "" : type)}>
+                <button
+                  type="button"
+                  className="type-count"
+                  aria-pressed={type === activeType}
+                  onClick={() => onType(type === activeType ? "" : type)}
+                >
                   <span>{type}</span> <span className="type-count-n">{count.toLocaleString("en-US")}</span>
                 </button>
               </li>
@@ -129,12 +142,17 @@ export function MemoryStatsPanel({
       {stale > 0 ? (
         <div className="inline-alert inline-alert-warning" role="region" aria-label="Stale vectors">
           <p>
-            {plural(stale, "memory has", "memories have")} no vector from <code>{model}</code> (they were embedded with another model,
-            or not at all). Semantic and hybrid recall refuse to run until they are embedded again; keyword search still works.
-            Re-embedding reads each summary once and can take a while on a large store.
+            {plural(stale, "memory has", "memories have")} no vector from <code>{model}</code> (they were embedded with another
+            model, or not at all). Semantic and hybrid recall refuse to run until they are embedded again; keyword search still
+            works. Re-embedding reads each summary once and can take a while on a large store.
           </p>
           <div className="inline-alert-actions">
-            <button type="button" className="button button-small button-primary" disabled={reembed.isPending} onClick={() => reembed.mutate()}>
+            <button
+              type="button"
+              className="button button-small button-primary"
+              disabled={reembed.isPending}
+              onClick={() => reembed.mutate()}
+            >
               {reembed.isPending ? "Re-embedding…" : `Re-embed ${plural(stale, "memory", "memories")}`}
             </button>
             <span role="status">

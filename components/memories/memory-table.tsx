@@ -69,7 +69,13 @@ function RemoteMemoryRow({ memory }: { memory: MemoryView }) {
           </span>
         )}
       </td>
-      <td>{memory.scope ? <span className={`scope-badge scope-${memory.scope}`}>{memory.scope}</span> : <span className="muted">—</span>}</td>
+      <td>
+        {memory.scope ? (
+          <span className={`scope-badge scope-${memory.scope}`}>{memory.scope}</span>
+        ) : (
+          <span className="muted">—</span>
+        )}
+      </td>
       <td className="num">{memory.importance.toFixed(2)}</td>
       <CreatedCell memory={memory} />
       <IdCell memory={memory} />
@@ -152,9 +158,19 @@ function MemoryRow({ memory, activeTag, onTag, onDeleted }: RowProps) {
       <IdCell memory={memory} />
       <td className="memory-actions">
         {confirming ? (
-          <div className="row-confirm" role="group" aria-label={`Confirm deleting “${short(memory.summary)}”`} onKeyDown={onConfirmKey}>
+          <div
+            className="row-confirm"
+            role="group"
+            aria-label={`Confirm deleting “${short(memory.summary)}”`}
+            onKeyDown={onConfirmKey}
+          >
             <span className="row-confirm-question">Delete for good?</span>
-            <button type="button" className="button button-small button-danger" disabled={remove.isPending} onClick={confirmDelete}>
+            <button
+              type="button"
+              className="button button-small button-danger"
+              disabled={remove.isPending}
+              onClick={confirmDelete}
+            >
               {remove.isPending ? "Deleting…" : "Yes, delete"}
             </button>
             <button type="button" ref={cancelRef} className="button button-small" disabled={remove.isPending} onClick={cancel}>
@@ -183,7 +199,15 @@ function MemoryRow({ memory, activeTag, onTag, onDeleted }: RowProps) {
 }
 
 /** A remote store's memories, read-only, in the order the service lists them. */
-export function RemoteMemoryTable({ memories, storeLabel, busy }: { memories: readonly MemoryView[]; storeLabel: string; busy: boolean }) {
+export function RemoteMemoryTable({
+  memories,
+  storeLabel,
+  busy,
+}: {
+  memories: readonly MemoryView[];
+  storeLabel: string;
+  busy: boolean;
+}) {
   return (
     <div className="table-scroll">
       <table className="memory-table" aria-busy={busy || undefined}>

@@ -3,7 +3,13 @@
 import { useId } from "react";
 import type { StoreOption } from "@/lib/queries/use-recall";
 
-const EMBEDDED_OPTION: StoreOption = { name: "embedded", kind: "embedded", label: "Embedded", description: "", health: { ok: true } };
+const EMBEDDED_OPTION: StoreOption = {
+  name: "embedded",
+  kind: "embedded",
+  label: "Embedded",
+  description: "",
+  health: { ok: true },
+};
 
 /**
  * Which store the Memories page shows: the embedded one or a configured remote store (with its
@@ -28,7 +34,11 @@ export function StorePicker({
       <label htmlFor={id}>Store</label>
       <select id={id} value={value} onChange={(e) => onChange(e.target.value)}>
         {options.map((s) => (
-          <option key={s.name} value={s.name} title={s.health.ok ? s.description : `${s.description} Not reachable: ${s.health.message ?? "unknown error"}`}>
+          <option
+            key={s.name}
+            value={s.name}
+            title={s.health.ok ? s.description : `${s.description} Not reachable: ${s.health.message ?? "unknown error"}`}
+          >
             {s.label}
             {s.kind === "remote" ? (s.health.ok ? " (remote)" : " (remote, unreachable)") : ""}
           </option>

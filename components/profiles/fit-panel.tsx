@@ -19,7 +19,10 @@ export function FitPanel() {
   const [filters, setFilters] = useState("");
   const [name, setName] = useState("");
   function body(save: boolean) {
-    const base = from === "run" ? { run_id: runId.trim() } : { recall_filters: Object.fromEntries(new URLSearchParams(filters.replace(/^\?/, ""))) };
+    const base =
+      from === "run"
+        ? { run_id: runId.trim() }
+        : { recall_filters: Object.fromEntries(new URLSearchParams(filters.replace(/^\?/, ""))) };
     return save && name.trim() ? { ...base, name: name.trim() } : base;
   }
   function submit(event: FormEvent) {
@@ -30,8 +33,8 @@ export function FitPanel() {
     <section className="panel" aria-labelledby="fit-title">
       <h2 id="fit-title">Fit a profile from labels</h2>
       <p className={styles.muted}>
-        Searches the cosine guard, a prominence threshold and the pool size for the best balanced triage accuracy (worth reading vs go external against
-        present vs absent), with 5-fold cross-validation; near-misses are reported apart.
+        Searches the cosine guard, a prominence threshold and the pool size for the best balanced triage accuracy (worth reading
+        vs go external against present vs absent), with 5-fold cross-validation; near-misses are reported apart.
       </p>
       <form onSubmit={submit} className={styles.form} aria-label="Fit form">
         <label>
@@ -56,7 +59,11 @@ export function FitPanel() {
           {fit.isPending ? "Fitting…" : "Fit"}
         </button>
       </form>
-      {fit.error ? <p className={styles.error} role="alert">{errorMessage(fit.error)}</p> : null}
+      {fit.error ? (
+        <p className={styles.error} role="alert">
+          {errorMessage(fit.error)}
+        </p>
+      ) : null}
       {fit.data ? (
         <FitReport result={fit.data}>
           <form
@@ -67,8 +74,7 @@ export function FitPanel() {
             }}
           >
             <label>
-              Save as{" "}
-              <input value={name} onChange={(e) => setName(e.target.value)} placeholder="my-profile" required />
+              Save as <input value={name} onChange={(e) => setName(e.target.value)} placeholder="my-profile" required />
             </label>
             <button type="submit">Save fitted profile</button>
             {fit.data.saved ? <span role="status">Saved {fit.data.saved.name}.</span> : null}
@@ -85,8 +91,12 @@ function Confusion({ m, label }: { m: LevelConfusion; label: string }) {
       <thead>
         <tr>
           <th scope="col">{label}</th>
-          <th scope="col" className={styles.num}>present</th>
-          <th scope="col" className={styles.num}>absent</th>
+          <th scope="col" className={styles.num}>
+            present
+          </th>
+          <th scope="col" className={styles.num}>
+            absent
+          </th>
         </tr>
       </thead>
       <tbody>
@@ -108,9 +118,11 @@ function FitReport({ result, children }: { result: FitResponse; children: React.
   return (
     <div data-testid="fit-report">
       <p>
-        Shape <strong>{result.shape.replaceAll("_", " ")}</strong>, pool {result.pool_size ?? "k"}: balanced accuracy <strong>{f3(result.estimate.balanced_accuracy)}</strong>{" "}
-        cross-validated ({result.estimate.folds} folds), {f3(result.estimate.train_balanced_accuracy)} on the training labels; reference constants{" "}
-        {f3(result.reference.balanced_accuracy)}. {result.used} labeled recalls used{result.skipped ? `, ${result.skipped} without a stored pool skipped` : ""}.
+        Shape <strong>{result.shape.replaceAll("_", " ")}</strong>, pool {result.pool_size ?? "k"}: balanced accuracy{" "}
+        <strong>{f3(result.estimate.balanced_accuracy)}</strong> cross-validated ({result.estimate.folds} folds),{" "}
+        {f3(result.estimate.train_balanced_accuracy)} on the training labels; reference constants{" "}
+        {f3(result.reference.balanced_accuracy)}. {result.used} labeled recalls used
+        {result.skipped ? `, ${result.skipped} without a stored pool skipped` : ""}.
       </p>
       <div className={styles.chart} aria-label="Top cosine of present and absent recalls, with the fitted cut">
         {bins.length === 0 ? (
@@ -125,7 +137,9 @@ function FitReport({ result, children }: { result: FitResponse; children: React.
               <Legend />
               <Bar dataKey="present" fill="#2f7d4a" />
               <Bar dataKey="absent" fill="#b04a3a" />
-              {cut ? <ReferenceLine x={cut} stroke="#222" strokeDasharray="4 2" label={`cut ${result.thresholds.abs_low_cosine}`} /> : null}
+              {cut ? (
+                <ReferenceLine x={cut} stroke="#222" strokeDasharray="4 2" label={`cut ${result.thresholds.abs_low_cosine}`} />
+              ) : null}
             </BarChart>
           </ResponsiveContainer>
         )}

@@ -30,16 +30,26 @@ export function ProfilesView() {
       <section className="panel" aria-labelledby="profiles-title">
         <h2 id="profiles-title">Profiles</h2>
         {profiles.isPending ? <p role="status">Loading profiles…</p> : null}
-        {profiles.error ? <p className={styles.error} role="alert">{errorMessage(profiles.error)}</p> : null}
+        {profiles.error ? (
+          <p className={styles.error} role="alert">
+            {errorMessage(profiles.error)}
+          </p>
+        ) : null}
         {list.length ? (
           <table className={styles.table} data-testid="profiles-table">
             <thead>
               <tr>
                 <th scope="col">Name</th>
                 <th scope="col">Pool</th>
-                <th scope="col" className={styles.num}>Cosine guard (low / moderate)</th>
-                <th scope="col" className={styles.num}>Prominence (moderate / high)</th>
-                <th scope="col" className={styles.num}>CV estimate</th>
+                <th scope="col" className={styles.num}>
+                  Cosine guard (low / moderate)
+                </th>
+                <th scope="col" className={styles.num}>
+                  Prominence (moderate / high)
+                </th>
+                <th scope="col" className={styles.num}>
+                  CV estimate
+                </th>
                 <th scope="col">Source</th>
               </tr>
             </thead>
@@ -60,7 +70,11 @@ export function ProfilesView() {
                     {p.thresholds.moderate_prominence} / {p.thresholds.high_prominence}
                   </td>
                   <td className={styles.num}>{pct(p.source?.estimate?.balanced_accuracy)}</td>
-                  <td>{p.source?.kind === "fit" ? `fit${p.source.dataset ? ` on ${p.source.dataset}` : p.source.run_id ? ` on run ${p.source.run_id.slice(0, 8)}` : ""}` : (p.source?.kind ?? "—")}</td>
+                  <td>
+                    {p.source?.kind === "fit"
+                      ? `fit${p.source.dataset ? ` on ${p.source.dataset}` : p.source.run_id ? ` on run ${p.source.run_id.slice(0, 8)}` : ""}`
+                      : (p.source?.kind ?? "—")}
+                  </td>
                 </tr>
               ))}
             </tbody>
@@ -71,7 +85,10 @@ export function ProfilesView() {
         </p>
       </section>
       {selected ? <ProfileDetail profile={selected} /> : null}
-      <ProfileForm base={selected} onSaved={(name) => router.replace(`${pathname}?profile=${encodeURIComponent(name)}`, { scroll: false })} />
+      <ProfileForm
+        base={selected}
+        onSaved={(name) => router.replace(`${pathname}?profile=${encodeURIComponent(name)}`, { scroll: false })}
+      />
       <FitPanel />
     </div>
   );
@@ -83,7 +100,9 @@ function StoresPanel({ profiles, stores }: { profiles: Profile[]; stores: { name
   return (
     <section className="panel" aria-labelledby="stores-title">
       <h2 id="stores-title">Stores</h2>
-      <p className={styles.muted}>Each store’s levels are judged by its profile too; the wire confidence block always stays the reference rules.</p>
+      <p className={styles.muted}>
+        Each store’s levels are judged by its profile too; the wire confidence block always stays the reference rules.
+      </p>
       <table className={styles.table}>
         <tbody>
           {stores.map((s) => (
@@ -125,21 +144,37 @@ function StoresPanel({ profiles, stores }: { profiles: Profile[]; stores: { name
           ))}
         </tbody>
       </table>
-      {assign.error ? <p className={styles.error} role="alert">{errorMessage(assign.error)}</p> : null}
+      {assign.error ? (
+        <p className={styles.error} role="alert">
+          {errorMessage(assign.error)}
+        </p>
+      ) : null}
     </section>
   );
 }
 
 /** Constants of one profile next to the reference's. */
-export function ConstantsTable({ thresholds, poolSize, label }: { thresholds: Record<ThresholdKey, number>; poolSize: number | null; label: string }) {
+export function ConstantsTable({
+  thresholds,
+  poolSize,
+  label,
+}: {
+  thresholds: Record<ThresholdKey, number>;
+  poolSize: number | null;
+  label: string;
+}) {
   const ref = DEFAULT_PROFILE.thresholds;
   return (
     <table className={styles.table} data-testid="constants-table">
       <thead>
         <tr>
           <th scope="col">Constant</th>
-          <th scope="col" className={styles.num}>{label}</th>
-          <th scope="col" className={styles.num}>reference</th>
+          <th scope="col" className={styles.num}>
+            {label}
+          </th>
+          <th scope="col" className={styles.num}>
+            reference
+          </th>
         </tr>
       </thead>
       <tbody>
@@ -168,7 +203,8 @@ function ProfileDetail({ profile }: { profile: Profile }) {
       {profile.description ? <p>{profile.description}</p> : null}
       {e ? (
         <p className={styles.muted}>
-          Balanced triage accuracy: {pct(e.balanced_accuracy)} cross-validated ({e.folds} folds), {pct(e.train_balanced_accuracy)} on the data it was fitted on.
+          Balanced triage accuracy: {pct(e.balanced_accuracy)} cross-validated ({e.folds} folds), {pct(e.train_balanced_accuracy)}{" "}
+          on the data it was fitted on.
         </p>
       ) : null}
       {profile.source?.note ? <p className={styles.muted}>{profile.source.note}</p> : null}
@@ -214,7 +250,11 @@ function ProfileForm({ base, onSaved }: { base: Profile | null; onSaved: (name: 
         {THRESHOLD_KEYS.map((key) => (
           <label key={key}>
             {key}
-            <input value={values[key] ?? ""} inputMode="decimal" onChange={(e) => setValues((v) => ({ ...v, [key]: e.target.value }))} />
+            <input
+              value={values[key] ?? ""}
+              inputMode="decimal"
+              onChange={(e) => setValues((v) => ({ ...v, [key]: e.target.value }))}
+            />
           </label>
         ))}
         <label style={{ gridColumn: "1 / -1" }}>
@@ -228,7 +268,11 @@ function ProfileForm({ base, onSaved }: { base: Profile | null; onSaved: (name: 
           {save.isSuccess ? <span role="status">Saved {save.data.name}.</span> : null}
         </div>
       </form>
-      {save.error ? <p className={styles.error} role="alert">{errorMessage(save.error)}</p> : null}
+      {save.error ? (
+        <p className={styles.error} role="alert">
+          {errorMessage(save.error)}
+        </p>
+      ) : null}
     </section>
   );
 }

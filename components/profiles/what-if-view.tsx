@@ -43,7 +43,12 @@ export function WhatIfView() {
         ...(pool.trim() ? { pool_size: Number(pool) } : {}),
         filters: Object.fromEntries(new URLSearchParams(filters.replace(/^\?/, ""))),
       };
-      const response = await fetch("/api/what-if", { method: "POST", body: JSON.stringify(body), headers: { "content-type": "application/json" }, signal: controller.signal });
+      const response = await fetch("/api/what-if", {
+        method: "POST",
+        body: JSON.stringify(body),
+        headers: { "content-type": "application/json" },
+        signal: controller.signal,
+      });
       if (!response.ok || !response.body) {
         const envelope = await response.json().catch(() => null);
         throw new Error(envelope?.message ?? `The server answered ${response.status}.`);
@@ -106,11 +111,15 @@ export function WhatIfView() {
         </form>
         {progress ? (
           <p role="status" data-testid="whatif-progress">
-            <progress className={styles.progress} value={progress.done} max={Math.max(1, progress.total)} /> {progress.done.toLocaleString()} of{" "}
-            {progress.total.toLocaleString()} recalls
+            <progress className={styles.progress} value={progress.done} max={Math.max(1, progress.total)} />{" "}
+            {progress.done.toLocaleString()} of {progress.total.toLocaleString()} recalls
           </p>
         ) : null}
-        {error ? <p className={styles.error} role="alert">{error}</p> : null}
+        {error ? (
+          <p className={styles.error} role="alert">
+            {error}
+          </p>
+        ) : null}
       </section>
       {result ? <WhatIfResult result={result} profile={profile} /> : null}
     </div>
@@ -129,15 +138,20 @@ function WhatIfResult({ result, profile }: { result: Result; profile: string }) 
     <section className="panel" aria-labelledby="whatif-result" data-testid="whatif-result">
       <h2 id="whatif-result">Under {profile}</h2>
       <p className={styles.muted}>
-        {result.total.toLocaleString()} recalls{result.cancelled ? " (cancelled part-way)" : ""}: {result.from_pool.toLocaleString()} recomputed from the stored pool,{" "}
-        {result.from_stated.toLocaleString()} from the stated top score and prominence. {result.flip_count.toLocaleString()} change level.
+        {result.total.toLocaleString()} recalls{result.cancelled ? " (cancelled part-way)" : ""}:{" "}
+        {result.from_pool.toLocaleString()} recomputed from the stored pool, {result.from_stated.toLocaleString()} from the stated
+        top score and prominence. {result.flip_count.toLocaleString()} change level.
       </p>
       <table className={styles.table} aria-label="Level mix before and after">
         <thead>
           <tr>
             <th scope="col">Level</th>
-            <th scope="col" className={styles.num}>logged (reference)</th>
-            <th scope="col" className={styles.num}>under {profile}</th>
+            <th scope="col" className={styles.num}>
+              logged (reference)
+            </th>
+            <th scope="col" className={styles.num}>
+              under {profile}
+            </th>
           </tr>
         </thead>
         <tbody>

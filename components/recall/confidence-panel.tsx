@@ -114,8 +114,7 @@ export function ConfidencePanel({ view }: ConfidencePanelProps) {
 
       {view.degraded ? (
         <p className={styles.warning}>
-          This recall ran degraded (<span className={styles.mono}>{view.degraded.reason}</span>), so some scores may be
-          missing.
+          This recall ran degraded (<span className={styles.mono}>{view.degraded.reason}</span>), so some scores may be missing.
         </p>
       ) : null}
 
@@ -150,9 +149,19 @@ export function ConfidencePanel({ view }: ConfidencePanelProps) {
         <Figure
           label="Background std"
           value={formatScore(confidence.background_std)}
-          note={confidence.background_std === null ? (derived ? "not returned by this store" : "no background in this pool") : "population std dev"}
+          note={
+            confidence.background_std === null
+              ? derived
+                ? "not returned by this store"
+                : "no background in this pool"
+              : "population std dev"
+          }
         />
-        <Figure label="Pool size" value={confidence.result_count} note={`${confidence.result_count === 1 ? "candidate" : "candidates"} judged (result_count)`} />
+        <Figure
+          label="Pool size"
+          value={confidence.result_count}
+          note={`${confidence.result_count === 1 ? "candidate" : "candidates"} judged (result_count)`}
+        />
         <Figure label="Threshold profile" value={<span className={styles.mono}>{confidence.thresholds || "—"}</span>} />
         <Figure label="Basis" value={basisText(confidence.basis)} wide />
       </dl>
@@ -183,8 +192,8 @@ export function ConfidencePanel({ view }: ConfidencePanelProps) {
           </ol>
         ) : (
           <p className={styles.note} data-testid="trace-unavailable">
-            The rule trace is unavailable for this recall (the service that produced it did not record one); the
-            reference rationale below is all there is.
+            The rule trace is unavailable for this recall (the service that produced it did not record one); the reference
+            rationale below is all there is.
           </p>
         )}
         {confidence.rationale ? (

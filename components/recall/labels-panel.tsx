@@ -162,7 +162,9 @@ export function LabelsPanel({ view }: { view: LoggedRecall }) {
       ) : null}
 
       {rows.length === 0 ? (
-        <p className={styles.note}>No results or candidates to label; the present label still records what this recall should have found.</p>
+        <p className={styles.note}>
+          No results or candidates to label; the present label still records what this recall should have found.
+        </p>
       ) : (
         <>
           <ol className={styles.rows} ref={listRef} aria-label="Per-memory relevance">
@@ -198,8 +200,8 @@ export function LabelsPanel({ view }: { view: LoggedRecall }) {
           />
         </label>
         <p className={styles.hint} id={hintId}>
-          Keys: <kbd>y</kbd> <kbd>n</kbd> <kbd>u</kbd> present (again to clear) · <kbd>1</kbd>–<kbd>9</kbd> cycle row N relevant → not
-          relevant → unlabeled · in a row: <kbd>r</kbd> relevant, <kbd>x</kbd> not relevant, <kbd>c</kbd> clear, <kbd>↑</kbd>
+          Keys: <kbd>y</kbd> <kbd>n</kbd> <kbd>u</kbd> present (again to clear) · <kbd>1</kbd>–<kbd>9</kbd> cycle row N relevant →
+          not relevant → unlabeled · in a row: <kbd>r</kbd> relevant, <kbd>x</kbd> not relevant, <kbd>c</kbd> clear, <kbd>↑</kbd>
           <kbd>↓</kbd> move. Not while typing in a field.
         </p>
       </div>
@@ -235,10 +237,20 @@ function LabelRowItem({
         </span>
       </span>
       <span className={styles.toggles}>
-        <button type="button" aria-pressed={value === true} data-testid="label-relevant" onClick={() => onChange(value === true ? null : true)}>
+        <button
+          type="button"
+          aria-pressed={value === true}
+          data-testid="label-relevant"
+          onClick={() => onChange(value === true ? null : true)}
+        >
           Relevant
         </button>
-        <button type="button" aria-pressed={value === false} data-testid="label-not-relevant" onClick={() => onChange(value === false ? null : false)}>
+        <button
+          type="button"
+          aria-pressed={value === false}
+          data-testid="label-not-relevant"
+          onClick={() => onChange(value === false ? null : false)}
+        >
           Not relevant
         </button>
       </span>

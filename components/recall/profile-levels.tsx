@@ -15,12 +15,23 @@ export type ChartRules = "reference" | "profile";
  * draws, and the k-sensitivity strip: the level at k = 5, 10, 20 from the stored merged list,
  * warning when the verdict depends on k.
  */
-export function ProfileLevels({ view, rules, onRules }: { view: LoggedRecall; rules: ChartRules; onRules: (r: ChartRules) => void }) {
+export function ProfileLevels({
+  view,
+  rules,
+  onRules,
+}: {
+  view: LoggedRecall;
+  rules: ChartRules;
+  onRules: (r: ChartRules) => void;
+}) {
   const titleId = useId();
   const profile = view.profile_confidence;
   const points = view.k_sensitivity;
   if (!view.confidence || (!profile && !points)) return null;
-  const depends = points ? verdictDependsOnK(points) || (points.some((p) => p.profile_level) && verdictDependsOnK(points.map((p) => ({ level: p.profile_level! })))) : false;
+  const depends = points
+    ? verdictDependsOnK(points) ||
+      (points.some((p) => p.profile_level) && verdictDependsOnK(points.map((p) => ({ level: p.profile_level! }))))
+    : false;
   return (
     <section className={styles.panel} data-testid="profile-levels" aria-labelledby={titleId}>
       <div className={styles.panelHead}>
@@ -53,10 +64,12 @@ export function ProfileLevels({ view, rules, onRules }: { view: LoggedRecall; ru
         <fieldset className={styles.rulesChoice}>
           <legend>Chart thresholds</legend>
           <label>
-            <input type="radio" name={`${titleId}-rules`} checked={rules === "reference"} onChange={() => onRules("reference")} /> reference
+            <input type="radio" name={`${titleId}-rules`} checked={rules === "reference"} onChange={() => onRules("reference")} />{" "}
+            reference
           </label>
           <label>
-            <input type="radio" name={`${titleId}-rules`} checked={rules === "profile"} onChange={() => onRules("profile")} /> {profile.profile}
+            <input type="radio" name={`${titleId}-rules`} checked={rules === "profile"} onChange={() => onRules("profile")} />{" "}
+            {profile.profile}
           </label>
         </fieldset>
       ) : null}
@@ -98,7 +111,8 @@ export function ProfileLevels({ view, rules, onRules }: { view: LoggedRecall; ru
           </table>
           {depends ? (
             <p className={styles.warning} role="note" data-testid="k-warning">
-              The verdict depends on k: the reference pool is the page, so a different k changes whether this reads “worth reading”.
+              The verdict depends on k: the reference pool is the page, so a different k changes whether this reads “worth
+              reading”.
             </p>
           ) : (
             <p className={styles.caveat}>The verdict is the same at k = 5, 10 and 20.</p>

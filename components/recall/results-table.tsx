@@ -55,8 +55,8 @@ function OutsideCandidates({ candidates }: { candidates: readonly LoggedCandidat
       <div className={styles.tableScroll}>
         <table className={styles.table} aria-describedby={captionId}>
           <caption id={captionId}>
-            Candidates the store ranked (rank in the merged pool) but did not return: {counted} of {rows.length} counted in the confidence pool.
-            Score is the hybrid score.
+            Candidates the store ranked (rank in the merged pool) but did not return: {counted} of {rows.length} counted in the
+            confidence pool. Score is the hybrid score.
           </caption>
           <thead>
             <tr>
@@ -78,15 +78,11 @@ function OutsideCandidates({ candidates }: { candidates: readonly LoggedCandidat
                 <td className={styles.idCell}>
                   <MemoryId id={c.memory_id} />
                 </td>
-                <td className={styles.summary}>
-                  {c.summary ?? <span className={styles.muted}>(no summary)</span>}
-                </td>
+                <td className={styles.summary}>{c.summary ?? <span className={styles.muted}>(no summary)</span>}</td>
                 <td className={styles.num}>{formatScore(c.hybrid_score)}</td>
                 <td className={styles.num}>{formatScore(c.raw_cosine)}</td>
                 <td className={styles.num}>{formatBm25(c.keyword_score)}</td>
-                <td className={c.in_pool ? styles.poolYes : styles.poolNo}>
-                  {c.in_pool ? "Yes" : "No"}
-                </td>
+                <td className={c.in_pool ? styles.poolYes : styles.poolNo}>{c.in_pool ? "Yes" : "No"}</td>
               </tr>
             ))}
           </tbody>
@@ -189,8 +185,8 @@ export function ResultsTable({ view }: ResultsTableProps) {
 
       {candidates === null ? (
         <p className={styles.note}>
-          This store does not expose its candidate pool, so raw cosine and BM25 per result, and the candidates outside
-          the page, are not available.
+          This store does not expose its candidate pool, so raw cosine and BM25 per result, and the candidates outside the page,
+          are not available.
         </p>
       ) : outside.length > 0 ? (
         <OutsideCandidates candidates={outside} />

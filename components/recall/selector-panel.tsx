@@ -61,7 +61,13 @@ export function SelectorPanel({ view }: SelectorPanelProps) {
     const showCode = selector.reason !== undefined && selector.reason.trim() !== "" && label !== selector.reason;
     const invented = selector.reason === "unknown_id" ? (trace?.unknown_ids ?? []) : [];
     return (
-      <section className={styles.panel} data-testid="selector-panel" data-applied="false" data-kind={kind} aria-labelledby={titleId}>
+      <section
+        className={styles.panel}
+        data-testid="selector-panel"
+        data-applied="false"
+        data-kind={kind}
+        aria-labelledby={titleId}
+      >
         {head}
         <p className={styles.status}>
           <span className={styles.statusPill} data-applied="false">
@@ -99,7 +105,9 @@ export function SelectorPanel({ view }: SelectorPanelProps) {
           ) : null}
         </p>
         <p className={styles.note}>
-          {kind === "off" ? "Nobody asked for a selector: the page is the store's, unselected." : "The page is the unselected one."}
+          {kind === "off"
+            ? "Nobody asked for a selector: the page is the store's, unselected."
+            : "The page is the unselected one."}
         </p>
         {trace ? <SelectorTraceView trace={trace} open={kind === "failed"} /> : null}
       </section>

@@ -32,8 +32,8 @@ export function ApiKeysPanel() {
           </p>
         ) : (
           <p className={styles.notice}>
-            Sign-in is <strong>off</strong> (AUTH_PASSWORD is not set): anyone who can reach this server may use it, and keys are not
-            checked. Keys created now start counting once AUTH_PASSWORD is set.
+            Sign-in is <strong>off</strong> (AUTH_PASSWORD is not set): anyone who can reach this server may use it, and keys are
+            not checked. Keys created now start counting once AUTH_PASSWORD is set.
           </p>
         )}
       </section>
@@ -92,7 +92,12 @@ function CreateKey() {
           </div>
           <div className={styles.field}>
             <label htmlFor={`${id}-scope`}>Scope</label>
-            <select id={`${id}-scope`} className={styles.select} value={scope} onChange={(event) => setScope(event.target.value as ApiKeyScope)}>
+            <select
+              id={`${id}-scope`}
+              className={styles.select}
+              value={scope}
+              onChange={(event) => setScope(event.target.value as ApiKeyScope)}
+            >
               {API_KEY_SCOPES.map((s) => (
                 <option key={s} value={s}>
                   {s}: {SCOPE_DESCRIPTIONS[s]}
@@ -113,7 +118,8 @@ function CreateKey() {
       {created ? (
         <div className={`${styles.success} ${styles.newKey}`} role="status">
           <p>
-            Key <strong>{created.item.name}</strong> ({created.item.scope}) created. Copy it now: it is not stored and will not be shown again.
+            Key <strong>{created.item.name}</strong> ({created.item.scope}) created. Copy it now: it is not stored and will not be
+            shown again.
           </p>
           <code className={styles.keyValue} data-testid="new-api-key">
             {created.key}
@@ -189,7 +195,12 @@ function KeyList() {
                     <span>revoked {when(key.revoked_at)}</span>
                   ) : confirming === key.id ? (
                     <span>
-                      <button type="button" className={`${styles.button} ${styles.small} ${styles.danger}`} onClick={() => onRevoke(key)} disabled={revoke.isPending}>
+                      <button
+                        type="button"
+                        className={`${styles.button} ${styles.small} ${styles.danger}`}
+                        onClick={() => onRevoke(key)}
+                        disabled={revoke.isPending}
+                      >
                         Yes, revoke {key.name}
                       </button>{" "}
                       <button type="button" className={`${styles.button} ${styles.small}`} onClick={() => setConfirming(null)}>

@@ -17,7 +17,9 @@ const server = http.createServer((req, res) => {
     res.writeHead(200, { "content-type": "text/plain" }).end("ok");
     return;
   }
-  res.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end("<!doctype html><title>Another site</title><h1>Another site</h1>");
+  res
+    .writeHead(200, { "content-type": "text/html; charset=utf-8" })
+    .end("<!doctype html><title>Another site</title><h1>Another site</h1>");
 });
 server.listen(port, "127.0.0.1", () => console.log(`other-origin listening on http://127.0.0.1:${port}`));
 for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, () => server.close(() => process.exit(0)));

@@ -41,11 +41,9 @@ export function apiRoute<
   B extends z.ZodType | undefined = undefined,
   Q extends z.ZodType | undefined = undefined,
   P extends z.ZodType | undefined = undefined,
->(
-  schemas: RouteSchemas<B, Q, P>,
-  handler: (input: RouteInput<Parsed<B>, Parsed<Q>, Parsed<P>>) => Promise<unknown>,
-) {
-  return async (request: NextRequest, context: { params: Promise<Record<string, string | string[]>> }) => withSecurityHeaders(await run(request, context));
+>(schemas: RouteSchemas<B, Q, P>, handler: (input: RouteInput<Parsed<B>, Parsed<Q>, Parsed<P>>) => Promise<unknown>) {
+  return async (request: NextRequest, context: { params: Promise<Record<string, string | string[]>> }) =>
+    withSecurityHeaders(await run(request, context));
   async function run(request: NextRequest, context: { params: Promise<Record<string, string | string[]>> }): Promise<Response> {
     try {
       const refusal = guardRequest(guardInputOf(request), serverAllowedHosts());

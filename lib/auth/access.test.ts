@@ -17,7 +17,8 @@ describe("key scopes", () => {
     ["POST", "/api/keys"],
     ["DELETE", "/api/keys/0b6c1a7e-0000-4000-8000-000000000000"],
   ];
-  const allowed = (scope: (typeof API_KEY_SCOPES)[number]) => routes.filter(([m, p]) => scopeAllows(scope, m, p)).map(([m, p]) => `${m} ${p}`);
+  const allowed = (scope: (typeof API_KEY_SCOPES)[number]) =>
+    routes.filter(([m, p]) => scopeAllows(scope, m, p)).map(([m, p]) => `${m} ${p}`);
 
   it("ingest may only POST /api/recalls", () => {
     expect(allowed("ingest")).toEqual(["POST /api/recalls"]);

@@ -31,9 +31,7 @@ export function bearerToken(header: string | null): { token: string | null; malf
   return match ? { token: match[1]!, malformed: false } : { token: null, malformed: true };
 }
 
-export type ApiAccess =
-  | { ok: true }
-  | { ok: false; status: 401 | 403; code: string; message: string };
+export type ApiAccess = { ok: true } | { ok: false; status: 401 | 403; code: string; message: string };
 
 export const SIGN_IN_REQUIRED = {
   ok: false,

@@ -4,14 +4,20 @@ import { decideStartup, hostnameFromArgv, isLoopbackAddress } from "./exposure";
 
 describe("loopback addresses", () => {
   it("knows loopback from everything else", () => {
-    for (const a of ["127.0.0.1", "127.1.2.3", "::1", "[::1]", "::ffff:127.0.0.1", "localhost"]) expect(isLoopbackAddress(a), a).toBe(true);
-    for (const a of ["0.0.0.0", "::", "10.0.0.5", "192.168.1.2", "::ffff:10.0.0.1", "example.com", "128.0.0.1"]) expect(isLoopbackAddress(a), a).toBe(false);
+    for (const a of ["127.0.0.1", "127.1.2.3", "::1", "[::1]", "::ffff:127.0.0.1", "localhost"])
+      expect(isLoopbackAddress(a), a).toBe(true);
+    for (const a of ["0.0.0.0", "::", "10.0.0.5", "192.168.1.2", "::ffff:10.0.0.1", "example.com", "128.0.0.1"])
+      expect(isLoopbackAddress(a), a).toBe(false);
   });
 });
 
 describe("startup rule", () => {
   it("loopback without a password starts, sign-in off, as before", () => {
-    expect(decideStartup({ listening: ["127.0.0.1"], authEnabled: false, authDisabled: false })).toEqual({ ok: true, warning: null, authEnabled: false });
+    expect(decideStartup({ listening: ["127.0.0.1"], authEnabled: false, authDisabled: false })).toEqual({
+      ok: true,
+      warning: null,
+      authEnabled: false,
+    });
     expect(decideStartup({ listening: ["::1", "127.0.0.1"], authEnabled: false, authDisabled: false }).ok).toBe(true);
   });
 
@@ -29,7 +35,11 @@ describe("startup rule", () => {
   });
 
   it("with AUTH_PASSWORD it starts anywhere with sign-in on", () => {
-    expect(decideStartup({ listening: ["0.0.0.0"], authEnabled: true, authDisabled: false })).toEqual({ ok: true, warning: null, authEnabled: true });
+    expect(decideStartup({ listening: ["0.0.0.0"], authEnabled: true, authDisabled: false })).toEqual({
+      ok: true,
+      warning: null,
+      authEnabled: true,
+    });
   });
 
   it("AUTH_DISABLED=true starts, with a warning every time", () => {
@@ -53,18 +63,25 @@ describe("auth settings", () => {
     expect(on.sessionSecret).toHaveLength(64);
     expect(authConfig({ AUTH_PASSWORD: "correct horse battery" }).sessionSecret).toBe(on.sessionSecret);
     expect(authConfig({ AUTH_PASSWORD: "another long password" }).sessionSecret).not.toBe(on.sessionSecret);
-    expect(authConfig({ AUTH_PASSWORD: "correct horse battery", AUTH_SECRET: "s".repeat(40) }).sessionSecret).toBe("s".repeat(40));
+    expect(authConfig({ AUTH_PASSWORD: "correct horse battery", AUTH_SECRET: "s".repeat(40) }).sessionSecret).toBe(
+      "s".repeat(40),
+    );
   });
 
   it("unset or AUTH_DISABLED=true means off", () => {
     expect(authConfig({}).enabled).toBe(false);
     expect(authConfig({ AUTH_PASSWORD: "" }).enabled).toBe(false);
-    expect(authConfig({ AUTH_PASSWORD: "correct horse battery", AUTH_DISABLED: "true" })).toMatchObject({ enabled: false, disabled: true });
+    expect(authConfig({ AUTH_PASSWORD: "correct horse battery", AUTH_DISABLED: "true" })).toMatchObject({
+      enabled: false,
+      disabled: true,
+    });
   });
 
   it("names settings that cannot work", () => {
     expect(authConfigProblem({ AUTH_PASSWORD: "short" })).toMatch(/AUTH_PASSWORD is too short/);
-    expect(authConfigProblem({ AUTH_PASSWORD: "correct horse battery", AUTH_SECRET: "tiny" })).toMatch(/AUTH_SECRET is too short/);
+    expect(authConfigProblem({ AUTH_PASSWORD: "correct horse battery", AUTH_SECRET: "tiny" })).toMatch(
+      /AUTH_SECRET is too short/,
+    );
     expect(authConfigProblem({ AUTH_DISABLED: "yes" })).toMatch(/AUTH_DISABLED must be/);
     expect(authConfigProblem({ AUTH_PASSWORD: "correct horse battery" })).toBeNull();
     expect(authConfigProblem({})).toBeNull();

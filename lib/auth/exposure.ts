@@ -9,15 +9,16 @@ import { MIN_PASSWORD_LENGTH } from "./config";
  */
 
 export function isLoopbackAddress(address: string): boolean {
-  const a = address.trim().toLowerCase().replace(/^\[|\]$/g, "");
+  const a = address
+    .trim()
+    .toLowerCase()
+    .replace(/^\[|\]$/g, "");
   if (a === "localhost" || a === "::1") return true;
   const v4 = a.startsWith("::ffff:") ? a.slice(7) : a;
   return net.isIPv4(v4) && v4.startsWith("127.");
 }
 
-export type StartupVerdict =
-  | { ok: true; warning: string | null; authEnabled: boolean }
-  | { ok: false; line: string };
+export type StartupVerdict = { ok: true; warning: string | null; authEnabled: boolean } | { ok: false; line: string };
 
 /**
  * The startup rule: on loopback sign-in is optional; anywhere else (or where the address cannot

@@ -45,7 +45,10 @@ export function toView(row: ApiKey): ApiKeyView {
 }
 
 /** Creates a key; the answer holds the key itself, which is never available again. */
-export async function createApiKey(prisma: PrismaClient, input: { name: string; scope: ApiKeyScope }): Promise<{ key: string; item: ApiKeyView }> {
+export async function createApiKey(
+  prisma: PrismaClient,
+  input: { name: string; scope: ApiKeyScope },
+): Promise<{ key: string; item: ApiKeyView }> {
   const key = generateKey();
   const row = await prisma.apiKey.create({
     data: { id: randomUUID(), name: input.name, scope: input.scope, keyHash: hashKey(key), prefix: key.slice(0, SHOWN_CHARS) },
@@ -54,7 +57,9 @@ export async function createApiKey(prisma: PrismaClient, input: { name: string; 
 }
 
 export async function listApiKeys(prisma: PrismaClient): Promise<ApiKeyView[]> {
-  const rows = await prisma.apiKey.findMany({ orderBy: [{ revokedAt: { sort: "desc", nulls: "first" } }, { createdAt: "desc" }] });
+  const rows = await prisma.apiKey.findMany({
+    orderBy: [{ revokedAt: { sort: "desc", nulls: "first" } }, { createdAt: "desc" }],
+  });
   return rows.map(toView);
 }
 

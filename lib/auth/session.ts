@@ -32,7 +32,10 @@ export function sessionOptions(config: AuthConfig, secure: boolean): SessionOpti
 }
 
 /** Whether the request carries a valid, unexpired session cookie. */
-export async function hasSession(request: { cookies: { get(name: string): { value: string } | undefined } }, config: AuthConfig): Promise<boolean> {
+export async function hasSession(
+  request: { cookies: { get(name: string): { value: string } | undefined } },
+  config: AuthConfig,
+): Promise<boolean> {
   if (!config.enabled) return false;
   const seal = request.cookies.get(SESSION_COOKIE)?.value;
   if (!seal) return false;

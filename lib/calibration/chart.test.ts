@@ -12,7 +12,13 @@ describe("topHistogram", () => {
       { top: null, present: true },
     ]);
     expect(bins.map((b) => b.label)).toEqual(["0.30", "0.35", "0.40", "0.45", "0.50"]);
-    expect(bins.map((b) => [b.present, b.absent])).toEqual([[0, 2], [0, 0], [1, 1], [0, 0], [1, 0]]);
+    expect(bins.map((b) => [b.present, b.absent])).toEqual([
+      [0, 2],
+      [0, 0],
+      [1, 1],
+      [0, 0],
+      [1, 0],
+    ]);
     expect(cutBinLabel(bins, 0.41)).toBe("0.40");
     expect(cutBinLabel(bins, 0.9)).toBeNull();
   });

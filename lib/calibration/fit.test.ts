@@ -12,7 +12,13 @@ function labeled(seed: number, n: number, rule: (top: number, p: number) => bool
     const p = rng.uniform(0.05, 0.6);
     const truth = rule(top, p);
     const present = rng.next() < noise ? !truth : truth;
-    return { group: `q${i}`, present, kind: present ? "on_topic" : "off_topic", k: 10, candidates: semanticList(top, p, 20, 0.01, () => rng.next()) };
+    return {
+      group: `q${i}`,
+      present,
+      kind: present ? "on_topic" : "off_topic",
+      k: 10,
+      candidates: semanticList(top, p, 20, 0.01, () => rng.next()),
+    };
   });
 }
 
@@ -67,7 +73,11 @@ describe("fitProfile", () => {
 
   it("reports near-misses apart and leaves them out of the objective", () => {
     const examples = labeled(3, 100, (top) => top >= 0.5);
-    const near: FitExample[] = labeled(4, 20, () => false).map((e) => ({ ...e, kind: "near_miss", candidates: semanticList(0.7, 0.3) }));
+    const near: FitExample[] = labeled(4, 20, () => false).map((e) => ({
+      ...e,
+      kind: "near_miss",
+      candidates: semanticList(0.7, 0.3),
+    }));
     const fit = fitProfile([...examples, ...near]);
     expect(fit.used).toBe(100);
     expect(fit.examples).toBe(120);
@@ -81,7 +91,12 @@ describe("fitProfile", () => {
     // USE-lite-like scale: everything below the reference guards, prominence uninformative
     const fit = fitProfile(labeled(5, 150, (top) => top >= 0.42, 0.05));
     expect(fit.estimate.train_balanced_accuracy!).toBeGreaterThan(fit.reference.balanced_accuracy!);
-    expect(evaluateProfile(labeled(5, 150, (top) => top >= 0.42, 0.05), fit).balanced_accuracy).toBe(fit.estimate.train_balanced_accuracy);
+    expect(
+      evaluateProfile(
+        labeled(5, 150, (top) => top >= 0.42, 0.05),
+        fit,
+      ).balanced_accuracy,
+    ).toBe(fit.estimate.train_balanced_accuracy);
   });
 
   it("refuses labels with only one class", () => {
@@ -99,7 +114,8 @@ describe("fitProfile", () => {
 describe("assignFolds", () => {
   it("keeps a group in one fold and stratifies by class", () => {
     const examples: FitExample[] = [];
-    for (let q = 0; q < 20; q++) for (const k of [5, 10, 20]) examples.push({ group: `q${q}`, present: q < 12, k, candidates: [] });
+    for (let q = 0; q < 20; q++)
+      for (const k of [5, 10, 20]) examples.push({ group: `q${q}`, present: q < 12, k, candidates: [] });
     const folds = assignFolds(examples, 4, 1);
     for (let q = 0; q < 20; q++) expect(new Set(folds.slice(q * 3, q * 3 + 3)).size).toBe(1);
     for (let f = 0; f < 4; f++) {

@@ -66,12 +66,22 @@ export interface KindReport {
 }
 
 export interface FitResult extends FittedRule {
-  estimate: { balanced_accuracy: number | null; train_balanced_accuracy: number | null; folds: number; fold_scores: (number | null)[] };
+  estimate: {
+    balanced_accuracy: number | null;
+    train_balanced_accuracy: number | null;
+    folds: number;
+    fold_scores: (number | null)[];
+  };
   confusion: LevelConfusion;
   reference: { balanced_accuracy: number | null; confusion: LevelConfusion };
   by_kind: Record<string, KindReport>;
   /** Every shape's cross-validated estimate, the evidence for the one chosen. */
-  shapes: { shape: FitShape; balanced_accuracy: number | null; train_balanced_accuracy: number | null; pool_size: number | null }[];
+  shapes: {
+    shape: FitShape;
+    balanced_accuracy: number | null;
+    train_balanced_accuracy: number | null;
+    pool_size: number | null;
+  }[];
   examples: number;
   /** Examples in the objective (present + absent, apart kinds excluded). */
   used: number;
@@ -80,7 +90,10 @@ export interface FitResult extends FittedRule {
 }
 
 export const DEFAULT_POOL_SIZES: readonly (number | null)[] = [10, 20, 5, null];
-export const DEFAULT_PROMINENCE_GRID: readonly number[] = Array.from({ length: 20 }, (_, i) => Math.round((i + 1) * 0.02 * 100) / 100);
+export const DEFAULT_PROMINENCE_GRID: readonly number[] = Array.from(
+  { length: 20 },
+  (_, i) => Math.round((i + 1) * 0.02 * 100) / 100,
+);
 const DEFAULTS = {
   folds: 5,
   seed: 1,
@@ -194,7 +207,8 @@ function bestCut(signals: readonly PoolSignals[], present: readonly boolean[], m
     if (smooth[i]! < best - 1e-12) continue;
     let j = i;
     while (j + 1 < smooth.length && smooth[j + 1]! >= best - 1e-12) j++;
-    if (j - i > bestRun[1] - bestRun[0] || i === 0 || smooth[bestRun[0]]! < best - 1e-12) bestRun = bestRun[1] - bestRun[0] >= j - i && smooth[bestRun[0]]! >= best - 1e-12 ? bestRun : [i, j];
+    if (j - i > bestRun[1] - bestRun[0] || i === 0 || smooth[bestRun[0]]! < best - 1e-12)
+      bestRun = bestRun[1] - bestRun[0] >= j - i && smooth[bestRun[0]]! >= best - 1e-12 ? bestRun : [i, j];
     i = j;
   }
   const mid = Math.round((bestRun[0] + bestRun[1]) / 2);
@@ -221,7 +235,12 @@ function cacheFor(examples: readonly FitExample[]): SignalCache {
 }
 
 /** The best rule of the given shapes on these examples (indices into the cache). */
-function fitRule(cache: SignalCache, index: readonly number[], present: readonly boolean[], o: Required<Omit<FitOptions, "name">> & { name: string }): FittedRule {
+function fitRule(
+  cache: SignalCache,
+  index: readonly number[],
+  present: readonly boolean[],
+  o: Required<Omit<FitOptions, "name">> & { name: string },
+): FittedRule {
   let best: { rule: FittedRule; score: number; order: number } | null = null;
   const sub = index.map((i) => present[i]!);
   o.poolSizes.forEach((poolSize, poolOrder) => {
@@ -233,9 +252,14 @@ function fitRule(cache: SignalCache, index: readonly number[], present: readonly
         const c = bestCut(signals, sub, mp, o.smoothing);
         const order = (shape === "top_score" ? 0 : 1000) + poolOrder;
         // The smoothed score decides; ties go to the simpler shape, then the preferred pool size.
-        const better = best === null || c.score > best.score + 1e-12 || (Math.abs(c.score - best.score) <= 1e-12 && order < best.order);
+        const better =
+          best === null || c.score > best.score + 1e-12 || (Math.abs(c.score - best.score) <= 1e-12 && order < best.order);
         if (better) {
-          best = { rule: { shape, pool_size: poolSize, thresholds: ruleThresholds(c.cut, mp, o.name), train_balanced_accuracy: c.ba }, score: c.score, order };
+          best = {
+            rule: { shape, pool_size: poolSize, thresholds: ruleThresholds(c.cut, mp, o.name), train_balanced_accuracy: c.ba },
+            score: c.score,
+            order,
+          };
         }
       }
     }
@@ -286,7 +310,8 @@ function crossValidate(
   o: Required<Omit<FitOptions, "name">> & { name: string },
 ): { ba: number | null; folds: number; fold_scores: (number | null)[] } {
   const present = examples.map((e) => e.present);
-  const groupsOf = (cls: boolean) => new Set(used.filter((i) => present[i] === cls).map((i) => examples[i]!.group ?? `#${i}`)).size;
+  const groupsOf = (cls: boolean) =>
+    new Set(used.filter((i) => present[i] === cls).map((i) => examples[i]!.group ?? `#${i}`)).size;
   const folds = Math.min(o.folds, groupsOf(true), groupsOf(false));
   if (folds < 2) return { ba: null, folds: 0, fold_scores: [] };
   const usedExamples = used.map((i) => examples[i]!);
@@ -352,7 +377,15 @@ export function fitProfile(examples: readonly FitExample[], options: FitOptions 
     const fitted = levelOf(e, rule.thresholds, rule.pool_size);
     const ref = levelOf(e, DEFAULT_THRESHOLDS, null);
     const kind = e.kind ?? (e.present ? "present" : "absent");
-    const r = (byKind[kind] ??= { count: 0, present: 0, absent: 0, fitted_accuracy: 0, reference_accuracy: 0, fitted_worth_reading: 0, reference_worth_reading: 0 });
+    const r = (byKind[kind] ??= {
+      count: 0,
+      present: 0,
+      absent: 0,
+      fitted_accuracy: 0,
+      reference_accuracy: 0,
+      fitted_worth_reading: 0,
+      reference_worth_reading: 0,
+    });
     r.count++;
     e.present ? r.present++ : r.absent++;
     if (worth(fitted) === e.present) r.fitted_accuracy!++;
@@ -382,7 +415,12 @@ export function fitProfile(examples: readonly FitExample[], options: FitOptions 
     confusion,
     reference: { balanced_accuracy: balancedAccuracy(countsFromConfusion(reference)), confusion: reference },
     by_kind: byKind,
-    shapes: shapes.map((s) => ({ shape: s.shape, balanced_accuracy: s.cv.ba, train_balanced_accuracy: s.rule.train_balanced_accuracy, pool_size: s.rule.pool_size })),
+    shapes: shapes.map((s) => ({
+      shape: s.shape,
+      balanced_accuracy: s.cv.ba,
+      train_balanced_accuracy: s.rule.train_balanced_accuracy,
+      pool_size: s.rule.pool_size,
+    })),
     examples: examples.length,
     used: used.length,
     points,

@@ -20,11 +20,26 @@ import { poolSignals } from "./signals";
 function storedList(mode: SearchMode, seed: number) {
   const rng = mulberry32(seed);
   const ids = Array.from({ length: 40 }, (_, i) => `m${i}`);
-  const semantic = rng.shuffle(ids).slice(0, rng.int(0, 30)).map((id) => ({ id, score: rng.uniform(-0.1, 0.9) })).sort((a, b) => b.score - a.score);
-  const keyword = rng.shuffle(ids).slice(0, rng.int(0, 30)).map((id) => ({ id, score: rng.uniform(0, 12) })).sort((a, b) => b.score - a.score);
-  const merged = buildCandidatePool(mode, { semantic: mode === "keyword" ? null : semantic, keyword: mode === "semantic" ? [] : keyword });
+  const semantic = rng
+    .shuffle(ids)
+    .slice(0, rng.int(0, 30))
+    .map((id) => ({ id, score: rng.uniform(-0.1, 0.9) }))
+    .sort((a, b) => b.score - a.score);
+  const keyword = rng
+    .shuffle(ids)
+    .slice(0, rng.int(0, 30))
+    .map((id) => ({ id, score: rng.uniform(0, 12) }))
+    .sort((a, b) => b.score - a.score);
+  const merged = buildCandidatePool(mode, {
+    semantic: mode === "keyword" ? null : semantic,
+    keyword: mode === "semantic" ? [] : keyword,
+  });
   const kw = new Map(keyword.map((h) => [h.id, h.score]));
-  const stored: StoredCandidate[] = merged.map((c) => ({ raw_cosine: c.semantic_score_raw, hybrid_score: c.hybrid_score, keyword_score: kw.get(c.id) ?? null }));
+  const stored: StoredCandidate[] = merged.map((c) => ({
+    raw_cosine: c.semantic_score_raw,
+    hybrid_score: c.hybrid_score,
+    keyword_score: kw.get(c.id) ?? null,
+  }));
   return { merged, stored };
 }
 
@@ -61,7 +76,9 @@ describe("kSensitivity", () => {
     for (const p of points) {
       expect(p.level).toBe(computeConfidence(confidenceInputFromCandidates(stored, p.k)).level);
       expect(p.pool).toBe(Math.min(p.k, stored.length));
-      expect(p.profile_level).toBe(profileConfidence(stored, p.k, { thresholds: ruleThresholds(0.3, 0, "p"), pool_size: 10 }).level);
+      expect(p.profile_level).toBe(
+        profileConfidence(stored, p.k, { thresholds: ruleThresholds(0.3, 0, "p"), pool_size: 10 }).level,
+      );
     }
     expect(kSensitivity(stored, DEFAULT_PROFILE)[0]).not.toHaveProperty("profile_level");
   });
@@ -91,8 +108,12 @@ describe("levelFromStated", () => {
   });
 
   it("infers a missing basis", () => {
-    expect(levelFromStated({ basis: null, top_score: null, prominence: null, relative_margin: null }, DEFAULT_THRESHOLDS)).toBe("none");
-    expect(levelFromStated({ basis: null, top_score: 0.6, prominence: 0.5, relative_margin: null }, DEFAULT_THRESHOLDS)).toBe("high");
+    expect(levelFromStated({ basis: null, top_score: null, prominence: null, relative_margin: null }, DEFAULT_THRESHOLDS)).toBe(
+      "none",
+    );
+    expect(levelFromStated({ basis: null, top_score: 0.6, prominence: 0.5, relative_margin: null }, DEFAULT_THRESHOLDS)).toBe(
+      "high",
+    );
   });
 });
 
@@ -104,7 +125,11 @@ describe("profileConfidenceBlock", () => {
     expect(fromPool.judged).toBe(Math.min(10, stored.length));
     expect(fromPool.level).toBe(profileConfidence(stored, 5, profile).level);
     expect(fromPool.trace.length).toBeGreaterThan(0);
-    const stated = profileConfidenceBlock(profile, { candidates: null, k: 5, stated: { basis: "semantic", top_score: 0.35, prominence: 0.05, relative_margin: null } })!;
+    const stated = profileConfidenceBlock(profile, {
+      candidates: null,
+      k: 5,
+      stated: { basis: "semantic", top_score: 0.35, prominence: 0.05, relative_margin: null },
+    })!;
     expect(stated).toMatchObject({ level: "moderate", judged: null, trace: [] });
     expect(profileConfidenceBlock(profile, { candidates: null, k: 5, stated: null })).toBeNull();
   });

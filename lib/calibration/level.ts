@@ -3,7 +3,14 @@
  * with the reference rules (lib/recall/confidence.ts — one implementation of the rules), and the
  * same for recalls that kept no pool, from the values their confidence block stated.
  */
-import { computeConfidence, type Basis, type ConfidenceInput, type ConfidenceResult, type Level, type TraceStep } from "@/lib/recall/confidence";
+import {
+  computeConfidence,
+  type Basis,
+  type ConfidenceInput,
+  type ConfidenceResult,
+  type Level,
+  type TraceStep,
+} from "@/lib/recall/confidence";
 import { DEFAULT_THRESHOLDS, type Thresholds } from "@/lib/recall/thresholds";
 import { poolSizeFor, type Profile } from "./profile";
 
@@ -68,7 +75,8 @@ export function kSensitivity(
   return ks.map((k) => {
     const level = computeConfidence(confidenceInputFromCandidates(candidates, k)).level;
     const point: KSensitivityPoint = { k, level, pool: Math.min(k, candidates.length) };
-    if (profile && profile.name !== DEFAULT_THRESHOLDS.name) point.profile_level = profileConfidence(candidates, k, profile).level;
+    if (profile && profile.name !== DEFAULT_THRESHOLDS.name)
+      point.profile_level = profileConfidence(candidates, k, profile).level;
     return point;
   });
 }
@@ -117,7 +125,14 @@ export function levelFromStated(stated: StatedConfidence, t: Thresholds): Level 
         else if (p >= t.moderate_prominence && top >= t.abs_low_cosine) level = "moderate";
         else level = p >= t.low_prominence ? "low" : "none";
       } else {
-        level = top >= t.strong_abs_cosine ? "high" : top >= t.abs_moderate_cosine ? "moderate" : top >= t.abs_low_cosine ? "low" : "none";
+        level =
+          top >= t.strong_abs_cosine
+            ? "high"
+            : top >= t.abs_moderate_cosine
+              ? "moderate"
+              : top >= t.abs_low_cosine
+                ? "low"
+                : "none";
       }
       if (top >= t.strong_abs_cosine && (level === "low" || level === "none")) level = "moderate";
       return level;

@@ -4,7 +4,12 @@ import type { Level } from "@/lib/recall/confidence";
 export type LevelConfusion = Record<Level, { present: number; absent: number }>;
 
 export function emptyConfusion(): LevelConfusion {
-  return { high: { present: 0, absent: 0 }, moderate: { present: 0, absent: 0 }, low: { present: 0, absent: 0 }, none: { present: 0, absent: 0 } };
+  return {
+    high: { present: 0, absent: 0 },
+    moderate: { present: 0, absent: 0 },
+    low: { present: 0, absent: 0 },
+    none: { present: 0, absent: 0 },
+  };
 }
 
 /** (TPR + TNR) / 2 with "worth reading" as the positive call; null when a class is empty. */
@@ -24,7 +29,12 @@ export function countsFromConfusion(m: LevelConfusion): { tp: number; fn: number
   };
 }
 
-export function countsFromCalls(calls: readonly { present: boolean; worth: boolean }[]): { tp: number; fn: number; tn: number; fp: number } {
+export function countsFromCalls(calls: readonly { present: boolean; worth: boolean }[]): {
+  tp: number;
+  fn: number;
+  tn: number;
+  fp: number;
+} {
   const c = { tp: 0, fn: 0, tn: 0, fp: 0 };
   for (const { present, worth } of calls) {
     if (present) worth ? c.tp++ : c.fn++;

@@ -12,7 +12,11 @@ describe("profiles", () => {
   });
 
   it("merges thresholds over the defaults and names them after the profile", () => {
-    const p = profileFromInput({ name: "use-lite", thresholds: { abs_low_cosine: 0.41, moderate_prominence: 0, low_prominence: -0.12 }, pool_size: 10 });
+    const p = profileFromInput({
+      name: "use-lite",
+      thresholds: { abs_low_cosine: 0.41, moderate_prominence: 0, low_prominence: -0.12 },
+      pool_size: 10,
+    });
     expect(p.thresholds).toMatchObject({ name: "use-lite", abs_low_cosine: 0.41, moderate_prominence: 0, high_prominence: 0.4 });
     expect(p.pool_size).toBe(10);
     expect(p.builtin).toBe(false);
@@ -32,7 +36,10 @@ describe("profiles", () => {
     expect(issues({ name: "bad name!" })[0]!.path).toEqual(["name"]);
     expect(issues({ name: "x", pool_size: 0 })[0]!.path).toEqual(["pool_size"]);
     expect(issues({ name: "x", pool_size: 2.5 })[0]!.path).toEqual(["pool_size"]);
-    expect(issues({ name: "x", thresholds: { abs_low_cosine: 0.9 } }).map((i) => i.path)).toContainEqual(["thresholds", "abs_moderate_cosine"]);
+    expect(issues({ name: "x", thresholds: { abs_low_cosine: 0.9 } }).map((i) => i.path)).toContainEqual([
+      "thresholds",
+      "abs_moderate_cosine",
+    ]);
     expect(issues({ name: "x", thresholds: { nope: 1 } })[0]!.path[0]).toBe("thresholds");
     expect(issues({ name: "x", extra: 1 }).length).toBe(1);
   });

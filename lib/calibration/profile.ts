@@ -81,7 +81,9 @@ export function profileFromInput(input: unknown, source: ProfileSource | null = 
   if (!parsed.success) throw new ThresholdsError(issuesFromZod(parsed.error.issues));
   const { name, thresholds, pool_size, description } = parsed.data;
   if (name === DEFAULT_PROFILE_NAME) {
-    throw new ThresholdsError([{ path: ["name"], message: `"${DEFAULT_PROFILE_NAME}" is the built-in reference profile and is read-only` }]);
+    throw new ThresholdsError([
+      { path: ["name"], message: `"${DEFAULT_PROFILE_NAME}" is the built-in reference profile and is read-only` },
+    ]);
   }
   let resolved: Thresholds;
   try {

@@ -2,7 +2,13 @@
 import type { StoredCandidate } from "./level";
 
 /** A semantic list whose first `n` members have this top cosine and prominence (background flat ± jitter). */
-export function semanticList(top: number, prominence: number, n = 20, jitter = 0.01, rng: () => number = Math.random): StoredCandidate[] {
+export function semanticList(
+  top: number,
+  prominence: number,
+  n = 20,
+  jitter = 0.01,
+  rng: () => number = Math.random,
+): StoredCandidate[] {
   const mean = top / (1 + prominence);
   const bg: number[] = [];
   for (let i = 1; i < n; i++) bg.push(Math.min(top - 1e-6, mean + (i % 2 === 0 ? 1 : -1) * jitter * rng()));

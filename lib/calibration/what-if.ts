@@ -65,7 +65,9 @@ export class WhatIfTally {
 
   /** The level under the profile for one logged recall. */
   levelOf(r: WhatIfRecall): Level {
-    return r.candidates ? profileConfidence(r.candidates, r.k, this.profile).level : levelFromStated(r.stated, this.profile.thresholds);
+    return r.candidates
+      ? profileConfidence(r.candidates, r.k, this.profile).level
+      : levelFromStated(r.stated, this.profile.thresholds);
   }
 
   add(r: WhatIfRecall): void {

@@ -84,7 +84,10 @@ export function prepareSignalDistribution(
     (item.relevant.length > 0 ? present : absent).push(v);
   }
   const markers: DistributionMarker[] = thresholds
-    ? MARKERS[signal].map(([key, label]) => ({ value: thresholds[key] as number, label: `${label} ${(thresholds[key] as number).toFixed(2)}` }))
+    ? MARKERS[signal].map(([key, label]) => ({
+        value: thresholds[key] as number,
+        label: `${label} ${(thresholds[key] as number).toFixed(2)}`,
+      }))
     : [];
   const base = { signal, markers, present: present.length, absent: absent.length, missing };
   const all = [...present, ...absent];
@@ -93,7 +96,10 @@ export function prepareSignalDistribution(
       ...base,
       bins: [],
       domain: [0, 1],
-      empty: items.length === 0 ? "No query has run yet." : `No query has a ${signal === "top_score" ? "top score" : "prominence"} to draw (${missing} without one).`,
+      empty:
+        items.length === 0
+          ? "No query has run yet."
+          : `No query has a ${signal === "top_score" ? "top score" : "prominence"} to draw (${missing} without one).`,
     };
   }
   // The axis covers the data and the markers, so a threshold beyond every score still shows.
@@ -111,7 +117,16 @@ export function prepareSignalDistribution(
   const bins: DistributionBin[] = Array.from({ length: binCount }, (_, i) => {
     const x0 = lo + i * width;
     const x1 = lo + (i + 1) * width;
-    return { x0, x1, x: (x0 + x1) / 2, label: `${x0.toFixed(2)}–${x1.toFixed(2)}`, present: 0, absent: 0, presentShare: 0, absentShare: 0 };
+    return {
+      x0,
+      x1,
+      x: (x0 + x1) / 2,
+      label: `${x0.toFixed(2)}–${x1.toFixed(2)}`,
+      present: 0,
+      absent: 0,
+      presentShare: 0,
+      absentShare: 0,
+    };
   });
   const binOf = (v: number) => Math.min(binCount - 1, Math.max(0, Math.floor((v - lo) / width)));
   for (const v of present) bins[binOf(v)]!.present += 1;
@@ -142,8 +157,16 @@ export function prepareRocChart(items: readonly EvalRunItem[]): PreparedRoc {
   const pos = judged.filter((i) => i.relevant.length > 0);
   const neg = judged.filter((i) => i.relevant.length === 0);
   const series = (["top_score", "prominence", "relative_margin"] as const).map((signal) => {
-    const curve = rocCurve(pos.map((i) => i[signal]), neg.map((i) => i[signal]));
-    return { signal, color: SIGNAL_COLORS[signal], auc: curve.auc, points: curve.points.map((p) => ({ ...p, threshold: Number.isFinite(p.threshold) ? p.threshold : Number.MAX_VALUE })) };
+    const curve = rocCurve(
+      pos.map((i) => i[signal]),
+      neg.map((i) => i[signal]),
+    );
+    return {
+      signal,
+      color: SIGNAL_COLORS[signal],
+      auc: curve.auc,
+      points: curve.points.map((p) => ({ ...p, threshold: Number.isFinite(p.threshold) ? p.threshold : Number.MAX_VALUE })),
+    };
   });
   const empty =
     pos.length === 0 || neg.length === 0

@@ -2,9 +2,7 @@ import path from "node:path";
 import { CrossBundleError } from "../errors/cross-bundle";
 
 /** Where the app keeps its data: embedded PGlite (the default) or a PostgreSQL server. */
-export type DatabaseConfig =
-  | { kind: "pglite"; dataDir: string }
-  | { kind: "postgresql"; url: string; display: string };
+export type DatabaseConfig = { kind: "pglite"; dataDir: string } | { kind: "postgresql"; url: string; display: string };
 
 export type DatabaseKind = DatabaseConfig["kind"];
 
@@ -17,13 +15,7 @@ export class DatabaseSetupError extends CrossBundleError("DatabaseSetupError") {
   constructor(
     message: string,
     readonly code:
-      | "bad_url"
-      | "unreachable"
-      | "auth_failed"
-      | "database_missing"
-      | "pglite_locked"
-      | "pglite_failed"
-      | "migration_failed",
+      "bad_url" | "unreachable" | "auth_failed" | "database_missing" | "pglite_locked" | "pglite_failed" | "migration_failed",
     options?: { cause?: unknown },
   ) {
     super(message, options);

@@ -35,7 +35,9 @@ export function readMigrations(dir: string = DEFAULT_MIGRATIONS_DIR): MigrationF
   }
   return fs
     .readdirSync(/* turbopackIgnore: true */ dir, { withFileTypes: true })
-    .filter((entry) => entry.isDirectory() && fs.existsSync(path.join(/* turbopackIgnore: true */ dir, entry.name, "migration.sql")))
+    .filter(
+      (entry) => entry.isDirectory() && fs.existsSync(path.join(/* turbopackIgnore: true */ dir, entry.name, "migration.sql")),
+    )
     .map((entry) => entry.name)
     .sort()
     .map((name) => {

@@ -43,7 +43,11 @@ export function acquirePgliteLock(dataDir: string): void {
   const record: LockRecord = {
     pid: process.pid,
     hostname: os.hostname(),
-    command: process.argv.slice(1).map((a) => path.basename(a)).join(" ").slice(0, 200),
+    command: process.argv
+      .slice(1)
+      .map((a) => path.basename(a))
+      .join(" ")
+      .slice(0, 200),
     startedAt: new Date().toISOString(),
     heartbeatAt: new Date().toISOString(),
   };
@@ -79,7 +83,10 @@ export function acquirePgliteLock(dataDir: string): void {
       );
     }
     // The owner is gone (crash, kill -9, another host's process that stopped beating): take over.
-    if (owner) console.warn(`Recall Inspector: taking over the stale lock ${file} of process ${owner.pid} on ${owner.hostname} (${verdict}).`);
+    if (owner)
+      console.warn(
+        `Recall Inspector: taking over the stale lock ${file} of process ${owner.pid} on ${owner.hostname} (${verdict}).`,
+      );
     fs.rmSync(file, { force: true });
   }
   throw new DatabaseSetupError(

@@ -17,7 +17,8 @@ export function configuredEmbedderId(env: Readonly<Record<string, string | undef
 export function embedderConfigProblem(env: Readonly<Record<string, string | undefined>>): string | undefined {
   const baseUrl = env.EMBEDDINGS_BASE_URL?.trim();
   const model = env.EMBEDDINGS_MODEL?.trim();
-  if (baseUrl && !model) return "EMBEDDINGS_MODEL must be set when EMBEDDINGS_BASE_URL is set (the model the endpoint embeds with).";
+  if (baseUrl && !model)
+    return "EMBEDDINGS_MODEL must be set when EMBEDDINGS_BASE_URL is set (the model the endpoint embeds with).";
   if (!baseUrl || !model) return undefined;
   const dims = Number(env.EMBEDDINGS_DIMENSIONS);
   if (!Number.isInteger(dims) || dims <= 0) {

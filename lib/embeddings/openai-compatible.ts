@@ -71,11 +71,17 @@ export class OpenAICompatibleEmbedder implements Embedder {
     try {
       parsed = ResponseSchema.parse(JSON.parse(text));
     } catch {
-      throw new EmbeddingServiceError(`The embeddings endpoint ${url} sent an answer that is not an embeddings list.`, "bad_response");
+      throw new EmbeddingServiceError(
+        `The embeddings endpoint ${url} sent an answer that is not an embeddings list.`,
+        "bad_response",
+      );
     }
     const rows = [...parsed.data].sort((a, b) => a.index - b.index);
     if (rows.length !== input.length || rows.some((row, i) => row.index !== i)) {
-      throw new EmbeddingServiceError(`The embeddings endpoint ${url} returned ${rows.length} vectors for ${input.length} texts.`, "bad_response");
+      throw new EmbeddingServiceError(
+        `The embeddings endpoint ${url} returned ${rows.length} vectors for ${input.length} texts.`,
+        "bad_response",
+      );
     }
     const wrong = rows.find((row) => row.embedding.length !== this.dim);
     if (wrong) {

@@ -52,7 +52,16 @@ describe("compareRuns", () => {
   it("lists rank and level changes and flipped verdicts, and whether the flip was right", () => {
     expect(c.sameSet).toBe(true);
     expect(c).toMatchObject({ flipped: 1, rankChanged: 1, levelChanged: 1 });
-    expect(c.rows[0]).toMatchObject({ rank_a: 2, rank_b: 1, level_a: "low", level_b: "moderate", verdict_a: "go_external", verdict_b: "worth_reading", flipped: true, flip_correct: true });
+    expect(c.rows[0]).toMatchObject({
+      rank_a: 2,
+      rank_b: 1,
+      level_a: "low",
+      level_b: "moderate",
+      verdict_a: "go_external",
+      verdict_b: "worth_reading",
+      flipped: true,
+      flip_correct: true,
+    });
     expect(c.rows[1]).toMatchObject({ flipped: false, flip_correct: null });
   });
   it("keeps rows that only one run reached, and flags different sets", () => {

@@ -59,7 +59,8 @@ export interface RunComparison {
   levelChanged: number;
 }
 
-const verdict = (level: Level | null): Verdict | null => (level === null ? null : isWorthReading(level) ? "worth_reading" : "go_external");
+const verdict = (level: Level | null): Verdict | null =>
+  level === null ? null : isWorthReading(level) ? "worth_reading" : "go_external";
 const delta = (a: number | null, b: number | null) => (a === null || b === null ? null : b - a);
 
 function deltas(a: EvalMetrics, b: EvalMetrics): { deltas: MetricDelta[]; aucDeltas: MetricDelta[] } {
@@ -75,7 +76,10 @@ function deltas(a: EvalMetrics, b: EvalMetrics): { deltas: MetricDelta[]; aucDel
   };
 }
 
-export function compareRuns(a: Pick<EvalRunReport, "dataset" | "metrics" | "items">, b: Pick<EvalRunReport, "dataset" | "metrics" | "items">): RunComparison {
+export function compareRuns(
+  a: Pick<EvalRunReport, "dataset" | "metrics" | "items">,
+  b: Pick<EvalRunReport, "dataset" | "metrics" | "items">,
+): RunComparison {
   const bByPosition = new Map<number, EvalRunItem>(b.items.map((i) => [i.position, i]));
   const aByPosition = new Map<number, EvalRunItem>(a.items.map((i) => [i.position, i]));
   const positions = [...new Set([...aByPosition.keys(), ...bByPosition.keys()])].sort((x, y) => x - y);

@@ -3,7 +3,9 @@ import { describeItemError, parseItems, parseJsonLines } from "./dataset-schemas
 
 describe("parseJsonLines", () => {
   it("reads one item a line, skipping blank lines, deduplicating relevant ids", () => {
-    const parsed = parseJsonLines('{"query": "a", "relevant": ["m1", "m1"]}\n\n{"query": "b", "relevant": [], "kind": "off_topic", "id": "x", "tags": ["t"]}\r\n');
+    const parsed = parseJsonLines(
+      '{"query": "a", "relevant": ["m1", "m1"]}\n\n{"query": "b", "relevant": [], "kind": "off_topic", "id": "x", "tags": ["t"]}\r\n',
+    );
     expect(parsed).toEqual({
       ok: true,
       items: [
@@ -13,7 +15,11 @@ describe("parseJsonLines", () => {
     });
   });
   it("reports every bad line by its number, in order, and keeps nothing", () => {
-    const parsed = parseJsonLines(['{"query": "ok", "relevant": []}', "nope", '{"query": "q"}', '{"query": "q", "relevant": [], "kind": "two words"}'].join("\n"));
+    const parsed = parseJsonLines(
+      ['{"query": "ok", "relevant": []}', "nope", '{"query": "q"}', '{"query": "q", "relevant": [], "kind": "two words"}'].join(
+        "\n",
+      ),
+    );
     expect(parsed.ok).toBe(false);
     if (parsed.ok) return;
     expect(parsed.errors.map((e) => e.line)).toEqual([2, 3, 4]);

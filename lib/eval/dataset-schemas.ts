@@ -14,19 +14,21 @@ export const MAX_DATASET_BYTES = 10_000_000;
 
 // The shared input rule (no NUL, unpaired surrogates, deep nesting) runs per item, so a bad line
 // is reported with its number like any other.
-export const DatasetItemSchema = withInputRules(z.strictObject({
-  query: z
-    .string()
-    .max(8000, "query is longer than 8000 characters")
-    .refine((q) => q.trim().length > 0, "query is empty"),
-  relevant: z.array(z.string().min(1, "a memory id is empty").max(200)).max(1000),
-  id: z.string().min(1).max(200).optional(),
-  kind: z
-    .string()
-    .regex(/^[A-Za-z0-9_.-]{1,50}$/, "kind is a short word (letters, digits, _ . -), e.g. paraphrase, near_miss, off_topic")
-    .optional(),
-  tags: z.array(z.string().min(1).max(64)).max(50).optional(),
-}));
+export const DatasetItemSchema = withInputRules(
+  z.strictObject({
+    query: z
+      .string()
+      .max(8000, "query is longer than 8000 characters")
+      .refine((q) => q.trim().length > 0, "query is empty"),
+    relevant: z.array(z.string().min(1, "a memory id is empty").max(200)).max(1000),
+    id: z.string().min(1).max(200).optional(),
+    kind: z
+      .string()
+      .regex(/^[A-Za-z0-9_.-]{1,50}$/, "kind is a short word (letters, digits, _ . -), e.g. paraphrase, near_miss, off_topic")
+      .optional(),
+    tags: z.array(z.string().min(1).max(64)).max(50).optional(),
+  }),
+);
 export type DatasetItemInput = z.output<typeof DatasetItemSchema>;
 
 export const DatasetNameSchema = z
@@ -36,7 +38,10 @@ export const DatasetNameSchema = z
 
 export const DatasetBodySchema = z.strictObject({
   name: withInputRules(DatasetNameSchema),
-  items: z.array(z.unknown()).min(1, "a set needs at least one item").max(MAX_DATASET_ITEMS, `a set holds at most ${MAX_DATASET_ITEMS} items`),
+  items: z
+    .array(z.unknown())
+    .min(1, "a set needs at least one item")
+    .max(MAX_DATASET_ITEMS, `a set holds at most ${MAX_DATASET_ITEMS} items`),
   /** "history": made from the labels of recalls selected in History (the demo set is the server's own). */
   origin: z.enum(["upload", "history"]).optional(),
 });
@@ -65,7 +70,10 @@ function checkItems(raw: readonly { value: unknown; at: { line: number } | { ind
       const where = "line" in at ? at.line : at.index;
       const first = ids.get(id);
       if (first !== undefined) {
-        errors.push({ ...at, errors: [{ path: ["id"], message: `id "${id}" is used twice (first at ${"line" in at ? "line" : "index"} ${first})` }] });
+        errors.push({
+          ...at,
+          errors: [{ path: ["id"], message: `id "${id}" is used twice (first at ${"line" in at ? "line" : "index"} ${first})` }],
+        });
         continue;
       }
       ids.set(id, where);
@@ -92,12 +100,21 @@ export function parseJsonLines(text: string): ParsedItems {
     try {
       raw.push({ value: JSON.parse(line), at: { line: i + 1 } });
     } catch (error) {
-      errors.push({ line: i + 1, errors: [{ path: [], message: `not JSON: ${error instanceof Error ? error.message : String(error)}` }] });
+      errors.push({
+        line: i + 1,
+        errors: [{ path: [], message: `not JSON: ${error instanceof Error ? error.message : String(error)}` }],
+      });
     }
   });
-  if (raw.length + errors.length === 0) return { ok: false, errors: [{ line: 1, errors: [{ path: [], message: "the upload has no lines" }] }] };
+  if (raw.length + errors.length === 0)
+    return { ok: false, errors: [{ line: 1, errors: [{ path: [], message: "the upload has no lines" }] }] };
   if (raw.length + errors.length > MAX_DATASET_ITEMS) {
-    return { ok: false, errors: [{ line: MAX_DATASET_ITEMS + 1, errors: [{ path: [], message: `a set holds at most ${MAX_DATASET_ITEMS} items` }] }] };
+    return {
+      ok: false,
+      errors: [
+        { line: MAX_DATASET_ITEMS + 1, errors: [{ path: [], message: `a set holds at most ${MAX_DATASET_ITEMS} items` }] },
+      ],
+    };
   }
   const checked = checkItems(raw);
   if (errors.length === 0) return checked;

@@ -18,7 +18,9 @@ export async function createDataset(
 ): Promise<{ id: string; count: number }> {
   const id = randomUUID();
   await prisma.$transaction([
-    prisma.dataset.create({ data: { id, name: input.name.trim(), origin: input.origin ?? "upload", itemCount: input.items.length } }),
+    prisma.dataset.create({
+      data: { id, name: input.name.trim(), origin: input.origin ?? "upload", itemCount: input.items.length },
+    }),
     prisma.datasetItem.createMany({
       data: input.items.map((item, position) => ({
         datasetId: id,
@@ -41,7 +43,10 @@ interface KindRow {
   absent: number;
 }
 
-async function kindCounts(prisma: PrismaClient, ids: readonly string[]): Promise<Map<string, { kinds: Record<string, number>; absent: number }>> {
+async function kindCounts(
+  prisma: PrismaClient,
+  ids: readonly string[],
+): Promise<Map<string, { kinds: Record<string, number>; absent: number }>> {
   const out = new Map<string, { kinds: Record<string, number>; absent: number }>();
   if (ids.length === 0) return out;
   const rows = await prisma.$queryRaw<KindRow[]>`
@@ -74,7 +79,10 @@ function summary(row: DatasetRow, counts: { kinds: Record<string, number>; absen
 
 export async function listDatasets(prisma: PrismaClient): Promise<DatasetSummary[]> {
   const rows = await prisma.dataset.findMany({ orderBy: { createdAt: "desc" }, take: 500 });
-  const counts = await kindCounts(prisma, rows.map((r) => r.id));
+  const counts = await kindCounts(
+    prisma,
+    rows.map((r) => r.id),
+  );
   return rows.map((row) => summary(row, counts.get(row.id)));
 }
 
@@ -102,15 +110,25 @@ export const DEMO_QUERIES_PATH = path.join(/* turbopackIgnore: true */ process.c
  * First start: the demo corpus's labeled queries (data/demo/queries.json) become a set, once.
  * A set someone deleted stays deleted (the app_state key remembers it was loaded).
  */
-export async function ensureDemoDataset(prisma: PrismaClient, file: string = DEMO_QUERIES_PATH): Promise<{ id: string; count: number } | null> {
+export async function ensureDemoDataset(
+  prisma: PrismaClient,
+  file: string = DEMO_QUERIES_PATH,
+): Promise<{ id: string; count: number } | null> {
   if (await prisma.appState.findUnique({ where: { key: DEMO_DATASET_KEY } })) return null;
   if (!fs.existsSync(/* turbopackIgnore: true */ file)) return null;
   const parsed = parseItems(JSON.parse(fs.readFileSync(/* turbopackIgnore: true */ file, "utf8")) as unknown[]);
-  if (!parsed.ok) throw new Error(`data/demo/queries.json is not a valid labeled set: ${JSON.stringify(parsed.errors.slice(0, 3))}`);
+  if (!parsed.ok)
+    throw new Error(`data/demo/queries.json is not a valid labeled set: ${JSON.stringify(parsed.errors.slice(0, 3))}`);
   // Claim the key first: two instances starting together against one PostgreSQL load it once.
-  const claimed = await prisma.appState.createMany({ data: [{ key: DEMO_DATASET_KEY, value: { at: new Date().toISOString() } }], skipDuplicates: true });
+  const claimed = await prisma.appState.createMany({
+    data: [{ key: DEMO_DATASET_KEY, value: { at: new Date().toISOString() } }],
+    skipDuplicates: true,
+  });
   if (claimed.count === 0) return null;
   const created = await createDataset(prisma, { name: "Demo corpus queries", items: parsed.items, origin: "demo" });
-  await prisma.appState.update({ where: { key: DEMO_DATASET_KEY }, data: { value: { at: new Date().toISOString(), id: created.id } } });
+  await prisma.appState.update({
+    where: { key: DEMO_DATASET_KEY },
+    data: { value: { at: new Date().toISOString(), id: created.id } },
+  });
   return created;
 }

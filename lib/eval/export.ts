@@ -5,8 +5,20 @@ import type { EvalRunItem } from "./run-schemas";
 export type RunExportFormat = "csv" | "jsonl";
 
 export const RUN_EXPORT_COLUMNS = [
-  "position", "item_id", "query", "kind", "relevant", "first_relevant_rank", "level", "reference_level",
-  "top_score", "prominence", "relative_margin", "status", "recall_id", "returned_ids",
+  "position",
+  "item_id",
+  "query",
+  "kind",
+  "relevant",
+  "first_relevant_rank",
+  "level",
+  "reference_level",
+  "top_score",
+  "prominence",
+  "relative_margin",
+  "status",
+  "recall_id",
+  "returned_ids",
 ] as const satisfies readonly (keyof EvalRunItem)[];
 
 /** CSV joins id lists with spaces; cells starting with = + - @ are neutralized (a leading '). */

@@ -102,7 +102,10 @@ describe("triage", () => {
   });
   it("balanced accuracy is not fooled by an imbalanced set", () => {
     // 9 present all called worth reading, 1 absent also: accuracy 0.9, balanced 0.5.
-    const m = confusion([...Array.from({ length: 9 }, () => ({ level: "high" as const, present: true })), { level: "moderate", present: false }]);
+    const m = confusion([
+      ...Array.from({ length: 9 }, () => ({ level: "high" as const, present: true })),
+      { level: "moderate", present: false },
+    ]);
     const s = triageScores(m);
     expect(s.accuracy).toBe(0.9);
     expect(s.balanced_accuracy).toBe(0.5);
@@ -133,8 +136,24 @@ const outcome = (o: Partial<EvalOutcome>): EvalOutcome => ({
 
 describe("evalMetrics", () => {
   const outcomes = [
-    outcome({ kind: "on_topic", relevant: ["a"], ranked: ["a", "b"], level: "high", top_score: 0.8, prominence: 0.5, relative_margin: 2 }),
-    outcome({ kind: "on_topic", relevant: ["c"], ranked: ["b", "c"], level: "low", top_score: 0.5, prominence: 0.1, relative_margin: null }),
+    outcome({
+      kind: "on_topic",
+      relevant: ["a"],
+      ranked: ["a", "b"],
+      level: "high",
+      top_score: 0.8,
+      prominence: 0.5,
+      relative_margin: 2,
+    }),
+    outcome({
+      kind: "on_topic",
+      relevant: ["c"],
+      ranked: ["b", "c"],
+      level: "low",
+      top_score: 0.5,
+      prominence: 0.1,
+      relative_margin: null,
+    }),
     outcome({ kind: "off_topic", ranked: ["b"], level: "none", top_score: 0.2, prominence: 0.3, relative_margin: 1 }),
     outcome({ kind: "near_miss", ranked: ["b"], level: "moderate", top_score: 0.6, prominence: 0.05, relative_margin: 3 }),
     outcome({ kind: "near_miss", relevant: [], level: null }),
@@ -163,7 +182,14 @@ describe("evalMetrics", () => {
   });
   it("splits by kind, each absent kind measured against every present query", () => {
     expect(Object.keys(m.by_kind)).toEqual(["near_miss", "off_topic", "on_topic"]);
-    expect(m.by_kind.near_miss).toMatchObject({ count: 2, present: 0, absent: 1, errors: 1, hit_at_1: null, balanced_accuracy: null });
+    expect(m.by_kind.near_miss).toMatchObject({
+      count: 2,
+      present: 0,
+      absent: 1,
+      errors: 1,
+      hit_at_1: null,
+      balanced_accuracy: null,
+    });
     expect(m.by_kind.near_miss!.auc.top_score).toBeNull();
     // present {0.8, 0.5} vs near-miss {0.6}: 1 of 2.
     expect(m.by_kind.near_miss!.auc_vs_present.top_score).toBe(0.5);
@@ -173,7 +199,13 @@ describe("evalMetrics", () => {
   it("is all null, never NaN, on an empty run", () => {
     const empty = metricBlock([], 5);
     expect(JSON.stringify(empty)).not.toMatch(/NaN/);
-    expect([empty.hit_at_1, empty.mrr, empty.ndcg, empty.triage_accuracy, empty.auc.top_score]).toEqual([null, null, null, null, null]);
+    expect([empty.hit_at_1, empty.mrr, empty.ndcg, empty.triage_accuracy, empty.auc.top_score]).toEqual([
+      null,
+      null,
+      null,
+      null,
+      null,
+    ]);
     expect(evalMetrics([], 5).by_kind).toEqual({});
   });
 });

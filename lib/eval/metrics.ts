@@ -61,13 +61,18 @@ export interface EvalMetrics extends MetricBlock {
   by_kind: Record<string, MetricBlock & { auc_vs_present: SignalAuc }>;
 }
 
-const mean = (values: readonly number[]): number | null => (values.length === 0 ? null : values.reduce((a, b) => a + b, 0) / values.length);
+const mean = (values: readonly number[]): number | null =>
+  values.length === 0 ? null : values.reduce((a, b) => a + b, 0) / values.length;
 
 export const isPresent = (o: Pick<EvalOutcome, "relevant">): boolean => o.relevant.length > 0;
 
 function signalAuc(present: readonly EvalOutcome[], absent: readonly EvalOutcome[]): SignalAuc {
   const out = {} as SignalAuc;
-  for (const s of SIGNALS) out[s] = auc(present.map((o) => o[s]), absent.map((o) => o[s]));
+  for (const s of SIGNALS)
+    out[s] = auc(
+      present.map((o) => o[s]),
+      absent.map((o) => o[s]),
+    );
   return out;
 }
 
@@ -108,4 +113,3 @@ export function evalMetrics(outcomes: readonly EvalOutcome[], k: number): EvalMe
   }
   return { k, ...metricBlock(outcomes, k), by_kind: byKind };
 }
-

@@ -21,7 +21,11 @@ const item = (position: number, o: Partial<EvalRunItem>): EvalRunItem => ({
 });
 
 describe("sortItems", () => {
-  const items = [item(0, { first_relevant_rank: 3, level: "high" }), item(1, { first_relevant_rank: null, level: null }), item(2, { first_relevant_rank: 1, level: "none" })];
+  const items = [
+    item(0, { first_relevant_rank: 3, level: "high" }),
+    item(1, { first_relevant_rank: null, level: null }),
+    item(2, { first_relevant_rank: 1, level: "none" }),
+  ];
   it("sorts numbers both ways with nulls last", () => {
     expect(sortItems(items, "first_relevant_rank", "asc").map((i) => i.position)).toEqual([2, 0, 1]);
     expect(sortItems(items, "first_relevant_rank", "desc").map((i) => i.position)).toEqual([0, 2, 1]);

@@ -23,5 +23,6 @@ export function sortItems(items: readonly EvalRunItem[], by: SortKey, dir: SortD
   });
 }
 
-export const parseSortKey = (v: string | null): SortKey => ((SORT_KEYS as readonly string[]).includes(v ?? "") ? (v as SortKey) : "position");
+export const parseSortKey = (v: string | null): SortKey =>
+  (SORT_KEYS as readonly string[]).includes(v ?? "") ? (v as SortKey) : "position";
 export const parseSortDir = (v: string | null): SortDir => (v === "desc" ? "desc" : "asc");

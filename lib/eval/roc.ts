@@ -25,14 +25,17 @@ const finite = (values: readonly (number | null | undefined)[]): number[] =>
   values.filter((v): v is number => typeof v === "number" && Number.isFinite(v));
 
 /** P(positive > negative) + ½·P(tie), by ranks in O(n log n); null when a class is empty. */
-export function auc(positives: readonly (number | null | undefined)[], negatives: readonly (number | null | undefined)[]): number | null {
+export function auc(
+  positives: readonly (number | null | undefined)[],
+  negatives: readonly (number | null | undefined)[],
+): number | null {
   const pos = finite(positives);
   const neg = finite(negatives);
   if (pos.length === 0 || neg.length === 0) return null;
   const all = [...pos.map((v) => ({ v, p: true })), ...neg.map((v) => ({ v, p: false }))].sort((a, b) => a.v - b.v);
   // Midranks: a run of equal values shares the mean of its ranks (this is what makes ties count half).
   let rankSum = 0;
-  for (let i = 0; i < all.length; ) {
+  for (let i = 0; i < all.length;) {
     let j = i;
     while (j + 1 < all.length && all[j + 1]!.v === all[i]!.v) j++;
     const midrank = (i + j) / 2 + 1;
@@ -47,7 +50,10 @@ export function auc(positives: readonly (number | null | undefined)[], negatives
  * The ROC curve from (0,0) to (1,1): one point per distinct score, descending. Empty points and a
  * null AUC when a class is empty.
  */
-export function rocCurve(positives: readonly (number | null | undefined)[], negatives: readonly (number | null | undefined)[]): RocCurve {
+export function rocCurve(
+  positives: readonly (number | null | undefined)[],
+  negatives: readonly (number | null | undefined)[],
+): RocCurve {
   const pos = finite(positives);
   const neg = finite(negatives);
   const result: RocCurve = { points: [], auc: auc(pos, neg), positives: pos.length, negatives: neg.length };

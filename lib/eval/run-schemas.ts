@@ -8,15 +8,17 @@ import type { EvalMetrics } from "./metrics";
 
 /** Evaluation runs on the wire (client-safe): `POST /api/eval-runs` and what `GET` answers. */
 
-export const EvalRunBodySchema = withInputRules(z.strictObject({
-  dataset_id: z.uuid("dataset_id is not a set id"),
-  store: z.string().min(1).max(100).default("embedded"),
-  k: z.number().int().min(1).max(100).default(5),
-  search_mode: SearchModeSchema.default("hybrid"),
-  selector: SelectorChoiceSchema.default("off"),
-  /** A threshold profile to judge triage with; null or absent: the store's default. */
-  profile: z.string().min(1).max(100).nullable().optional(),
-}));
+export const EvalRunBodySchema = withInputRules(
+  z.strictObject({
+    dataset_id: z.uuid("dataset_id is not a set id"),
+    store: z.string().min(1).max(100).default("embedded"),
+    k: z.number().int().min(1).max(100).default(5),
+    search_mode: SearchModeSchema.default("hybrid"),
+    selector: SelectorChoiceSchema.default("off"),
+    /** A threshold profile to judge triage with; null or absent: the store's default. */
+    profile: z.string().min(1).max(100).nullable().optional(),
+  }),
+);
 export type EvalRunBody = z.output<typeof EvalRunBodySchema>;
 export type EvalRunBodyInput = z.input<typeof EvalRunBodySchema>;
 

@@ -90,17 +90,30 @@ export function evalQueueIdle(): Promise<void> {
 /** Runs a queued run to its end; a run cancelled while queued is left alone. */
 export async function executeEvalRun(deps: RunDeps, id: string): Promise<void> {
   const { prisma } = deps;
-  const claimed = await prisma.evalRun.updateMany({ where: { id, status: "queued" }, data: { status: "running", startedAt: new Date() } });
+  const claimed = await prisma.evalRun.updateMany({
+    where: { id, status: "queued" },
+    data: { status: "running", startedAt: new Date() },
+  });
   if (claimed.count === 0) return;
   try {
     const run = (await prisma.evalRun.findUnique({ where: { id } }))!;
     const store = await deps.resolveStore(run.store);
     const profile = run.profile && deps.resolveProfile ? await deps.resolveProfile(run.store, run.profile) : null;
     const items = await prisma.datasetItem.findMany({ where: { datasetId: run.datasetId }, orderBy: { position: "asc" } });
-    const missing = await missingIds(prisma, store, items.flatMap((item) => item.relevant ?? []));
+    const missing = await missingIds(
+      prisma,
+      store,
+      items.flatMap((item) => item.relevant ?? []),
+    );
     await prisma.evalRun.update({ where: { id }, data: { missingIds: missing as unknown as Prisma.InputJsonValue } });
     for (const item of items) {
-      const body = RecallBodySchema.parse({ store: run.store, query: item.query, k: run.k, search_mode: run.searchMode, selector: run.selector });
+      const body = RecallBodySchema.parse({
+        store: run.store,
+        query: item.query,
+        k: run.k,
+        search_mode: run.searchMode,
+        selector: run.selector,
+      });
       try {
         await runRecall(body, store, prisma, { env: deps.env, profile, evalRun: { id, item: item.position } });
       } catch (error) {
@@ -113,7 +126,10 @@ export async function executeEvalRun(deps: RunDeps, id: string): Promise<void> {
     await prisma.evalRun.updateMany({ where: { id, status: "running" }, data: { status: "done", finishedAt: new Date() } });
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
-    await prisma.evalRun.updateMany({ where: { id, status: "running" }, data: { status: "failed", finishedAt: new Date(), error: { message } } });
+    await prisma.evalRun.updateMany({
+      where: { id, status: "running" },
+      data: { status: "failed", finishedAt: new Date(), error: { message } },
+    });
     throw error;
   }
 }
@@ -121,7 +137,11 @@ export async function executeEvalRun(deps: RunDeps, id: string): Promise<void> {
 const MISSING_LISTED = 100;
 
 /** Relevant ids the store does not hold. Only the embedded store can be asked cheaply; a remote one is reported unchecked. */
-async function missingIds(prisma: PrismaClient, store: MemoryStore, ids: readonly string[]): Promise<NonNullable<EvalRunSummary["missing_ids"]>> {
+async function missingIds(
+  prisma: PrismaClient,
+  store: MemoryStore,
+  ids: readonly string[],
+): Promise<NonNullable<EvalRunSummary["missing_ids"]>> {
   if (store.kind !== "embedded") return { checked: false, count: null, ids: [] };
   const unique = [...new Set(ids)];
   const found = new Set<string>();
@@ -135,7 +155,10 @@ async function missingIds(prisma: PrismaClient, store: MemoryStore, ids: readonl
 
 /** Cancels a queued or running run; returns its status afterwards, or null when there is no such run. */
 export async function cancelEvalRun(prisma: PrismaClient, id: string): Promise<{ id: string; status: EvalRunStatus } | null> {
-  await prisma.evalRun.updateMany({ where: { id, status: { in: ["queued", "running"] } }, data: { status: "cancelled", finishedAt: new Date() } });
+  await prisma.evalRun.updateMany({
+    where: { id, status: { in: ["queued", "running"] } },
+    data: { status: "cancelled", finishedAt: new Date() },
+  });
   const run = await prisma.evalRun.findUnique({ where: { id }, select: { status: true } });
   return run ? { id, status: run.status as EvalRunStatus } : null;
 }
@@ -169,7 +192,10 @@ function summary(run: RunWithDataset): EvalRunSummary {
   };
 }
 
-export async function listEvalRuns(prisma: PrismaClient, options: { datasetId?: string; limit?: number } = {}): Promise<EvalRunSummary[]> {
+export async function listEvalRuns(
+  prisma: PrismaClient,
+  options: { datasetId?: string; limit?: number } = {},
+): Promise<EvalRunSummary[]> {
   const runs = await prisma.evalRun.findMany({
     where: options.datasetId ? { datasetId: options.datasetId } : {},
     orderBy: { createdAt: "desc" },

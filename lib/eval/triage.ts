@@ -18,7 +18,12 @@ export const WORTH_READING: ReadonlySet<Level> = new Set<Level>(["high", "modera
 export const isWorthReading = (level: Level): boolean => WORTH_READING.has(level);
 
 export function emptyConfusion(): Confusion {
-  return { high: { present: 0, absent: 0 }, moderate: { present: 0, absent: 0 }, low: { present: 0, absent: 0 }, none: { present: 0, absent: 0 } };
+  return {
+    high: { present: 0, absent: 0 },
+    moderate: { present: 0, absent: 0 },
+    low: { present: 0, absent: 0 },
+    none: { present: 0, absent: 0 },
+  };
 }
 
 /** Level × present/absent counts. */
@@ -28,7 +33,8 @@ export function confusion(cases: readonly TriageCase[]): Confusion {
   return matrix;
 }
 
-export const ratio = (numerator: number, denominator: number): number | null => (denominator === 0 ? null : numerator / denominator);
+export const ratio = (numerator: number, denominator: number): number | null =>
+  denominator === 0 ? null : numerator / denominator;
 
 export interface TriageScores {
   /** Worth reading and present, worth reading and absent, go external and present, go external and absent. */

@@ -107,7 +107,10 @@ export function chartMarkers(points: readonly PointBase[], markers: InsightsResp
     const point = byKey.get(m.local_start);
     if (!point) continue;
     const seen = out.get(point.key);
-    out.set(point.key, seen ? { ...seen, label: `${seen.label}; ${m.label}` } : { key: point.key, tick: point.tick, label: m.label });
+    out.set(
+      point.key,
+      seen ? { ...seen, label: `${seen.label}; ${m.label}` } : { key: point.key, tick: point.tick, label: m.label },
+    );
   }
   return [...out.values()];
 }
@@ -140,7 +143,17 @@ function base(p: InsightSeriesPoint, bucket: InsightBucket, thin: boolean, thinW
   const notes: string[] = [];
   if (thin) notes.push(`Few recalls (${thinWhat}): read this rate with care.`);
   if (p.partial) notes.push("The range covers only part of this bucket.");
-  return { key: p.local_start, tick: bucketTick(p.local_start, bucket), title: bucketLabel(p.local_start, bucket), start: p.start, end: p.end, partial: p.partial, thin, tooltip: [], notes };
+  return {
+    key: p.local_start,
+    tick: bucketTick(p.local_start, bucket),
+    title: bucketLabel(p.local_start, bucket),
+    start: p.start,
+    end: p.end,
+    partial: p.partial,
+    thin,
+    tooltip: [],
+    notes,
+  };
 }
 
 function failedNote(failed: number): string | null {
@@ -149,13 +162,18 @@ function failedNote(failed: number): string | null {
     : null;
 }
 
-export function prepareSelectorChart(data: Pick<InsightsResponse, "series" | "totals" | "bucket"> & Partial<Pick<InsightsResponse, "markers">>): PreparedChart<SelectorPoint> {
+export function prepareSelectorChart(
+  data: Pick<InsightsResponse, "series" | "totals" | "bucket"> & Partial<Pick<InsightsResponse, "markers">>,
+): PreparedChart<SelectorPoint> {
   const { totals } = data;
   let empty: string | null = null;
   if (totals.recalls === 0) empty = "No recalls in this range, so there is no drop rate to draw.";
-  else if (totals.ok === 0) empty = `All ${countOf(totals.recalls, "recall")} in this range failed; a failed recall has no selector outcome.`;
-  else if (totals.applied === 0 && totals.selector_failed === 0) empty = `The selector did not run on any of the ${countOf(totals.ok, "recall")} in this range (it was off or did not apply), so there is no drop rate to draw.`;
-  else if (totals.kept + totals.dropped === 0) empty = `The selector ran on ${countOf(totals.applied, "recall")}, but none of them stated how many results it kept and dropped.`;
+  else if (totals.ok === 0)
+    empty = `All ${countOf(totals.recalls, "recall")} in this range failed; a failed recall has no selector outcome.`;
+  else if (totals.applied === 0 && totals.selector_failed === 0)
+    empty = `The selector did not run on any of the ${countOf(totals.ok, "recall")} in this range (it was off or did not apply), so there is no drop rate to draw.`;
+  else if (totals.kept + totals.dropped === 0)
+    empty = `The selector ran on ${countOf(totals.applied, "recall")}, but none of them stated how many results it kept and dropped.`;
 
   const points = data.series.map((p): SelectorPoint => {
     const thin = p.counted > 0 && p.counted < LOW_VOLUME_RECALLS;
@@ -167,11 +185,40 @@ export function prepareSelectorChart(data: Pick<InsightsResponse, "series" | "to
       failureRate: pct(p.failure_rate),
     };
     point.tooltip = [
-      { label: "Drop rate", value: p.drop_rate === null ? "no data" : `${formatPercent(p.drop_rate)} (${formatCount(p.dropped)} of ${formatCount(p.kept + p.dropped)} results)`, color: CHART_COLORS.dropRate },
-      { label: "Lost ≥ 1 result", value: p.lost_any_rate === null ? "no data" : `${formatPercent(p.lost_any_rate)} (${formatCount(p.lost_any)} of ${formatCount(p.applied)} recalls)`, color: CHART_COLORS.lostAny },
-      { label: "Selector failures", value: p.failure_rate === null ? "no data" : `${formatPercent(p.failure_rate)} (${formatCount(p.selector_failed)} of ${formatCount(p.tried)} it ran or tried on)`, color: CHART_COLORS.failureRate },
-      { label: "Selector ran on", value: `${formatCount(p.applied)} of ${formatCount(p.ok)} recalls${p.ok > 0 ? ` (${formatPercent(p.applied_rate)})` : ""}`, color: CHART_COLORS.volume },
-      { label: "All recalls", value: p.failed > 0 ? `${formatCount(p.recalls)} (${formatCount(p.failed)} failed)` : formatCount(p.recalls), muted: true },
+      {
+        label: "Drop rate",
+        value:
+          p.drop_rate === null
+            ? "no data"
+            : `${formatPercent(p.drop_rate)} (${formatCount(p.dropped)} of ${formatCount(p.kept + p.dropped)} results)`,
+        color: CHART_COLORS.dropRate,
+      },
+      {
+        label: "Lost ≥ 1 result",
+        value:
+          p.lost_any_rate === null
+            ? "no data"
+            : `${formatPercent(p.lost_any_rate)} (${formatCount(p.lost_any)} of ${formatCount(p.applied)} recalls)`,
+        color: CHART_COLORS.lostAny,
+      },
+      {
+        label: "Selector failures",
+        value:
+          p.failure_rate === null
+            ? "no data"
+            : `${formatPercent(p.failure_rate)} (${formatCount(p.selector_failed)} of ${formatCount(p.tried)} it ran or tried on)`,
+        color: CHART_COLORS.failureRate,
+      },
+      {
+        label: "Selector ran on",
+        value: `${formatCount(p.applied)} of ${formatCount(p.ok)} recalls${p.ok > 0 ? ` (${formatPercent(p.applied_rate)})` : ""}`,
+        color: CHART_COLORS.volume,
+      },
+      {
+        label: "All recalls",
+        value: p.failed > 0 ? `${formatCount(p.recalls)} (${formatCount(p.failed)} failed)` : formatCount(p.recalls),
+        muted: true,
+      },
     ];
     return point;
   });
@@ -189,7 +236,8 @@ export function prepareLevelChart(data: Pick<InsightsResponse, "series" | "total
   const leveled = totals.high + totals.moderate + totals.low + totals.none;
   let empty: string | null = null;
   if (totals.recalls === 0) empty = "No recalls in this range, so there is no level mix to draw.";
-  else if (totals.ok === 0) empty = `All ${countOf(totals.recalls, "recall")} in this range failed; a failed recall has no confidence level.`;
+  else if (totals.ok === 0)
+    empty = `All ${countOf(totals.recalls, "recall")} in this range failed; a failed recall has no confidence level.`;
   else if (leveled === 0) empty = `None of the ${countOf(totals.ok, "recall")} in this range carried a confidence level.`;
 
   const points = data.series.map((p): LevelPoint => {
@@ -205,8 +253,17 @@ export function prepareLevelChart(data: Pick<InsightsResponse, "series" | "total
     };
     const share = (count: number) => (n > 0 ? ` (${formatPercent(count / n)})` : "");
     point.tooltip = [
-      { label: "Weak hits (none + low)", value: p.weak_hit_rate === null ? "no data" : `${formatPercent(p.weak_hit_rate)} (${formatCount(p.none + p.low)} of ${formatCount(n)})`, color: CHART_COLORS.weakHit },
-      ...[...LEVEL_STACK].reverse().map(({ level, label, color }) => ({ label, value: `${formatCount(p[level])}${share(p[level])}`, color })),
+      {
+        label: "Weak hits (none + low)",
+        value:
+          p.weak_hit_rate === null
+            ? "no data"
+            : `${formatPercent(p.weak_hit_rate)} (${formatCount(p.none + p.low)} of ${formatCount(n)})`,
+        color: CHART_COLORS.weakHit,
+      },
+      ...[...LEVEL_STACK]
+        .reverse()
+        .map(({ level, label, color }) => ({ label, value: `${formatCount(p[level])}${share(p[level])}`, color })),
     ];
     if (p.unknown_level > 0) point.tooltip.push({ label: "No level stated", value: formatCount(p.unknown_level), muted: true });
     if (p.failed > 0) point.tooltip.push({ label: "Failed (not in the mix)", value: formatCount(p.failed), muted: true });

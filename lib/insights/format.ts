@@ -24,7 +24,13 @@ export function parseWallClock(text: string): Wall | null {
 const asUtc = (w: Wall) => new Date(Date.UTC(w.year, w.month - 1, w.day, w.hour, w.minute));
 const dayFormat = new Intl.DateTimeFormat("en-US", { timeZone: "UTC", month: "short", day: "numeric" });
 const weekdayDayFormat = new Intl.DateTimeFormat("en-US", { timeZone: "UTC", weekday: "short", month: "short", day: "numeric" });
-const fullDayFormat = new Intl.DateTimeFormat("en-US", { timeZone: "UTC", weekday: "short", month: "short", day: "numeric", year: "numeric" });
+const fullDayFormat = new Intl.DateTimeFormat("en-US", {
+  timeZone: "UTC",
+  weekday: "short",
+  month: "short",
+  day: "numeric",
+  year: "numeric",
+});
 const pad = (n: number) => String(n).padStart(2, "0");
 
 /** The short axis tick: "14:00" (hours; midnight shows the date), "Jan 9" (days, weeks). */

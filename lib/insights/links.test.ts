@@ -11,7 +11,11 @@ const read = (href: string) => {
 
 describe("drill-down links", () => {
   it("carry the range and the page's filters in the History's own parameters", () => {
-    expect(read(historyHref({ ...scope, store: "beta", selector_model: "gpt-x" }))).toEqual({ ...scope, store: "beta", selector_model: "gpt-x" });
+    expect(read(historyHref({ ...scope, store: "beta", selector_model: "gpt-x" }))).toEqual({
+      ...scope,
+      store: "beta",
+      selector_model: "gpt-x",
+    });
     expect(read(drill.all(scope))).toEqual(scope);
   });
 
@@ -24,9 +28,18 @@ describe("drill-down links", () => {
     expect(read(drill.level(scope, "high"))).toEqual({ ...scope, level: ["high"] });
     expect(read(drill.store({ ...scope, store: "alpha" }, "beta"))).toEqual({ ...scope, store: "beta" });
     expect(read(drill.model(scope, "gpt-x"))).toEqual({ ...scope, selector_model: "gpt-x" });
-    expect(read(drill.model({ ...scope, selector_model: "x" }, null))).toEqual({ ...scope, status: "ok", selector_applied: true });
+    expect(read(drill.model({ ...scope, selector_model: "x" }, null))).toEqual({
+      ...scope,
+      status: "ok",
+      selector_applied: true,
+    });
     expect(read(drill.droppedMemory(scope, "beta", "b 3/ä"))).toEqual({ ...scope, store: "beta", dropped_memory: "b 3/ä" });
-    expect(read(drill.weakKeptAll(scope))).toEqual({ ...scope, level: ["low", "none"], selector_applied: true, has_dropped: false });
+    expect(read(drill.weakKeptAll(scope))).toEqual({
+      ...scope,
+      level: ["low", "none"],
+      selector_applied: true,
+      has_dropped: false,
+    });
   });
 
   it("clamps a bucket to the range", () => {

@@ -39,7 +39,9 @@ export const drill = {
   notApplied: (scope: DrillScope) => historyHref(scope, { status: "ok", selector_applied: false }),
   /** Recalls the selector did not apply on for this reason (null: every not-applied one). */
   reason: (scope: DrillScope, reason: string | null) =>
-    reason === null ? historyHref(scope, { status: "ok", selector_applied: false }) : historyHref(scope, { status: "ok", selector_reason: reason }),
+    reason === null
+      ? historyHref(scope, { status: "ok", selector_applied: false })
+      : historyHref(scope, { status: "ok", selector_reason: reason }),
   /** Every selector failure (timeout, HTTP error, unreadable answer, invented id…). */
   selectorFailed: (scope: DrillScope) => historyHref(scope, { selector_kind: "failed" }),
   /** Recalls whose level rests on a memory the selector dropped, at one level or all. */
@@ -50,9 +52,12 @@ export const drill = {
   store: (scope: DrillScope, store: string) => historyHref({ ...scope, store }),
   /** A model row; null (applied, no model stated) can only narrow to "applied". */
   model: (scope: DrillScope, model: string | null) =>
-    model === null ? historyHref({ ...scope, selector_model: null }, { status: "ok", selector_applied: true }) : historyHref({ ...scope, selector_model: model }),
+    model === null
+      ? historyHref({ ...scope, selector_model: null }, { status: "ok", selector_applied: true })
+      : historyHref({ ...scope, selector_model: model }),
   /** The recalls whose dropped-id list names this memory. */
-  droppedMemory: (scope: DrillScope, store: string, memoryId: string) => historyHref({ ...scope, store }, { dropped_memory: memoryId }),
+  droppedMemory: (scope: DrillScope, store: string, memoryId: string) =>
+    historyHref({ ...scope, store }, { dropped_memory: memoryId }),
   /** Confidence none/low and the selector kept everything. */
   weakKeptAll: (scope: DrillScope) => historyHref(scope, { level: ["low", "none"], selector_applied: true, has_dropped: false }),
   /** One series bucket, clamped to the range. */

@@ -11,20 +11,44 @@ const issues = (params: Record<string, string>) => {
 
 describe("InsightsQuerySchema", () => {
   it("defaults to the 30 days up to now, day buckets, UTC", () => {
-    expect(schema.parse({})).toEqual({ from: new Date("2025-05-02T12:00:00Z"), to: now, bucket: "day", tz: "UTC", store: undefined, selector_model: undefined });
+    expect(schema.parse({})).toEqual({
+      from: new Date("2025-05-02T12:00:00Z"),
+      to: now,
+      bucket: "day",
+      tz: "UTC",
+      store: undefined,
+      selector_model: undefined,
+    });
   });
 
   it("parses every parameter, empty ones counting as unsent", () => {
     expect(
-      schema.parse({ from: "2025-01-01T00:00:00+01:00", to: "2025-01-02T00:00:00Z", bucket: "hour", tz: "Asia/Kolkata", store: " beta ", selector_model: "gpt-x", cursor: "" }),
-    ).toEqual({ from: new Date("2024-12-31T23:00:00Z"), to: new Date("2025-01-02T00:00:00Z"), bucket: "hour", tz: "Asia/Kolkata", store: "beta", selector_model: "gpt-x" });
+      schema.parse({
+        from: "2025-01-01T00:00:00+01:00",
+        to: "2025-01-02T00:00:00Z",
+        bucket: "hour",
+        tz: "Asia/Kolkata",
+        store: " beta ",
+        selector_model: "gpt-x",
+        cursor: "",
+      }),
+    ).toEqual({
+      from: new Date("2024-12-31T23:00:00Z"),
+      to: new Date("2025-01-02T00:00:00Z"),
+      bucket: "hour",
+      tz: "Asia/Kolkata",
+      store: "beta",
+      selector_model: "gpt-x",
+    });
     expect(schema.parse({ store: "", tz: "" })).toMatchObject({ tz: "UTC", store: undefined });
     // `to` alone: the 30 days before it.
     expect(schema.parse({ to: "2025-01-31T00:00:00Z" }).from).toEqual(new Date("2025-01-01T00:00:00Z"));
   });
 
   it("rejects a reversed range, unknown buckets and too many buckets", () => {
-    expect(issues({ from: "2025-02-01T00:00:00Z", to: "2025-01-01T00:00:00Z" })).toEqual([{ path: "from", message: "from must be earlier than to" }]);
+    expect(issues({ from: "2025-02-01T00:00:00Z", to: "2025-01-01T00:00:00Z" })).toEqual([
+      { path: "from", message: "from must be earlier than to" },
+    ]);
     expect(issues({ bucket: "month" })[0]!.path).toBe("bucket");
     const many = issues({ from: "2025-01-01T00:00:00Z", to: "2025-06-01T00:00:00Z", bucket: "hour" });
     expect(many[0]!.path).toBe("bucket");
@@ -41,12 +65,29 @@ describe("InsightsQuerySchema", () => {
 
 describe("isTimeZoneName", () => {
   it("takes IANA names (and their aliases) and UTC", () => {
-    for (const tz of ["UTC", "Europe/Berlin", "America/Argentina/Buenos_Aires", "Asia/Calcutta", "Asia/Kolkata", "Etc/GMT+5", "America/Port-au-Prince"]) {
+    for (const tz of [
+      "UTC",
+      "Europe/Berlin",
+      "America/Argentina/Buenos_Aires",
+      "Asia/Calcutta",
+      "Asia/Kolkata",
+      "Etc/GMT+5",
+      "America/Port-au-Prince",
+    ]) {
       expect(isTimeZoneName(tz), tz).toBe(true);
     }
   });
   it("refuses offsets (PostgreSQL would read them with the opposite sign) and made-up names", () => {
-    for (const tz of ["+02:00", "-0500", "UTC+2", "GMT-3", "Mars/Olympus_Mons", "", "Europe/Berlin; DROP TABLE recalls", "../etc/passwd"]) {
+    for (const tz of [
+      "+02:00",
+      "-0500",
+      "UTC+2",
+      "GMT-3",
+      "Mars/Olympus_Mons",
+      "",
+      "Europe/Berlin; DROP TABLE recalls",
+      "../etc/passwd",
+    ]) {
       expect(isTimeZoneName(tz), tz).toBe(false);
     }
   });

@@ -44,11 +44,7 @@ const shape = {
   to: IsoDateTime.optional(),
   bucket: z.enum(INSIGHT_BUCKETS, "bucket takes hour, day or week").default("day"),
   /** The zone buckets are cut in (a day starts at its midnight). */
-  tz: z
-    .string()
-    .trim()
-    .refine(isTimeZoneName, "tz must be an IANA time zone name such as Europe/Berlin or UTC")
-    .default("UTC"),
+  tz: z.string().trim().refine(isTimeZoneName, "tz must be an IANA time zone name such as Europe/Berlin or UTC").default("UTC"),
   /** Exact store name. */
   store: z.string().trim().min(1).max(100).optional(),
   /** Exact selector model: only recalls the selector ran on have one. */
@@ -78,27 +74,29 @@ export function estimateBuckets(from: Date, to: Date, bucket: InsightBucket): nu
 
 /** The query string of `GET /api/insights`; `now` fills the defaults (a function, for tests). */
 export function insightsQuerySchema(now: () => Date = () => new Date()) {
-  return withInputRules(z.preprocess(
-    dropEmpty,
-    z.object(shape).transform((q, ctx): InsightsQuery => {
-      const to = q.to ?? now();
-      const from = q.from ?? new Date(to.getTime() - DEFAULT_INSIGHT_SPAN_MS);
-      if (from.getTime() >= to.getTime()) {
-        ctx.addIssue({ code: "custom", path: ["from"], message: "from must be earlier than to" });
-        return z.NEVER;
-      }
-      const buckets = estimateBuckets(from, to, q.bucket);
-      if (buckets > MAX_INSIGHT_BUCKETS) {
-        ctx.addIssue({
-          code: "custom",
-          path: ["bucket"],
-          message: `this range needs up to ${buckets.toLocaleString("en-US")} ${q.bucket} buckets; the limit is ${MAX_INSIGHT_BUCKETS.toLocaleString("en-US")} (choose a larger bucket or a shorter range)`,
-        });
-        return z.NEVER;
-      }
-      return { from, to, bucket: q.bucket, tz: q.tz, store: q.store, selector_model: q.selector_model };
-    }),
-  ));
+  return withInputRules(
+    z.preprocess(
+      dropEmpty,
+      z.object(shape).transform((q, ctx): InsightsQuery => {
+        const to = q.to ?? now();
+        const from = q.from ?? new Date(to.getTime() - DEFAULT_INSIGHT_SPAN_MS);
+        if (from.getTime() >= to.getTime()) {
+          ctx.addIssue({ code: "custom", path: ["from"], message: "from must be earlier than to" });
+          return z.NEVER;
+        }
+        const buckets = estimateBuckets(from, to, q.bucket);
+        if (buckets > MAX_INSIGHT_BUCKETS) {
+          ctx.addIssue({
+            code: "custom",
+            path: ["bucket"],
+            message: `this range needs up to ${buckets.toLocaleString("en-US")} ${q.bucket} buckets; the limit is ${MAX_INSIGHT_BUCKETS.toLocaleString("en-US")} (choose a larger bucket or a shorter range)`,
+          });
+          return z.NEVER;
+        }
+        return { from, to, bucket: q.bucket, tz: q.tz, store: q.store, selector_model: q.selector_model };
+      }),
+    ),
+  );
 }
 
 export const InsightsQuerySchema = insightsQuerySchema();

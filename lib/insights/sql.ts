@@ -63,7 +63,11 @@ export function insightsStatements(q: InsightsQuery, options: InsightsOptions = 
   };
 }
 
-export async function getInsights(prisma: PrismaClient, q: InsightsQuery, options: InsightsOptions = {}): Promise<InsightsResponse> {
+export async function getInsights(
+  prisma: PrismaClient,
+  q: InsightsQuery,
+  options: InsightsOptions = {},
+): Promise<InsightsResponse> {
   const sql = insightsStatements(q, options);
   try {
     // Independent statements: PostgreSQL runs them side by side on the pool (PGlite in turn).
@@ -83,7 +87,8 @@ export async function getInsights(prisma: PrismaClient, q: InsightsQuery, option
 
 /** PostgreSQL's `time zone "…" not recognized`, wherever the driver adapter put its message. */
 function isUnknownTimeZone(error: unknown): boolean {
-  const cause = (error as { meta?: { driverAdapterError?: { cause?: { message?: unknown } } } } | null)?.meta?.driverAdapterError?.cause;
+  const cause = (error as { meta?: { driverAdapterError?: { cause?: { message?: unknown } } } } | null)?.meta?.driverAdapterError
+    ?.cause;
   const texts = [error instanceof Error ? error.message : String(error), typeof cause?.message === "string" ? cause.message : ""];
   return texts.some((text) => /time zone .* not recognized/i.test(text));
 }
@@ -116,9 +121,7 @@ function spansSql(column: Prisma.Sql, spans: readonly Span[]): Prisma.Sql {
 
 const counters = (alias: string) => Prisma.raw(COUNTER_KEYS.map((key) => `${alias}."${key}"`).join(", "));
 const counterSums = Prisma.raw(COUNTER_KEYS.map((key) => `sum("${key}")::float8 AS "${key}"`).join(", "));
-const countsFromFunction = Prisma.raw(
-  ["1", ...COUNTER_KEYS.slice(1).map((key) => `c."${key}"`)].join(", "),
-);
+const countsFromFunction = Prisma.raw(["1", ...COUNTER_KEYS.slice(1).map((key) => `c."${key}"`)].join(", "));
 
 // ---------------------------------------------------------------------------------------------
 // Buckets: every bucket of the range in the zone, empty ones included (a gap is a gap, not a
@@ -352,7 +355,9 @@ export function seriesMarkers(
 ): SeriesMarker[] {
   const first = series.find((p) => p.applied + p.selector_failed > 0);
   if (!first) return [];
-  const ordered = [...uses].sort((a, b) => a.local_bucket.localeCompare(b.local_bucket) || a.model.localeCompare(b.model) || a.prompt.localeCompare(b.prompt));
+  const ordered = [...uses].sort(
+    (a, b) => a.local_bucket.localeCompare(b.local_bucket) || a.model.localeCompare(b.model) || a.prompt.localeCompare(b.prompt),
+  );
   const seenModels = new Set<string>();
   const markers: SeriesMarker[] = [];
   for (const u of ordered) {
@@ -368,7 +373,10 @@ export function seriesMarkers(
       kind,
       selector_model: u.model,
       prompt_version: u.prompt || null,
-      label: kind === "prompt" ? `${u.model}: prompt ${u.prompt || "unversioned"}` : `${u.model}${u.prompt ? ` (prompt ${u.prompt})` : ""} first used`,
+      label:
+        kind === "prompt"
+          ? `${u.model}: prompt ${u.prompt || "unversioned"}`
+          : `${u.model}${u.prompt ? ` (prompt ${u.prompt})` : ""} first used`,
     });
   }
   return markers;
@@ -401,7 +409,8 @@ export function shapeInsights(
       if (row.model && sums.applied + sums.selector_failed > 0) {
         const key = `${row.model}\u0000${row.prompt ?? ""}`;
         const seen = firstUse.get(key);
-        if (!seen || row.local_bucket < seen.local_bucket) firstUse.set(key, { model: row.model, prompt: row.prompt ?? "", local_bucket: row.local_bucket });
+        if (!seen || row.local_bucket < seen.local_bucket)
+          firstUse.set(key, { model: row.model, prompt: row.prompt ?? "", local_bucket: row.local_bucket });
       }
     } else if (gBucket === 0 && row.local_bucket !== null) byBucket.set(row.local_bucket, sums);
     else if (gStore === 0 && row.store !== null) stores.push({ store: row.store, ...toStats(sums) });
@@ -449,7 +458,14 @@ export function shapeInsights(
   const items: DroppedMemory[] = dropped.map((row) => {
     const d = Number(row.dropped);
     const k = Number(row.kept);
-    return { store: row.store, memory_id: row.memory_id, summary: row.summary ?? null, dropped: d, kept: k, drop_share: ratio(d, d + k) };
+    return {
+      store: row.store,
+      memory_id: row.memory_id,
+      summary: row.summary ?? null,
+      dropped: d,
+      kept: k,
+      drop_share: ratio(d, d + k),
+    };
   });
 
   const list = (kind: DisagreementRow["kind"]): DisagreementItem[] =>
@@ -483,7 +499,10 @@ export function shapeInsights(
     markers: seriesMarkers(series, [...firstUse.values()]),
     most_dropped: { items, unlisted_drops: Math.max(0, totals.dropped - totals.listed_dropped) },
     disagreements: {
-      top_dropped: { total: totals.high_top_dropped + totals.moderate_top_dropped + totals.low_top_dropped + totals.none_top_dropped, items: list("top_dropped") },
+      top_dropped: {
+        total: totals.high_top_dropped + totals.moderate_top_dropped + totals.low_top_dropped + totals.none_top_dropped,
+        items: list("top_dropped"),
+      },
       weak_kept_all: { total: totals.weak_kept_all, items: list("weak_kept_all") },
     },
     labels: shapeLabels(undefined),

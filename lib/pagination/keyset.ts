@@ -83,8 +83,14 @@ export function keysetAfter(position: KeysetPosition): KeysetWhere[] {
 export type KeysetWhere = { createdAt: { lte: Date } } | { OR: ({ createdAt: { lt: Date } } | { id: { lt: string } })[] };
 
 /** A page from `limit + 1` rows read in order: the rows to show and the cursor of the next page. */
-export function keysetPage<T extends KeysetPosition>(rows: readonly T[], limit: number): { page: T[]; nextCursor: string | null } {
+export function keysetPage<T extends KeysetPosition>(
+  rows: readonly T[],
+  limit: number,
+): { page: T[]; nextCursor: string | null } {
   const page = rows.slice(0, limit);
   const last = page[page.length - 1];
-  return { page, nextCursor: rows.length > limit && last ? encodeKeysetCursor({ createdAt: last.createdAt, id: last.id }) : null };
+  return {
+    page,
+    nextCursor: rows.length > limit && last ? encodeKeysetCursor({ createdAt: last.createdAt, id: last.id }) : null,
+  };
 }

@@ -53,7 +53,11 @@ export async function getProfile(prisma: PrismaClient, name: string): Promise<Pr
 /** Creates or replaces a user profile; built-in names are refused (409). */
 export async function saveProfile(prisma: PrismaClient, profile: Profile): Promise<{ profile: Profile; created: boolean }> {
   if (BUILTIN_PROFILES.some((p) => p.name === profile.name)) {
-    throw new ApiError(409, "profile_read_only", `"${profile.name}" is a built-in profile and cannot be changed; save under another name.`);
+    throw new ApiError(
+      409,
+      "profile_read_only",
+      `"${profile.name}" is a built-in profile and cannot be changed; save under another name.`,
+    );
   }
   const { name: _name, ...thresholds } = profile.thresholds;
   const data = {

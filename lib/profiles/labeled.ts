@@ -29,11 +29,21 @@ export async function examplesFromRun(prisma: PrismaClient, runId: string): Prom
   const run = await prisma.evalRun.findUnique({ where: { id: runId }, select: { datasetId: true } });
   if (!run) throw ApiError.notFound(`Evaluation run ${runId}`);
   const [recalls, items] = await Promise.all([
-    prisma.recall.findMany({ where: { evalRunId: runId, status: "ok" }, select: { id: true, k: true, evalItem: true, hasCandidates: true }, take: MAX_FIT_RECALLS }),
-    prisma.datasetItem.findMany({ where: { datasetId: run.datasetId }, select: { position: true, relevant: true, kind: true, itemId: true } }),
+    prisma.recall.findMany({
+      where: { evalRunId: runId, status: "ok" },
+      select: { id: true, k: true, evalItem: true, hasCandidates: true },
+      take: MAX_FIT_RECALLS,
+    }),
+    prisma.datasetItem.findMany({
+      where: { datasetId: run.datasetId },
+      select: { position: true, relevant: true, kind: true, itemId: true },
+    }),
   ]);
   const byPosition = new Map(items.map((i) => [i.position, i]));
-  const pools = await candidatesOf(prisma, recalls.filter((r) => r.hasCandidates).map((r) => r.id));
+  const pools = await candidatesOf(
+    prisma,
+    recalls.filter((r) => r.hasCandidates).map((r) => r.id),
+  );
   const examples: FitExample[] = [];
   let skipped = 0;
   for (const r of recalls) {
@@ -43,21 +53,35 @@ export async function examplesFromRun(prisma: PrismaClient, runId: string): Prom
       skipped++;
       continue;
     }
-    examples.push({ group: item.itemId ?? `item-${item.position}`, present: item.relevant.length > 0, kind: item.kind, k: r.k, candidates });
+    examples.push({
+      group: item.itemId ?? `item-${item.position}`,
+      present: item.relevant.length > 0,
+      kind: item.kind,
+      k: r.k,
+      candidates,
+    });
   }
   return { examples, skipped };
 }
 
 /** Examples from labeled recalls in History ("a relevant memory was present": yes/no; unsure is left out). */
-export async function examplesFromRecalls(prisma: PrismaClient, filters: HistoryFilters): Promise<{ examples: FitExample[]; skipped: number }> {
-  const where: Prisma.RecallWhereInput = { AND: [historyWhere(filters), { labelPresent: { in: ["yes", "no"] } }, { status: "ok" }] };
+export async function examplesFromRecalls(
+  prisma: PrismaClient,
+  filters: HistoryFilters,
+): Promise<{ examples: FitExample[]; skipped: number }> {
+  const where: Prisma.RecallWhereInput = {
+    AND: [historyWhere(filters), { labelPresent: { in: ["yes", "no"] } }, { status: "ok" }],
+  };
   const recalls = await prisma.recall.findMany({
     where,
     select: { id: true, k: true, labelPresent: true, hasCandidates: true, query: true },
     orderBy: [{ createdAt: "desc" }, { id: "desc" }],
     take: MAX_FIT_RECALLS,
   });
-  const pools = await candidatesOf(prisma, recalls.filter((r) => r.hasCandidates).map((r) => r.id));
+  const pools = await candidatesOf(
+    prisma,
+    recalls.filter((r) => r.hasCandidates).map((r) => r.id),
+  );
   const examples: FitExample[] = [];
   let skipped = 0;
   for (const r of recalls) {

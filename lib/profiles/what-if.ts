@@ -100,7 +100,9 @@ export async function* whatIf(
 async function poolsOf(prisma: PrismaClient, ids: readonly string[]): Promise<Map<string, StoredCandidate[]>> {
   const out = new Map<string, StoredCandidate[]>();
   if (ids.length === 0) return out;
-  const rows = await prisma.$queryRaw<{ recall_id: string; raw_cosine: number | null; hybrid_score: number | null; keyword_score: number | null }[]>`
+  const rows = await prisma.$queryRaw<
+    { recall_id: string; raw_cosine: number | null; hybrid_score: number | null; keyword_score: number | null }[]
+  >`
     SELECT "recall_id"::text AS recall_id, "raw_cosine", "hybrid_score", "keyword_score" FROM "recall_candidates"
     WHERE "recall_id" = ANY(${[...ids]}::uuid[]) ORDER BY "recall_id", "rank"`;
   for (const r of rows) {

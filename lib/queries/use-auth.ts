@@ -41,7 +41,11 @@ export function useCreateApiKey() {
   const client = useQueryClient();
   return useMutation({
     mutationFn: (body: CreateApiKeyBody) =>
-      fetchJson<{ key: string; item: ApiKeyView }>("/api/keys", { method: "POST", headers: JSON_HEADERS, body: JSON.stringify(body) }),
+      fetchJson<{ key: string; item: ApiKeyView }>("/api/keys", {
+        method: "POST",
+        headers: JSON_HEADERS,
+        body: JSON.stringify(body),
+      }),
     onSuccess: () => void client.invalidateQueries({ queryKey: authKeys.apiKeys }),
   });
 }

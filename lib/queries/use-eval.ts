@@ -2,7 +2,13 @@
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import type { DatasetDetail, DatasetSummary } from "@/lib/eval/dataset-schemas";
-import { isFinished, type EvalRunBodyInput, type EvalRunReport, type EvalRunStatus, type EvalRunSummary } from "@/lib/eval/run-schemas";
+import {
+  isFinished,
+  type EvalRunBodyInput,
+  type EvalRunReport,
+  type EvalRunStatus,
+  type EvalRunSummary,
+} from "@/lib/eval/run-schemas";
 import { fetchJson } from "./fetch-json";
 
 /** Hooks for the evaluation API: labeled sets, runs (polled while they run), cancel. */
@@ -18,7 +24,10 @@ export const evalKeys = {
 const POLL_MS = 1_000;
 
 export function useDatasets() {
-  return useQuery({ queryKey: evalKeys.datasets, queryFn: ({ signal }) => fetchJson<{ datasets: DatasetSummary[] }>("/api/datasets", { signal }) });
+  return useQuery({
+    queryKey: evalKeys.datasets,
+    queryFn: ({ signal }) => fetchJson<{ datasets: DatasetSummary[] }>("/api/datasets", { signal }),
+  });
 }
 
 export function useDataset(id: string | null) {
@@ -83,7 +92,8 @@ export function useStartEvalRun() {
 export function useCancelEvalRun(id: string) {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: () => fetchJson<{ id: string; status: EvalRunStatus }>(`/api/eval-runs/${encodeURIComponent(id)}/cancel`, { method: "POST" }),
+    mutationFn: () =>
+      fetchJson<{ id: string; status: EvalRunStatus }>(`/api/eval-runs/${encodeURIComponent(id)}/cancel`, { method: "POST" }),
     onSettled: () => {
       void client.invalidateQueries({ queryKey: evalKeys.run(id) });
       void client.invalidateQueries({ queryKey: evalKeys.runs });

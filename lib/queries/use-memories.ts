@@ -62,7 +62,13 @@ export function isRemoteStoreName(store: string): boolean {
  * Retry once, and only what may pass by itself: not a refused request (4xx), a rejected key,
  * a missing context or a bad answer (those need a person to change something).
  */
-const PERMANENT_CODES = new Set(["remote_auth_failed", "remote_forbidden", "remote_not_found", "remote_bad_response", "remote_rejected"]);
+const PERMANENT_CODES = new Set([
+  "remote_auth_failed",
+  "remote_forbidden",
+  "remote_not_found",
+  "remote_bad_response",
+  "remote_rejected",
+]);
 export function retryMemoryQuery(failures: number, error: Error): boolean {
   if (failures >= 1) return false;
   if (error instanceof ApiRequestError) {
@@ -107,7 +113,9 @@ export function useMemoryStats(store = "") {
   return useQuery({
     queryKey: memoryKeys.stats(store),
     queryFn: ({ signal }) =>
-      fetchJson<MemoryStats>(param ? `/api/memories/stats?store=${encodeURIComponent(param)}` : "/api/memories/stats", { signal }),
+      fetchJson<MemoryStats>(param ? `/api/memories/stats?store=${encodeURIComponent(param)}` : "/api/memories/stats", {
+        signal,
+      }),
     retry: retryMemoryQuery,
   });
 }

@@ -15,7 +15,11 @@ export function useProfiles() {
   });
 }
 
-const json = (body: unknown, method = "POST"): RequestInit => ({ method, body: JSON.stringify(body), headers: { "content-type": "application/json" } });
+const json = (body: unknown, method = "POST"): RequestInit => ({
+  method,
+  body: JSON.stringify(body),
+  headers: { "content-type": "application/json" },
+});
 
 export function useSaveProfile() {
   const client = useQueryClient();

@@ -25,7 +25,12 @@ export interface LabelSaver {
  */
 export function useRecallLabels(recallId: string, initial: RecallLabels): LabelSaver {
   const client = useQueryClient();
-  const state = useRef<{ confirmed: RecallLabels; inFlight: LabelsPatch | null; queued: LabelsPatch | null; failed: LabelsPatch | null }>({
+  const state = useRef<{
+    confirmed: RecallLabels;
+    inFlight: LabelsPatch | null;
+    queued: LabelsPatch | null;
+    failed: LabelsPatch | null;
+  }>({
     confirmed: initial,
     inFlight: null,
     queued: null,

@@ -8,23 +8,51 @@ export type ExportFormat = "csv" | "jsonl";
 const EXPORT_PAGE = 1_000;
 
 export const EXPORT_COLUMNS: readonly (keyof HistoryItem)[] = [
-  "id", "created_at", "source", "store", "query", "k", "search_mode", "status", "level", "top_score",
+  "id",
+  "created_at",
+  "source",
+  "store",
+  "query",
+  "k",
+  "search_mode",
+  "status",
+  "level",
+  "top_score",
   // returned_count is the page the agent got (kept rows); the selector counts beside it.
-  "prominence", "returned_count", "selector_applied", "selector_model", "selector_kept", "selector_dropped",
-  "selector_reason", "top_dropped", "latency_ms", "has_candidates",
+  "prominence",
+  "returned_count",
+  "selector_applied",
+  "selector_model",
+  "selector_kept",
+  "selector_dropped",
+  "selector_reason",
+  "top_dropped",
+  "latency_ms",
+  "has_candidates",
   // Relevance labels; the id lists are JSON arrays in one cell (ids may hold commas and spaces).
-  "label_present", "label_relevant", "label_not_relevant", "labeler", "labeled_at",
+  "label_present",
+  "label_relevant",
+  "label_not_relevant",
+  "labeler",
+  "labeled_at",
 ];
 
 /** One page of the export as text. CSV cells starting with = + - @ are neutralized (a leading '), numbers excepted. */
 export function encodeExportPage(items: readonly HistoryItem[], format: ExportFormat, first: boolean): string {
   if (format === "jsonl") return items.map((item) => JSON.stringify(item)).join("\n") + (items.length ? "\n" : "");
   return stringify(
-    items.map((item) => EXPORT_COLUMNS.map((column) => {
-      const value = item[column];
-      return Array.isArray(value) ? JSON.stringify(value) : value;
-    })),
-    { header: first, columns: EXPORT_COLUMNS as string[], escape_formulas: true, cast: { boolean: (b) => (b ? "true" : "false") } },
+    items.map((item) =>
+      EXPORT_COLUMNS.map((column) => {
+        const value = item[column];
+        return Array.isArray(value) ? JSON.stringify(value) : value;
+      }),
+    ),
+    {
+      header: first,
+      columns: EXPORT_COLUMNS as string[],
+      escape_formulas: true,
+      cast: { boolean: (b) => (b ? "true" : "false") },
+    },
   );
 }
 

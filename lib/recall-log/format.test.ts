@@ -1,5 +1,17 @@
 import { describe, expect, it } from "vitest";
-import { basisText, droppedListNote, emptyResultsMessage, levelWord, normalizeLevel, outsideCandidatesLabel, resultRowHref, resultRowId, scoreMeaning, selectorReasonText, topScoreIsCosine } from "./format";
+import {
+  basisText,
+  droppedListNote,
+  emptyResultsMessage,
+  levelWord,
+  normalizeLevel,
+  outsideCandidatesLabel,
+  resultRowHref,
+  resultRowId,
+  scoreMeaning,
+  selectorReasonText,
+  topScoreIsCosine,
+} from "./format";
 
 describe("result row anchors", () => {
   it("links #result-<id> to the row id", () => {
@@ -122,7 +134,9 @@ describe("emptyResultsMessage", () => {
   });
 
   it("blames the post-filters when the pool had candidates", () => {
-    expect(emptyResultsMessage(7)).toBe("No results: the store found 7 candidates, but post-filters removed them all from the page.");
+    expect(emptyResultsMessage(7)).toBe(
+      "No results: the store found 7 candidates, but post-filters removed them all from the page.",
+    );
     expect(emptyResultsMessage(1)).toBe("No results: the store found 1 candidate, but post-filters removed it from the page.");
   });
 

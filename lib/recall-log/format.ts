@@ -113,4 +113,3 @@ export function emptyResultsMessage(poolSize: number | null | undefined, failed 
   }
   return "No results: the store returned nothing for this query.";
 }
-

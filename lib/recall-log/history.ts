@@ -354,7 +354,9 @@ function toHistoryItem(row: HistoryRow): HistoryItem {
   };
 }
 
-function historyLabels(row: HistoryRow): Pick<HistoryItem, "label_present" | "label_relevant" | "label_not_relevant" | "labeler" | "labeled_at"> {
+function historyLabels(
+  row: HistoryRow,
+): Pick<HistoryItem, "label_present" | "label_relevant" | "label_not_relevant" | "labeler" | "labeled_at"> {
   const labels = labelsFromColumns(row);
   return {
     label_present: labels.present,

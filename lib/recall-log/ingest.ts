@@ -34,16 +34,18 @@ const CandidateInputSchema = z.strictObject({
 });
 
 /** One item; the shared input rule covers its pass-through JSON (request, response) too. */
-export const IngestItemSchema = withInputRules(z.strictObject({
-  external_id: z.string().min(1).max(200).nullish(),
-  store: z.string().min(1).max(100),
-  request: RecallRequestSchema,
-  // The selector block is decoded by the one wire rule (dropped with a warning when malformed).
-  response: LenientRecallResponseSchema,
-  candidates: z.array(CandidateInputSchema).max(1_000).nullish(),
-  latency_ms: z.number().min(0).max(3_600_000).nullish(),
-  created_at: isoDateTimeString().nullish(),
-}));
+export const IngestItemSchema = withInputRules(
+  z.strictObject({
+    external_id: z.string().min(1).max(200).nullish(),
+    store: z.string().min(1).max(100),
+    request: RecallRequestSchema,
+    // The selector block is decoded by the one wire rule (dropped with a warning when malformed).
+    response: LenientRecallResponseSchema,
+    candidates: z.array(CandidateInputSchema).max(1_000).nullish(),
+    latency_ms: z.number().min(0).max(3_600_000).nullish(),
+    created_at: isoDateTimeString().nullish(),
+  }),
+);
 
 export const IngestBodySchema = z.strictObject({
   recalls: z.array(z.unknown()).min(1, "recalls is empty").max(INGEST_LIMITS.batch),
@@ -88,11 +90,19 @@ export async function ingestRecalls(
       rows.push({ index, ...toRow(data, externalId) });
     } catch (error) {
       if (!(error instanceof RecallInputError)) throw error;
-      results[index] = { index, status: "rejected", ...externalHint, errors: error.details.issues.map((i) => ({ path: i.path.map(String), message: i.message })) };
+      results[index] = {
+        index,
+        status: "rejected",
+        ...externalHint,
+        errors: error.details.issues.map((i) => ({ path: i.path.map(String), message: i.message })),
+      };
     }
   });
 
-  const written = await insertRecalls(prisma, rows.map((r) => r.row));
+  const written = await insertRecalls(
+    prisma,
+    rows.map((r) => r.row),
+  );
   for (const { index, row, warnings } of rows) {
     results[index] = written.has(row.id)
       ? {
@@ -115,7 +125,8 @@ export async function ingestRecalls(
  */
 export function underOneRule(block: IngestedSelectorBlock | null, pageLength: number): IngestedSelectorBlock | null {
   if (!block || block.applied) return block;
-  if (block.reason === "no_clear_gap") return { applied: true, model: "score-gap", kept: pageLength, dropped: 0, dropped_memory_ids: [] };
+  if (block.reason === "no_clear_gap")
+    return { applied: true, model: "score-gap", kept: pageLength, dropped: 0, dropped_memory_ids: [] };
   if (block.reason !== undefined && /^http_\d{3}$/.test(block.reason)) return { applied: false, reason: "http_error" };
   return block;
 }
@@ -157,7 +168,9 @@ function toRow(data: z.output<typeof IngestItemSchema>, externalId: string | nul
       }))
     : null;
   if (candidates && new Set(candidates.map((c) => c.rank)).size !== candidates.length) {
-    throw new RecallInputError("invalid_argument", "candidate ranks repeat", [{ path: ["candidates"], message: "each candidate needs its own rank" }]);
+    throw new RecallInputError("invalid_argument", "candidate ranks repeat", [
+      { path: ["candidates"], message: "each candidate needs its own rank" },
+    ]);
   }
   const row = recallRow({
     id,

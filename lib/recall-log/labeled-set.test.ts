@@ -1,7 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { labeledSetItems, type LabeledRecallInput } from "./labeled-set";
 
-const recall = (id: string, query: string, label_present: LabeledRecallInput["label_present"], label_relevant: string[] = []) => ({
+const recall = (
+  id: string,
+  query: string,
+  label_present: LabeledRecallInput["label_present"],
+  label_relevant: string[] = [],
+) => ({
   id,
   query,
   label_present,

@@ -26,7 +26,10 @@ describe("LabelsPatchSchema", () => {
     [{ labeler: "  Priya " }, { labeler: "Priya" }],
     [{ labeler: "   " }, { labeler: null }],
     [{ labeler: null }, { labeler: null }],
-    [{ present: "unsure", results: {}, labeler: "x" }, { present: "unsure", results: {}, labeler: "x" }],
+    [
+      { present: "unsure", results: {}, labeler: "x" },
+      { present: "unsure", results: {}, labeler: "x" },
+    ],
   ])("accepts %j", (body, parsed) => {
     const result = LabelsPatchSchema.safeParse(body);
     expect(result.success).toBe(true);
@@ -74,7 +77,12 @@ describe("labelableIds / unknownLabelIds", () => {
 });
 
 describe("mergeLabels", () => {
-  const current: RecallLabels = { present: "yes", results: { a: true, b: false }, labeler: "Priya", labeled_at: "2026-01-01T00:00:00.000Z" };
+  const current: RecallLabels = {
+    present: "yes",
+    results: { a: true, b: false },
+    labeler: "Priya",
+    labeled_at: "2026-01-01T00:00:00.000Z",
+  };
 
   it("changes only what the patch sends", () => {
     expect(mergeLabels(current, { results: { b: true, c: false } }, NOW)).toEqual({
@@ -97,14 +105,21 @@ describe("mergeLabels", () => {
     const copy = structuredClone(current);
     mergeLabels(current, { results: { a: null, z: true } }, NOW);
     expect(current).toEqual(copy);
-    expect(mergeLabels(EMPTY_LABELS, { present: "unsure" }, NOW)).toEqual({ present: "unsure", results: {}, labeler: null, labeled_at: NOW });
+    expect(mergeLabels(EMPTY_LABELS, { present: "unsure" }, NOW)).toEqual({
+      present: "unsure",
+      results: {},
+      labeler: null,
+      labeled_at: NOW,
+    });
     expect(EMPTY_LABELS.results).toEqual({});
   });
 });
 
 describe("combinePatches", () => {
   it("lets the later save win per field and per id", () => {
-    expect(combinePatches({ present: "yes", results: { a: true, b: true } }, { results: { b: null, c: false }, labeler: "x" })).toEqual({
+    expect(
+      combinePatches({ present: "yes", results: { a: true, b: true } }, { results: { b: null, c: false }, labeler: "x" }),
+    ).toEqual({
       present: "yes",
       results: { a: true, b: null, c: false },
       labeler: "x",
@@ -128,8 +143,12 @@ describe("labelsFromColumns", () => {
   });
 
   it("ignores what is not a label", () => {
-    expect(labelsFromColumns({ labelPresent: "perhaps", labelResults: [true], labeler: null, labeledAt: null })).toEqual(EMPTY_LABELS);
-    expect(labelsFromColumns({ labelPresent: null, labelResults: { a: "yes", b: true }, labeler: null, labeledAt: null }).results).toEqual({ b: true });
+    expect(labelsFromColumns({ labelPresent: "perhaps", labelResults: [true], labeler: null, labeledAt: null })).toEqual(
+      EMPTY_LABELS,
+    );
+    expect(
+      labelsFromColumns({ labelPresent: null, labelResults: { a: "yes", b: true }, labeler: null, labeledAt: null }).results,
+    ).toEqual({ b: true });
   });
 });
 

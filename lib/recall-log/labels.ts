@@ -25,7 +25,12 @@ export interface RecallLabels {
   labeled_at: string | null;
 }
 
-export const EMPTY_LABELS: RecallLabels = Object.freeze({ present: null, results: {}, labeler: null, labeled_at: null }) as RecallLabels;
+export const EMPTY_LABELS: RecallLabels = Object.freeze({
+  present: null,
+  results: {},
+  labeler: null,
+  labeled_at: null,
+}) as RecallLabels;
 
 export const LABELER_MAX_CHARS = 100;
 /** More than any recall has results and candidates (k ≤ 100, pools of a few hundred). */
@@ -108,7 +113,9 @@ export function labelsFromColumns(row: {
   labeler: string | null;
   labeledAt: Date | null;
 }): RecallLabels {
-  const present = (PRESENT_LABELS as readonly string[]).includes(row.labelPresent ?? "") ? (row.labelPresent as PresentLabel) : null;
+  const present = (PRESENT_LABELS as readonly string[]).includes(row.labelPresent ?? "")
+    ? (row.labelPresent as PresentLabel)
+    : null;
   const results: Record<string, boolean> = {};
   if (row.labelResults && typeof row.labelResults === "object" && !Array.isArray(row.labelResults)) {
     for (const [id, value] of Object.entries(row.labelResults as Record<string, unknown>)) {
@@ -120,7 +127,11 @@ export function labelsFromColumns(row: {
 
 /** Ids labeled relevant (true), in the order given by `order` first (e.g. rank), then the rest sorted. */
 export function relevantIds(results: Record<string, boolean>, order: readonly string[] = []): string[] {
-  const relevant = new Set(Object.entries(results).filter(([, v]) => v).map(([id]) => id));
+  const relevant = new Set(
+    Object.entries(results)
+      .filter(([, v]) => v)
+      .map(([id]) => id),
+  );
   const ranked = order.filter((id) => relevant.has(id));
   const seen = new Set(ranked);
   return [...ranked, ...[...relevant].filter((id) => !seen.has(id)).sort()];
@@ -155,7 +166,12 @@ export function labelRows(recall: {
   recall.results.forEach((r, i) => {
     if (seen.has(r.memory_id)) return;
     seen.add(r.memory_id);
-    rows.push({ memory_id: r.memory_id, summary: r.summary, position: i + 1, kind: r.dropped || dropped.has(r.memory_id) ? "dropped" : "result" });
+    rows.push({
+      memory_id: r.memory_id,
+      summary: r.summary,
+      position: i + 1,
+      kind: r.dropped || dropped.has(r.memory_id) ? "dropped" : "result",
+    });
   });
   for (const c of [...(recall.candidates ?? [])].sort((a, b) => a.rank - b.rank)) {
     if (seen.has(c.memory_id)) continue;
@@ -182,7 +198,10 @@ export type LabelShortcut =
  * or carries a modifier). `inRow`: the focus is inside a labeled row (r / x / c and the arrows act
  * on it there).
  */
-export function labelShortcut(key: string, context: { editable: boolean; modifier: boolean; inRow: boolean }): LabelShortcut | null {
+export function labelShortcut(
+  key: string,
+  context: { editable: boolean; modifier: boolean; inRow: boolean },
+): LabelShortcut | null {
   if (context.editable || context.modifier) return null;
   switch (key.length === 1 ? key.toLowerCase() : key) {
     case "y":

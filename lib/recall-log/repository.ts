@@ -148,9 +148,7 @@ export function topMemory(
       continue;
     }
     const cmp =
-      Number(c.inPool) - Number(best.inPool) ||
-      (c.rawCosine ?? -Infinity) - (best.rawCosine ?? -Infinity) ||
-      best.rank - c.rank;
+      Number(c.inPool) - Number(best.inPool) || (c.rawCosine ?? -Infinity) - (best.rawCosine ?? -Infinity) || best.rank - c.rank;
     if (cmp > 0) best = c;
   }
   if (best) return { memoryId: best.memoryId, dropped: best.dropped };
@@ -290,7 +288,9 @@ export function toRecallView(row: RecallRow): LoggedRecall {
     ...(row.evalRunId ? { eval_run: { id: row.evalRunId, item: row.evalItem ?? 0 } } : {}),
     ...(row.profileConfidence ? { profile_confidence: row.profileConfidence as unknown as ProfileConfidenceBlock } : {}),
     // Derived on read from the stored merged list (cheap and pure), so every logged pool has it.
-    ...(candidates ? { k_sensitivity: kSensitivity(candidates, profileOf(row.profileConfidence as unknown as ProfileConfidenceBlock | null)) } : {}),
+    ...(candidates
+      ? { k_sensitivity: kSensitivity(candidates, profileOf(row.profileConfidence as unknown as ProfileConfidenceBlock | null)) }
+      : {}),
     labels: labelsFromColumns(row),
   };
 }
@@ -298,4 +298,3 @@ export function toRecallView(row: RecallRow): LoggedRecall {
 function profileOf(block: ProfileConfidenceBlock | null) {
   return block ? { name: block.profile, thresholds: block.thresholds, pool_size: block.pool_size } : null;
 }
-

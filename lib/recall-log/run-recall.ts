@@ -134,7 +134,14 @@ async function select(
 }> {
   if (body.selector === "off" && outcome.selector) {
     const block = outcome.selector;
-    return { block, droppedIds: block.applied ? (block.dropped_memory_ids ?? []) : [], usage: null, model: null, promptVersion: null, ms: null };
+    return {
+      block,
+      droppedIds: block.applied ? (block.dropped_memory_ids ?? []) : [],
+      usage: null,
+      model: null,
+      promptVersion: null,
+      ms: null,
+    };
   }
   const rawCosine = new Map((outcome.candidates ?? []).map((c) => [c.memory_id, c.raw_cosine]));
   const page = outcome.results.map((r) => ({
@@ -161,7 +168,11 @@ async function select(
 }
 
 /** The profile's block beside the reference one (none for the reference profile itself). */
-function profileBlock(profile: Pick<Profile, "name" | "thresholds" | "pool_size"> | null | undefined, k: number, outcome: StoreRecallOutcome) {
+function profileBlock(
+  profile: Pick<Profile, "name" | "thresholds" | "pool_size"> | null | undefined,
+  k: number,
+  outcome: StoreRecallOutcome,
+) {
   if (!profile || profile.name === DEFAULT_THRESHOLDS.name) return null;
   return profileConfidenceBlock(profile, { candidates: outcome.candidates, k, stated: outcome.confidence });
 }

@@ -12,17 +12,19 @@ export const RecallFiltersInputSchema = z.strictObject({
 });
 
 /** The body of `POST /api/recall` (README "HTTP API"); the console form validates with the same schema. */
-export const RecallBodySchema = withInputRules(z.strictObject({
-  store: z.string().min(1).max(100).default("embedded"),
-  query: z
-    .string()
-    .max(8000, "query is longer than 8000 characters")
-    .refine((q) => q.trim().length > 0, "query is empty"),
-  k: z.number().int().min(1).max(100).default(5),
-  search_mode: SearchModeSchema.default("hybrid"),
-  use_rerank: z.boolean().default(false),
-  selector: SelectorChoiceSchema.default("off"),
-  filters: RecallFiltersInputSchema.optional(),
-}));
+export const RecallBodySchema = withInputRules(
+  z.strictObject({
+    store: z.string().min(1).max(100).default("embedded"),
+    query: z
+      .string()
+      .max(8000, "query is longer than 8000 characters")
+      .refine((q) => q.trim().length > 0, "query is empty"),
+    k: z.number().int().min(1).max(100).default(5),
+    search_mode: SearchModeSchema.default("hybrid"),
+    use_rerank: z.boolean().default(false),
+    selector: SelectorChoiceSchema.default("off"),
+    filters: RecallFiltersInputSchema.optional(),
+  }),
+);
 export type RecallBody = z.output<typeof RecallBodySchema>;
 export type RecallBodyInput = z.input<typeof RecallBodySchema>;

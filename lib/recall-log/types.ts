@@ -91,4 +91,3 @@ export interface LoggedRecall {
   /** Relevance labels a person gave it (all empty when unlabeled). */
   labels: RecallLabels;
 }
-

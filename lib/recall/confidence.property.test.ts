@@ -78,7 +78,13 @@ function naiveLevel(hybrid: number[], semantic: number[] | null, t: Thresholds =
       else if (ge(p, t.low_prominence)) level = "low";
       else level = "none";
     } else {
-      level = ge(top, t.strong_abs_cosine) ? "high" : ge(top, t.abs_moderate_cosine) ? "moderate" : ge(top, t.abs_low_cosine) ? "low" : "none";
+      level = ge(top, t.strong_abs_cosine)
+        ? "high"
+        : ge(top, t.abs_moderate_cosine)
+          ? "moderate"
+          : ge(top, t.abs_low_cosine)
+            ? "low"
+            : "none";
     }
     if (ge(top, t.strong_abs_cosine) && (level === "low" || level === "none")) level = "moderate";
     return { level, closest };
@@ -150,9 +156,10 @@ describe("property: levels are monotone in the top score (rest of the pool fixed
       top += rng.pick([0.001, 0.01, 0.05, 0.2]) * rng.next();
     }
     for (let k = 1; k < levels.length; k++) {
-      expect(levelRank(levels[k] as Level), `levels ${levels.join(" → ")} for rest ${JSON.stringify(rest)}`).toBeGreaterThanOrEqual(
-        levelRank(levels[k - 1] as Level),
-      );
+      expect(
+        levelRank(levels[k] as Level),
+        `levels ${levels.join(" → ")} for rest ${JSON.stringify(rest)}`,
+      ).toBeGreaterThanOrEqual(levelRank(levels[k - 1] as Level));
     }
   }
 

@@ -132,11 +132,9 @@ function checkScores(value: unknown, field: string, issues: RecallIssue[]): numb
   }
   const list: unknown[] = value;
   if (list.length > MAX_POOL_SCORES) {
-    throw new RecallInputError(
-      "too_many_scores",
-      `${field} has ${list.length} scores; at most ${MAX_POOL_SCORES} are allowed`,
-      [{ path: [field], message: `at most ${MAX_POOL_SCORES} scores are allowed, got ${list.length}` }],
-    );
+    throw new RecallInputError("too_many_scores", `${field} has ${list.length} scores; at most ${MAX_POOL_SCORES} are allowed`, [
+      { path: [field], message: `at most ${MAX_POOL_SCORES} scores are allowed, got ${list.length}` },
+    ]);
   }
   const out: number[] = [];
   for (let i = 0; i < list.length; i++) {
@@ -368,7 +366,14 @@ function fallbackZ(s: readonly number[], t: Thresholds): ConfidenceResult {
     const denominator = Math.abs(meanBg) > t.std_eps ? Math.abs(meanBg) : 1.0; // relative gap
     z = (top - meanBg) / denominator;
     method = "relative_gap";
-    trace.push({ rule: "flat_background", path: "fallback", std: stdBg, threshold: t.std_eps, effect: "relative_gap", denominator });
+    trace.push({
+      rule: "flat_background",
+      path: "fallback",
+      std: stdBg,
+      threshold: t.std_eps,
+      effect: "relative_gap",
+      denominator,
+    });
   }
   const level: Level = z >= t.z_high ? "high" : z >= t.z_moderate ? "moderate" : z >= t.z_low ? "low" : "none";
   const edge = { high: t.z_high, moderate: t.z_moderate, low: t.z_low, none: t.z_low };

@@ -18,12 +18,7 @@ export interface RecallIssue {
 }
 
 export type RecallErrorCode =
-  | "invalid_scores"
-  | "too_many_scores"
-  | "invalid_thresholds"
-  | "invalid_merge_input"
-  | "invalid_selector"
-  | "invalid_argument";
+  "invalid_scores" | "too_many_scores" | "invalid_thresholds" | "invalid_merge_input" | "invalid_selector" | "invalid_argument";
 
 export interface RecallErrorDetails {
   /** At most `MAX_LISTED_ISSUES` problems, in input order. */
@@ -94,7 +89,10 @@ export function zodIssueMessage(issue: { message: string; code?: string; keys?: 
  */
 export function zodIssuesText(issues: readonly ZodLikeIssue[], prefix = ""): string {
   const parts = issues.slice(0, 3).map((issue) => {
-    const path = (prefix + issue.path.map((p) => (typeof p === "number" ? `[${p}]` : `.${String(p)}`)).join("")).replace(/^\./, "");
+    const path = (prefix + issue.path.map((p) => (typeof p === "number" ? `[${p}]` : `.${String(p)}`)).join("")).replace(
+      /^\./,
+      "",
+    );
     return path ? `${path}: ${issue.message}` : issue.message;
   });
   return parts.join("; ") + (issues.length > 3 ? `; and ${issues.length - 3} more` : "");

@@ -51,6 +51,8 @@ describe("explainTrace: 'why this level' sentences", () => {
     expect(explainStep({ rule: "background", count: 2, mean: 0.7, std: 0.2, top: 0.9, top_ties: 1 })).toBe(
       "Background: the other 2 candidates (1 tie with the top stays in it), mean 0.700, std 0.200; top 0.900.",
     );
-    expect(explainStep({ rule: "background", count: 3, mean: 0.9, std: 0, top: 0.9, top_ties: 3 })).toMatch(/3 ties with the top stay in it/);
+    expect(explainStep({ rule: "background", count: 3, mean: 0.9, std: 0, top: 0.9, top_ties: 3 })).toMatch(
+      /3 ties with the top stay in it/,
+    );
   });
 });

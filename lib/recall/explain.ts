@@ -39,7 +39,9 @@ export function explainStep(step: TraceStep): string {
         : `The single cosine ${n3(step.value)} < ${n3(step.threshold)} → low.`;
     case "background": {
       const ties =
-        step.top_ties > 0 ? ` (${plural(step.top_ties, "tie")} with the top ${step.top_ties === 1 ? "stays" : "stay"} in it)` : "";
+        step.top_ties > 0
+          ? ` (${plural(step.top_ties, "tie")} with the top ${step.top_ties === 1 ? "stays" : "stay"} in it)`
+          : "";
       return `Background: the other ${plural(step.count, "candidate")}${ties}, mean ${n3(step.mean)}, std ${n3(step.std)}; top ${n3(step.top)}.`;
     }
     case "flat_background":

@@ -38,10 +38,7 @@ describe("mergeHybrid: the spec's merge tests (weights 0.6/0.4)", () => {
   });
 
   it("custom weights 0.8/0.2 → m1 0.8, m2 0.2", () => {
-    const merged = mergeHybrid(
-      { semantic: hits([["m1", 1.0]]), keyword: hits([["m2", 1.0]]) },
-      { semantic: 0.8, keyword: 0.2 },
-    );
+    const merged = mergeHybrid({ semantic: hits([["m1", 1.0]]), keyword: hits([["m2", 1.0]]) }, { semantic: 0.8, keyword: 0.2 });
     expect(merged.map((c) => [c.id, c.hybrid_score])).toEqual([
       ["m1", 0.8],
       ["m2", 0.2],
@@ -49,7 +46,13 @@ describe("mergeHybrid: the spec's merge tests (weights 0.6/0.4)", () => {
   });
 
   it("normalization sem m1:0.5, m2:1.0 → m2 1.0, m1 0.5", () => {
-    const merged = mergeHybrid({ semantic: hits([["m1", 0.5], ["m2", 1.0]]), keyword: [] });
+    const merged = mergeHybrid({
+      semantic: hits([
+        ["m1", 0.5],
+        ["m2", 1.0],
+      ]),
+      keyword: [],
+    });
     expect(merged.map((c) => [c.id, c.semantic_score])).toEqual([
       ["m2", 1.0],
       ["m1", 0.5],
@@ -64,8 +67,14 @@ describe("mergeHybrid: the spec's merge tests (weights 0.6/0.4)", () => {
     const rng = mulberry32(8);
     for (let i = 0; i < 500; i++) {
       const ids = Array.from({ length: 30 }, (_, k) => `m${k}`);
-      const sem = rng.shuffle(ids).slice(0, rng.int(0, 20)).map((id) => ({ id, score: rng.uniform(-0.2, 1) }));
-      const kw = rng.shuffle(ids).slice(0, rng.int(0, 20)).map((id) => ({ id, score: rng.uniform(0, 25) }));
+      const sem = rng
+        .shuffle(ids)
+        .slice(0, rng.int(0, 20))
+        .map((id) => ({ id, score: rng.uniform(-0.2, 1) }));
+      const kw = rng
+        .shuffle(ids)
+        .slice(0, rng.int(0, 20))
+        .map((id) => ({ id, score: rng.uniform(0, 25) }));
       const merged = mergeHybrid({ semantic: sem, keyword: kw });
       expect(merged).toHaveLength(new Set([...sem, ...kw].map((h) => h.id)).size);
       for (let k = 1; k < merged.length; k++) {
@@ -81,8 +90,14 @@ describe("mergeHybrid: the spec's merge tests (weights 0.6/0.4)", () => {
 
   it("service example: mem2 (0.93333, raw 0.8), mem1 (0.6, raw 0.9), mem3 (0.342857, raw null)", () => {
     const merged = mergeHybrid({
-      semantic: hits([["mem1", 0.9], ["mem2", 0.8]]),
-      keyword: hits([["mem2", 0.7], ["mem3", 0.6]]),
+      semantic: hits([
+        ["mem1", 0.9],
+        ["mem2", 0.8],
+      ]),
+      keyword: hits([
+        ["mem2", 0.7],
+        ["mem3", 0.6],
+      ]),
     });
     expect(merged.map((c) => c.id)).toEqual(["mem2", "mem1", "mem3"]);
     expect(merged[0]?.hybrid_score).toBeCloseTo(0.93333, 5);
@@ -99,14 +114,29 @@ describe("mergeHybrid: ordering details", () => {
   it("is stable: ties keep semantic-arm order first, then keyword-only hits in keyword order", () => {
     // Every hit normalizes to 1.0; with equal weights all hybrid scores tie at 0.5.
     const merged = mergeHybrid(
-      { semantic: hits([["s2", 0.5], ["s1", 0.5]]), keyword: hits([["k2", 3], ["k1", 3]]) },
+      {
+        semantic: hits([
+          ["s2", 0.5],
+          ["s1", 0.5],
+        ]),
+        keyword: hits([
+          ["k2", 3],
+          ["k1", 3],
+        ]),
+      },
       { semantic: 0.5, keyword: 0.5 },
     );
     expect(merged.map((c) => c.id)).toEqual(["s2", "s1", "k2", "k1"]);
   });
 
   it("reproduces the all-negative quirk: dividing by a negative max inverts the order", () => {
-    const merged = mergeHybrid({ semantic: hits([["a", -0.1], ["b", -0.2]]), keyword: [] });
+    const merged = mergeHybrid({
+      semantic: hits([
+        ["a", -0.1],
+        ["b", -0.2],
+      ]),
+      keyword: [],
+    });
     expect(merged.map((c) => [c.id, c.semantic_score, c.semantic_score_raw])).toEqual([
       ["b", 2.0, -0.2],
       ["a", 1.0, -0.1],
@@ -114,7 +144,13 @@ describe("mergeHybrid: ordering details", () => {
   });
 
   it("leaves an arm unchanged when its max is 0", () => {
-    const merged = mergeHybrid({ semantic: hits([["a", 0], ["b", -0.3]]), keyword: [] });
+    const merged = mergeHybrid({
+      semantic: hits([
+        ["a", 0],
+        ["b", -0.3],
+      ]),
+      keyword: [],
+    });
     expect(merged.map((c) => [c.id, c.semantic_score])).toEqual([
       ["a", 0],
       ["b", -0.3],
@@ -122,13 +158,22 @@ describe("mergeHybrid: ordering details", () => {
   });
 
   it("normalizes the keyword arm by its own max (BM25 is unbounded)", () => {
-    const merged = mergeHybrid({ semantic: [], keyword: hits([["a", 12.5], ["b", 5]]) });
+    const merged = mergeHybrid({
+      semantic: [],
+      keyword: hits([
+        ["a", 12.5],
+        ["b", 5],
+      ]),
+    });
     expect(merged.map((c) => c.keyword_score)).toEqual([1, 0.4]);
     expect(merged.map((c) => c.keyword_score_raw)).toEqual([12.5, 5]);
   });
 
   it("does not mutate its input", () => {
-    const sem = hits([["a", 0.5], ["b", 0.9]]);
+    const sem = hits([
+      ["a", 0.5],
+      ["b", 0.9],
+    ]);
     const copy = structuredClone(sem);
     mergeHybrid({ semantic: sem, keyword: [] });
     expect(sem).toEqual(copy);
@@ -139,7 +184,16 @@ describe("mergeHybrid: ordering details", () => {
       [{ semantic: [{ id: "a", score: NaN }], keyword: [] }, undefined],
       [{ semantic: [{ id: "", score: 0.5 }], keyword: [] }, undefined],
       [{ semantic: [], keyword: [{ id: "a", score: "1" }] }, undefined],
-      [{ semantic: hits([["a", 0.5], ["a", 0.4]]), keyword: [] }, undefined],
+      [
+        {
+          semantic: hits([
+            ["a", 0.5],
+            ["a", 0.4],
+          ]),
+          keyword: [],
+        },
+        undefined,
+      ],
       [{ semantic: [], keyword: [] }, { semantic: -0.1 }],
       [{ semantic: [], keyword: [] }, { keyword: Infinity }],
     ];
@@ -147,7 +201,13 @@ describe("mergeHybrid: ordering details", () => {
       expect(() => mergeHybrid(arms as never, weights as never)).toThrow(RecallInputError);
     }
     try {
-      mergeHybrid({ semantic: hits([["a", 0.5], ["a", 0.4]]), keyword: [] });
+      mergeHybrid({
+        semantic: hits([
+          ["a", 0.5],
+          ["a", 0.4],
+        ]),
+        keyword: [],
+      });
     } catch (e) {
       expect((e as RecallInputError).code).toBe("invalid_merge_input");
       expect((e as RecallInputError).details.issues[0]?.path).toEqual(["semantic", 1, "id"]);
@@ -192,8 +252,14 @@ describe("modes", () => {
     expect(armsForMode(null)).toEqual({ semantic: true, keyword: true });
   });
 
-  const semantic = hits([["a", 0.9], ["b", 0.45]]);
-  const keyword = hits([["b", 7], ["c", 3.5]]);
+  const semantic = hits([
+    ["a", 0.9],
+    ["b", 0.45],
+  ]);
+  const keyword = hits([
+    ["b", 7],
+    ["c", 3.5],
+  ]);
 
   it("hybrid pool: merged, score = hybrid_score", () => {
     const pool = buildCandidatePool("hybrid", { semantic, keyword });
@@ -203,15 +269,47 @@ describe("modes", () => {
 
   it("semantic pool: raw cosines, semantic_score_raw = score, no hybrid_score, no normalization", () => {
     expect(buildCandidatePool("semantic", { semantic, keyword })).toEqual([
-      { id: "a", score: 0.9, hybrid_score: null, semantic_score: null, keyword_score: null, semantic_score_raw: 0.9, keyword_score_raw: null },
-      { id: "b", score: 0.45, hybrid_score: null, semantic_score: null, keyword_score: null, semantic_score_raw: 0.45, keyword_score_raw: null },
+      {
+        id: "a",
+        score: 0.9,
+        hybrid_score: null,
+        semantic_score: null,
+        keyword_score: null,
+        semantic_score_raw: 0.9,
+        keyword_score_raw: null,
+      },
+      {
+        id: "b",
+        score: 0.45,
+        hybrid_score: null,
+        semantic_score: null,
+        keyword_score: null,
+        semantic_score_raw: 0.45,
+        keyword_score_raw: null,
+      },
     ]);
   });
 
   it("keyword pool and degraded hybrid: raw BM25, no cosines", () => {
     const expected = [
-      { id: "b", score: 7, hybrid_score: null, semantic_score: null, keyword_score: null, semantic_score_raw: null, keyword_score_raw: 7 },
-      { id: "c", score: 3.5, hybrid_score: null, semantic_score: null, keyword_score: null, semantic_score_raw: null, keyword_score_raw: 3.5 },
+      {
+        id: "b",
+        score: 7,
+        hybrid_score: null,
+        semantic_score: null,
+        keyword_score: null,
+        semantic_score_raw: null,
+        keyword_score_raw: 7,
+      },
+      {
+        id: "c",
+        score: 3.5,
+        hybrid_score: null,
+        semantic_score: null,
+        keyword_score: null,
+        semantic_score_raw: null,
+        keyword_score_raw: 3.5,
+      },
     ];
     expect(buildCandidatePool("keyword", { semantic, keyword })).toEqual(expected);
     expect(buildCandidatePool("hybrid", { semantic: null, keyword })).toEqual(expected);
@@ -238,7 +336,10 @@ describe("confidenceInputFromPool", () => {
 
   it("a reranked pool keeps the raw cosines while hybrid_score holds the reranker's relevance", () => {
     const reranked = buildCandidatePool("hybrid", {
-      semantic: hits([["a", 0.9], ["b", 0.45]]),
+      semantic: hits([
+        ["a", 0.9],
+        ["b", 0.45],
+      ]),
       keyword: [],
     }).map((c, i) => ({ ...c, hybrid_score: [0.12, 0.97][i] ?? null }));
     expect(confidenceInputFromPool(reranked)).toEqual({ hybridScores: [0.12, 0.97], semanticRaw: [0.9, 0.45] });

@@ -71,7 +71,9 @@ describe("RecallResponseSchema", () => {
     const parsed: RecallResponse = RecallResponseSchema.parse(REST_EXAMPLE);
     expect(parsed.results[0]?.memory_id).toBe("3f1c…");
     expect(parsed.confidence).toEqual(
-      toWireConfidence(computeConfidence({ hybridScores: [], semanticRaw: [0.919, 0.676, 0.67, 0.615, 0.608, 0.537, 0.52, 0.5] })),
+      toWireConfidence(
+        computeConfidence({ hybridScores: [], semanticRaw: [0.919, 0.676, 0.67, 0.615, 0.608, 0.537, 0.52, 0.5] }),
+      ),
     );
   });
 
@@ -79,7 +81,11 @@ describe("RecallResponseSchema", () => {
     const empty = RecallResponseSchema.parse({
       results: [],
       related_tags: [],
-      confidence: { level: "none", result_count: 0, rationale: "No candidates retrieved — likely nothing relevant in this context." },
+      confidence: {
+        level: "none",
+        result_count: 0,
+        rationale: "No candidates retrieved — likely nothing relevant in this context.",
+      },
     });
     expect(empty.confidence?.top_score).toBeUndefined();
     const degraded = RecallResponseSchema.parse({
@@ -101,7 +107,9 @@ describe("RecallResponseSchema", () => {
     expect(parsed.results[0]?.updated_at).toBeUndefined();
     expect(parsed).toMatchObject({ status: "success", count: 1, context_id: "c-1", context_is_private: true });
     // Both serializations decode to the same JSON.
-    const rest = RecallResponseSchema.parse(JSON.parse(JSON.stringify(MCP_EXAMPLE, (_k, v: unknown) => (v === null ? undefined : v))));
+    const rest = RecallResponseSchema.parse(
+      JSON.parse(JSON.stringify(MCP_EXAMPLE, (_k, v: unknown) => (v === null ? undefined : v))),
+    );
     expect(JSON.parse(JSON.stringify(parsed))).toEqual(JSON.parse(JSON.stringify(rest)));
   });
 
@@ -123,7 +131,10 @@ describe("RecallResponseSchema", () => {
     });
     expect(parsed.selector).toEqual({ applied: true, model: "m", kept: 3, dropped: 42, dropped_memory_ids: ["a", "b"] });
     expect(RecallResponseSchema.parse({ results: [], selector: null }).selector).toBeUndefined();
-    expect(RecallResponseSchema.safeParse({ results: [], selector: { applied: true, dropped: 1, dropped_memory_ids: ["a", "b"] } }).success).toBe(false);
+    expect(
+      RecallResponseSchema.safeParse({ results: [], selector: { applied: true, dropped: 1, dropped_memory_ids: ["a", "b"] } })
+        .success,
+    ).toBe(false);
   });
 
   it("rejects what the dashboard cannot use", () => {
@@ -166,7 +177,10 @@ describe("RecallRequestSchema", () => {
     expect(RecallRequestSchema.safeParse({ query: "q", k: 101 }).success).toBe(false);
     expect(RecallRequestSchema.safeParse({ query: "q", k: 2.5 }).success).toBe(false);
     expect(RecallRequestSchema.safeParse({ query: "q", search_mode: "vector" }).success).toBe(false);
-    expect(RecallRequestSchema.parse({ query: "q", k: 100, search_mode: "keyword" })).toMatchObject({ k: 100, search_mode: "keyword" });
+    expect(RecallRequestSchema.parse({ query: "q", k: 100, search_mode: "keyword" })).toMatchObject({
+      k: 100,
+      search_mode: "keyword",
+    });
   });
 
   it("types the known filters and keeps the free-form rest", () => {

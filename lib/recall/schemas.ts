@@ -161,9 +161,11 @@ export type RecallResponseInput = z.input<typeof RecallResponseSchema>;
 // The dashboard's own POST /api/confidence body
 
 /** `{ hybrid_scores?, semantic_raw?, thresholds? }`: a pool to judge, optionally with another profile. */
-export const ConfidenceRequestSchema = withInputRules(z.strictObject({
-  hybrid_scores: z.array(z.number()).max(MAX_POOL_SCORES).default([]),
-  semantic_raw: z.array(z.number()).max(MAX_POOL_SCORES).nullish(),
-  thresholds: ThresholdsOverrideSchema.nullish(),
-}));
+export const ConfidenceRequestSchema = withInputRules(
+  z.strictObject({
+    hybrid_scores: z.array(z.number()).max(MAX_POOL_SCORES).default([]),
+    semantic_raw: z.array(z.number()).max(MAX_POOL_SCORES).nullish(),
+    thresholds: ThresholdsOverrideSchema.nullish(),
+  }),
+);
 export type ConfidenceRequest = z.output<typeof ConfidenceRequestSchema>;

@@ -189,9 +189,6 @@ export function parseSelector(raw: unknown): IngestedSelectorBlock | null {
 export function isCompleteSelector(block: IngestedSelectorBlock): block is SelectorBlock {
   if (!block.applied) return block.reason !== undefined;
   return (
-    block.model !== undefined &&
-    block.kept !== undefined &&
-    block.dropped !== undefined &&
-    block.dropped_memory_ids !== undefined
+    block.model !== undefined && block.kept !== undefined && block.dropped !== undefined && block.dropped_memory_ids !== undefined
   );
 }

@@ -43,7 +43,11 @@ describe("DEFAULT_THRESHOLDS", () => {
   });
 
   it("lists every numeric key", () => {
-    expect([...THRESHOLD_KEYS].sort()).toEqual(Object.keys(DEFAULT_THRESHOLDS).filter((k) => k !== "name").sort());
+    expect([...THRESHOLD_KEYS].sort()).toEqual(
+      Object.keys(DEFAULT_THRESHOLDS)
+        .filter((k) => k !== "name")
+        .sort(),
+    );
   });
 });
 
@@ -58,7 +62,11 @@ describe("resolveThresholds", () => {
   });
 
   it("merges a partial profile and names it", () => {
-    expect(resolveThresholds({ strong_abs_cosine: 0.9 })).toEqual({ ...DEFAULT_THRESHOLDS, name: "custom", strong_abs_cosine: 0.9 });
+    expect(resolveThresholds({ strong_abs_cosine: 0.9 })).toEqual({
+      ...DEFAULT_THRESHOLDS,
+      name: "custom",
+      strong_abs_cosine: 0.9,
+    });
     expect(resolveThresholds({ name: "  qwen3  ", strong_abs_cosine: 0.95 }).name).toBe("qwen3");
     expect(resolveThresholds({ high_prominence: 0.4 }).name).toBe("default");
   });
@@ -70,9 +78,7 @@ describe("resolveThresholds", () => {
   });
 
   it("rejects NaN, Infinity, strings and null values", () => {
-    const e = thresholdsError(() =>
-      resolveThresholds({ high_prominence: NaN, z_high: Infinity, bg_eps: "0.1", std_eps: null }),
-    );
+    const e = thresholdsError(() => resolveThresholds({ high_prominence: NaN, z_high: Infinity, bg_eps: "0.1", std_eps: null }));
     expect(paths(e).sort()).toEqual(["bg_eps", "high_prominence", "std_eps", "z_high"]);
     expect(e.code).toBe("invalid_thresholds");
   });

@@ -31,7 +31,9 @@ describe("the one wire rule for a selector block", () => {
 describe("degradedFromWire", () => {
   it("one default when the service gives no reason", () => {
     expect(degradedFromWire({ degraded: true })).toEqual({ reason: UNSPECIFIED_DEGRADED_REASON });
-    expect(degradedFromWire({ degraded: true, degraded_reason: "embedding_unavailable" })).toEqual({ reason: "embedding_unavailable" });
+    expect(degradedFromWire({ degraded: true, degraded_reason: "embedding_unavailable" })).toEqual({
+      reason: "embedding_unavailable",
+    });
     expect(degradedFromWire({ degraded: false })).toBeUndefined();
     expect(degradedFromWire({})).toBeUndefined();
   });

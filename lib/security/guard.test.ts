@@ -106,14 +106,28 @@ describe("cross-site writes", () => {
 
 describe("body types", () => {
   it("accepts JSON and JSON Lines types with parameters", () => {
-    for (const type of ["application/json", "application/json; charset=utf-8", "APPLICATION/JSON", "application/x-ndjson", "application/jsonl", "application/merge-patch+json"]) {
+    for (const type of [
+      "application/json",
+      "application/json; charset=utf-8",
+      "APPLICATION/JSON",
+      "application/x-ndjson",
+      "application/jsonl",
+      "application/merge-patch+json",
+    ]) {
       expect(isJsonMediaType(type), type).toBe(true);
       expect(checkContentType({ ...base, contentType: type }), type).toBeNull();
     }
   });
 
   it("refuses every type an HTML form can send, and others, with 415", () => {
-    for (const type of ["text/plain", "text/plain;charset=UTF-8", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x", "application/octet-stream", "text/json"]) {
+    for (const type of [
+      "text/plain",
+      "text/plain;charset=UTF-8",
+      "application/x-www-form-urlencoded",
+      "multipart/form-data; boundary=x",
+      "application/octet-stream",
+      "text/json",
+    ]) {
       const refusal = checkContentType({ ...base, contentType: type });
       expect(refusal?.status, type).toBe(415);
       expect(refusal?.code).toBe("unsupported_media_type");
@@ -136,8 +150,12 @@ describe("body types", () => {
 describe("guardRequest", () => {
   const allowed = allowedHosts(undefined);
   it("checks the host first, then the origin, then the body type", () => {
-    expect(guardRequest({ ...base, host: "evil.example", origin: "https://evil.example", contentType: "text/plain" }, allowed)?.code).toBe("host_not_allowed");
-    expect(guardRequest({ ...base, secFetchSite: "cross-site", contentType: "text/plain" }, allowed)?.code).toBe("cross_site_request");
+    expect(
+      guardRequest({ ...base, host: "evil.example", origin: "https://evil.example", contentType: "text/plain" }, allowed)?.code,
+    ).toBe("host_not_allowed");
+    expect(guardRequest({ ...base, secFetchSite: "cross-site", contentType: "text/plain" }, allowed)?.code).toBe(
+      "cross_site_request",
+    );
     expect(guardRequest({ ...base, contentType: "text/plain" }, allowed)?.code).toBe("unsupported_media_type");
     expect(guardRequest(base, allowed)).toBeNull();
   });
@@ -145,7 +163,12 @@ describe("guardRequest", () => {
   it("the classic attacks: a text/plain form post and a no-cors fetch from another port", () => {
     const form = { ...base, origin: "http://127.0.0.1:3305", secFetchSite: "same-site", contentType: "text/plain" };
     expect(guardRequest(form, allowed)?.status).toBe(403);
-    const noCors = { ...base, origin: "http://evil.example", secFetchSite: "cross-site", contentType: "text/plain;charset=UTF-8" };
+    const noCors = {
+      ...base,
+      origin: "http://evil.example",
+      secFetchSite: "cross-site",
+      contentType: "text/plain;charset=UTF-8",
+    };
     expect(guardRequest(noCors, allowed)?.status).toBe(403);
   });
 });

@@ -69,7 +69,9 @@ export function isHostAllowed(host: string | null, allowed: AllowedHosts): boole
   if (name === "") return false;
   // *.localhost always resolves to loopback (RFC 6761), so it cannot be a rebinding name.
   if (name.endsWith(".localhost")) return true;
-  return allowed.names.some((entry) => (entry.startsWith(".") ? name.endsWith(entry) || name === entry.slice(1) : name === entry));
+  return allowed.names.some((entry) =>
+    entry.startsWith(".") ? name.endsWith(entry) || name === entry.slice(1) : name === entry,
+  );
 }
 
 export function checkHost(host: string | null, allowed: AllowedHosts): Refusal | null {
@@ -150,7 +152,9 @@ export function isJsonMediaType(contentType: string): boolean {
  * text/plain, urlencoded or multipart, never these, and a fetch from another origin that sets
  * them needs a CORS preflight this server never grants. A bodyless POST/DELETE needs no type.
  */
-export function checkContentType(input: Pick<GuardInput, "method" | "contentType" | "contentLength" | "transferEncoding">): Refusal | null {
+export function checkContentType(
+  input: Pick<GuardInput, "method" | "contentType" | "contentLength" | "transferEncoding">,
+): Refusal | null {
   if (!isStateChanging(input.method)) return null;
   if (input.contentType !== null && input.contentType.trim() !== "") {
     if (isJsonMediaType(input.contentType)) return null;

@@ -59,7 +59,11 @@ export type CreateSelectorResult =
  * The strategy for a choice. "gap" always exists; "llm" exists when `SELECTOR_LLM_BASE_URL` and
  * `SELECTOR_LLM_MODEL` are set and valid. Never throws for configuration problems.
  */
-export function createSelector(choice: SelectorId, env: Env = process.env, options: LlmSelectorOptions = {}): CreateSelectorResult {
+export function createSelector(
+  choice: SelectorId,
+  env: Env = process.env,
+  options: LlmSelectorOptions = {},
+): CreateSelectorResult {
   if (choice === "gap") return { selector: createScoreGapSelector() };
   try {
     const config = readLlmSelectorConfig(env);

@@ -20,7 +20,14 @@
  * the page, the raw answer, the parsed keep list and any invented id. The key is never in it.
  */
 import { z } from "zod";
-import { SELECTOR_TRACE_MAX_ANSWER_CHARS, type Selector, type SelectorInput, type SelectorRun, type SelectorTrace, type SelectorUsage } from "./types";
+import {
+  SELECTOR_TRACE_MAX_ANSWER_CHARS,
+  type Selector,
+  type SelectorInput,
+  type SelectorRun,
+  type SelectorTrace,
+  type SelectorUsage,
+} from "./types";
 import { appliedRun, notAppliedRun, pageProblem } from "./run";
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -238,7 +245,10 @@ export function parseKeepList(content: string, pageIds: readonly string[]): Keep
   });
   if (typeof content !== "string") return fail("unparseable", "The answer is not text.");
   if (content.length > LLM_SELECTOR_MAX_ANSWER_CHARS) {
-    return fail("unparseable", `The answer is ${content.length} characters long; at most ${LLM_SELECTOR_MAX_ANSWER_CHARS} are read.`);
+    return fail(
+      "unparseable",
+      `The answer is ${content.length} characters long; at most ${LLM_SELECTOR_MAX_ANSWER_CHARS} are read.`,
+    );
   }
   const text = content.replace(/<think>[\s\S]*?<\/think>/gi, "").trim();
 
@@ -253,7 +263,8 @@ export function parseKeepList(content: string, pageIds: readonly string[]): Keep
   if (!whole) {
     const objects = jsonObjectsIn(text);
     if (objects.length === 0) return fail("unparseable", `No JSON object in the answer: "${snippet(text)}".`);
-    if (objects.length > 1) return fail("unparseable", `The answer holds ${objects.length} JSON objects; exactly one is expected.`);
+    if (objects.length > 1)
+      return fail("unparseable", `The answer holds ${objects.length} JSON objects; exactly one is expected.`);
     value = objects[0];
   }
 
@@ -264,14 +275,26 @@ export function parseKeepList(content: string, pageIds: readonly string[]): Keep
   const keep = (value as { keep: unknown }).keep;
   if (!Array.isArray(keep)) return fail("unparseable", '"keep" is not an array.');
   const bad = keep.findIndex((id) => typeof id !== "string");
-  if (bad >= 0) return fail("unparseable", `"keep" entry ${bad + 1} is not a string id: ${snippet(JSON.stringify(keep[bad]) ?? String(keep[bad]))}.`);
+  if (bad >= 0)
+    return fail(
+      "unparseable",
+      `"keep" entry ${bad + 1} is not a string id: ${snippet(JSON.stringify(keep[bad]) ?? String(keep[bad]))}.`,
+    );
 
   const onPage = new Set(pageIds);
   const wanted = new Set(keep as string[]);
   const unknown = [...wanted].filter((id) => !onPage.has(id));
   if (unknown.length > 0) {
-    const listed = unknown.slice(0, 5).map((id) => JSON.stringify(clip(id, 60))).join(", ");
-    return fail("unknown_id", `Not on the page: ${listed}${unknown.length > 5 ? ` and ${unknown.length - 5} more` : ""}.`, unknown, keep as string[]);
+    const listed = unknown
+      .slice(0, 5)
+      .map((id) => JSON.stringify(clip(id, 60)))
+      .join(", ");
+    return fail(
+      "unknown_id",
+      `Not on the page: ${listed}${unknown.length > 5 ? ` and ${unknown.length - 5} more` : ""}.`,
+      unknown,
+      keep as string[],
+    );
   }
   return { ok: true, keptIds: pageIds.filter((id) => wanted.has(id)), keep: keep as string[] };
 }
@@ -337,9 +360,15 @@ export function createLlmSelector(config: LlmSelectorConfig, options: LlmSelecto
     const transportFailure = (error: unknown): SelectorRun => {
       if (signal?.aborted) return notAppliedRun(model, page, "aborted", started, { detail: "The recall was cancelled.", trace });
       if (timeout.aborted) {
-        return notAppliedRun(model, page, "timeout", started, { detail: `${url} did not answer within ${config.timeoutMs} ms.`, trace });
+        return notAppliedRun(model, page, "timeout", started, {
+          detail: `${url} did not answer within ${config.timeoutMs} ms.`,
+          trace,
+        });
       }
-      return notAppliedRun(model, page, "unreachable", started, { detail: `${url} could not be reached (${describeError(error)}).`, trace });
+      return notAppliedRun(model, page, "unreachable", started, {
+        detail: `${url} could not be reached (${describeError(error)}).`,
+        trace,
+      });
     };
 
     const prompt = buildSelectorPrompt(input.query, page);
@@ -397,16 +426,36 @@ export function createLlmSelector(config: LlmSelectorConfig, options: LlmSelecto
     const content = raw.replace(/<think>[\s\S]*?<\/think>/gi, "").trim();
 
     if (finish === "content_filter") {
-      return notAppliedRun(model, page, "refused", started, { usage, detail: "The endpoint's content filter stopped the answer.", trace: said });
+      return notAppliedRun(model, page, "refused", started, {
+        usage,
+        detail: "The endpoint's content filter stopped the answer.",
+        trace: said,
+      });
     }
-    if (refusal) return notAppliedRun(model, page, "refused", started, { usage, detail: `The model refused: ${snippet(refusal)}`, trace: said });
+    if (refusal)
+      return notAppliedRun(model, page, "refused", started, {
+        usage,
+        detail: `The model refused: ${snippet(refusal)}`,
+        trace: said,
+      });
     if (content.length === 0) {
       return finish === "length"
-        ? notAppliedRun(model, page, "truncated", started, { usage, detail: "The answer hit the token limit before any content.", trace: said })
-        : notAppliedRun(model, page, "refused", started, { usage, detail: "The model answered with empty content.", trace: said });
+        ? notAppliedRun(model, page, "truncated", started, {
+            usage,
+            detail: "The answer hit the token limit before any content.",
+            trace: said,
+          })
+        : notAppliedRun(model, page, "refused", started, {
+            usage,
+            detail: "The model answered with empty content.",
+            trace: said,
+          });
     }
 
-    const parsed = parseKeepList(content, page.map((item) => item.memory_id));
+    const parsed = parseKeepList(
+      content,
+      page.map((item) => item.memory_id),
+    );
     if (!parsed.ok) {
       const failed: SelectorTrace = {
         ...said,
@@ -414,7 +463,11 @@ export function createLlmSelector(config: LlmSelectorConfig, options: LlmSelecto
         ...(parsed.unknownIds ? { unknown_ids: parsed.unknownIds } : {}),
       };
       if (finish === "length" && parsed.reason === "unparseable") {
-        return notAppliedRun(model, page, "truncated", started, { usage, detail: `The answer hit the token limit: ${parsed.detail}`, trace: failed });
+        return notAppliedRun(model, page, "truncated", started, {
+          usage,
+          detail: `The answer hit the token limit: ${parsed.detail}`,
+          trace: failed,
+        });
       }
       return notAppliedRun(model, page, parsed.reason, started, { usage, detail: parsed.detail, trace: failed });
     }

@@ -146,8 +146,15 @@ export function createScoreGapSelector(): Selector {
     async select(input: SelectorInput): Promise<SelectorRun> {
       const started = performance.now();
       const decision = decideScoreGap(input.page);
-      if (!decision.applied) return notAppliedRun(SCORE_GAP_MODEL, input.page, decision.reason, started, { detail: decision.detail });
-      return appliedRun(SCORE_GAP_MODEL, input.page, new Set(decision.keptIds), started, decision.detail ? { detail: decision.detail } : {});
+      if (!decision.applied)
+        return notAppliedRun(SCORE_GAP_MODEL, input.page, decision.reason, started, { detail: decision.detail });
+      return appliedRun(
+        SCORE_GAP_MODEL,
+        input.page,
+        new Set(decision.keptIds),
+        started,
+        decision.detail ? { detail: decision.detail } : {},
+      );
     },
   };
 }

@@ -236,7 +236,12 @@ export class EmbeddedStore implements MemoryStore {
       const id = parsed.data.id ?? randomUUID();
       const earlier = firstIndexOf.get(id);
       if (earlier !== undefined) {
-        results[index] = { index, status: "rejected", id, errors: [{ path: ["id"], message: `duplicate of item ${earlier} in this batch` }] };
+        results[index] = {
+          index,
+          status: "rejected",
+          id,
+          errors: [{ path: ["id"], message: `duplicate of item ${earlier} in this batch` }],
+        };
         return;
       }
       firstIndexOf.set(id, index);
@@ -246,21 +251,35 @@ export class EmbeddedStore implements MemoryStore {
     const existing = new Set(
       valid.length === 0
         ? []
-        : (await this.prisma.memory.findMany({ where: { id: { in: valid.map((v) => v.id) } }, select: { id: true } })).map((r) => r.id),
+        : (await this.prisma.memory.findMany({ where: { id: { in: valid.map((v) => v.id) } }, select: { id: true } })).map(
+            (r) => r.id,
+          ),
     );
     const fresh = valid.filter((v) => {
       if (!existing.has(v.id)) return true;
-      results[v.index] = { index: v.index, status: "rejected", id: v.id, errors: [{ path: ["id"], message: "a memory with this id already exists" }] };
+      results[v.index] = {
+        index: v.index,
+        status: "rejected",
+        id: v.id,
+        errors: [{ path: ["id"], message: "a memory with this id already exists" }],
+      };
       return false;
     });
 
     if (fresh.length > 0) {
       let vectors: Float32Array[];
       try {
-        vectors = await this.embedder.embed(fresh.map((v) => v.input.summary), { priority: "bulk" });
+        vectors = await this.embedder.embed(
+          fresh.map((v) => v.input.summary),
+          { priority: "bulk" },
+        );
       } catch (error) {
         if (error instanceof EmbeddingServiceError) {
-          throw new StoreError(error.reason === "timeout" ? 504 : 502, "embedding_unavailable", `${error.message} Nothing was imported.`);
+          throw new StoreError(
+            error.reason === "timeout" ? 504 : 502,
+            "embedding_unavailable",
+            `${error.message} Nothing was imported.`,
+          );
         }
         throw error;
       }
@@ -297,7 +316,12 @@ export class EmbeddedStore implements MemoryStore {
       fresh.forEach((v) => {
         results[v.index] = written.has(v.id)
           ? { index: v.index, status: "created", id: v.id }
-          : { index: v.index, status: "rejected", id: v.id, errors: [{ path: ["id"], message: "a memory with this id already exists (written by a concurrent import)" }] };
+          : {
+              index: v.index,
+              status: "rejected",
+              id: v.id,
+              errors: [{ path: ["id"], message: "a memory with this id already exists (written by a concurrent import)" }],
+            };
       });
     }
 
@@ -329,7 +353,10 @@ export class EmbeddedStore implements MemoryStore {
     let done = 0;
     for (let start = 0; start < ids.length; start += INSERT_CHUNK) {
       const rows = await this.prisma.memory.findMany({ where: { id: { in: ids.slice(start, start + INSERT_CHUNK) } } });
-      const vectors = await this.embedder.embed(rows.map((r) => r.summary), { priority: "bulk" });
+      const vectors = await this.embedder.embed(
+        rows.map((r) => r.summary),
+        { priority: "bulk" },
+      );
       await this.prisma.$transaction(
         rows.map((row, i) =>
           this.prisma.memory.update({

@@ -10,7 +10,10 @@ export type ImportLine = ({ value: unknown } | { error: string }) & {
  * Reads an import body: `{ "memories": [...] }` as JSON, or JSON Lines (one memory a line) when
  * the content type says so. A bad JSON line becomes a rejected item; the other lines still count.
  */
-export function parseImportBody(text: string, contentType: string | null):
+export function parseImportBody(
+  text: string,
+  contentType: string | null,
+):
   | { ok: true; lines: ImportLine[] }
   | { ok: false; status: 400 | 422; code: string; message: string; details?: Record<string, unknown> } {
   const jsonLines = /ndjson|jsonl|json-seq|x-jsonlines/i.test(contentType ?? "");
@@ -19,9 +22,15 @@ export function parseImportBody(text: string, contentType: string | null):
       .split(/\r?\n/)
       .map((content, i) => ({ content, line: i + 1 }))
       .filter(({ content }) => content.trim() !== "");
-    if (lines.length === 0) return { ok: false, status: 422, code: "validation_failed", message: "The JSON Lines body has no lines." };
+    if (lines.length === 0)
+      return { ok: false, status: 422, code: "validation_failed", message: "The JSON Lines body has no lines." };
     if (lines.length > MEMORY_LIMITS.batch) {
-      return { ok: false, status: 422, code: "validation_failed", message: `The body has ${lines.length} lines; at most ${MEMORY_LIMITS.batch} memories go in one request.` };
+      return {
+        ok: false,
+        status: 422,
+        code: "validation_failed",
+        message: `The body has ${lines.length} lines; at most ${MEMORY_LIMITS.batch} memories go in one request.`,
+      };
     }
     return {
       ok: true,
@@ -38,7 +47,12 @@ export function parseImportBody(text: string, contentType: string | null):
   try {
     body = JSON.parse(text);
   } catch (error) {
-    return { ok: false, status: 400, code: "bad_json", message: `The request body is not valid JSON: ${error instanceof Error ? error.message : String(error)}` };
+    return {
+      ok: false,
+      status: 400,
+      code: "bad_json",
+      message: `The request body is not valid JSON: ${error instanceof Error ? error.message : String(error)}`,
+    };
   }
   const parsed = MemoryBatchSchema.safeParse(body);
   if (!parsed.success) {
@@ -71,7 +85,9 @@ export async function importLines(
   });
   const added = values.length > 0 ? await add(values) : { results: [] };
   const results: ImportItemResult[] = lines.map((line, index) =>
-    "error" in line ? { index, line: line.line, status: "rejected", errors: [{ path: [], message: line.error }] } : (undefined as never),
+    "error" in line
+      ? { index, line: line.line, status: "rejected", errors: [{ path: [], message: line.error }] }
+      : (undefined as never),
   );
   added.results.forEach((result, i) => {
     const index = parsedAt[i]!;

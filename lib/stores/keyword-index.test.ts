@@ -59,20 +59,29 @@ describe("the keyword arm", () => {
     return { id, text: [summary, content ?? "", (tags ?? []).join(" ")].join("\n") };
   });
   const zipfQueries = Array.from({ length: 300 }, () => zipfText(random, 3000, 1 + Math.floor(random() * 6)));
-  const demoQueries = demo.slice(0, 150).map((d, i) => d.text.split(/\s+/).slice(i % 7, (i % 7) + 2 + (i % 5)).join(" "));
+  const demoQueries = demo.slice(0, 150).map((d, i) =>
+    d.text
+      .split(/\s+/)
+      .slice(i % 7, (i % 7) + 2 + (i % 5))
+      .join(" "),
+  );
 
   it.each([
     ["a Zipf corpus", zipf, zipfQueries.slice(0, 60)],
     ["the demo corpus", demo, demoQueries],
-  ] as const)("returns exactly MiniSearch's hits and scores on %s", (_, docs, queries) => {
-    const index = indexOf([...docs]);
-    const reference = miniSearchArm([...docs]);
-    for (const query of queries) {
-      for (const limit of [1, 40, 200]) {
-        expect(index.keywordTop(query, limit)).toEqual(reference(query, limit));
+  ] as const)(
+    "returns exactly MiniSearch's hits and scores on %s",
+    (_, docs, queries) => {
+      const index = indexOf([...docs]);
+      const reference = miniSearchArm([...docs]);
+      for (const query of queries) {
+        for (const limit of [1, 40, 200]) {
+          expect(index.keywordTop(query, limit)).toEqual(reference(query, limit));
+        }
       }
-    }
-  }, 120_000);
+    },
+    120_000,
+  );
 
   it("pruned equals unpruned on many queries, with filters and after removals and re-adds", () => {
     const index = indexOf(zipf);

@@ -83,7 +83,15 @@ export class KeywordIndex {
       if (t === undefined) {
         t = this.postings.length;
         this.termIds.set(term, t);
-        this.postings.push({ docs: new Int32Array(2), tfs: new Int32Array(2), length: 0, df: 0, dead: 0, maxTf: 0, minLen: Infinity });
+        this.postings.push({
+          docs: new Int32Array(2),
+          tfs: new Int32Array(2),
+          length: 0,
+          df: 0,
+          dead: 0,
+          maxTf: 0,
+          minLen: Infinity,
+        });
       }
       tf.set(t, (tf.get(t) ?? 0) + 1);
     }
@@ -132,7 +140,12 @@ export class KeywordIndex {
    * `accept` lets through. `prune: false` scores every matching document (the reference the
    * tests hold the pruned path to).
    */
-  top(queryTerms: readonly string[], limit: number, accept: ((id: string) => boolean) | null, options: { prune?: boolean } = {}): KeywordHit[] {
+  top(
+    queryTerms: readonly string[],
+    limit: number,
+    accept: ((id: string) => boolean) | null,
+    options: { prune?: boolean } = {},
+  ): KeywordHit[] {
     if (limit <= 0) return [];
     // As MiniSearch searched `terms.join(" ")`: tokenized and processed again.
     const terms = tokenize(queryTerms.join(" "))

@@ -21,23 +21,25 @@ const trimmed = (max: number, what: string) =>
     .max(max, `${what} is longer than ${max} characters`)
     .transform((s) => s.trim());
 
-export const MemoryInputSchema = withInputRules(z.strictObject({
-  id: z
-    .string()
-    .min(1)
-    .max(MEMORY_LIMITS.idChars)
-    .regex(/^[A-Za-z0-9][A-Za-z0-9._:-]*$/, "id may hold letters, digits and . _ : - and must start with a letter or digit")
-    .optional(),
-  summary: trimmed(MEMORY_LIMITS.summaryChars, "summary").pipe(z.string().min(1, "summary is empty")),
-  content: trimmed(MEMORY_LIMITS.contentChars, "content").optional().nullable(),
-  type: trimmed(MEMORY_LIMITS.typeChars, "type").pipe(z.string().min(1, "type is empty")).optional(),
-  tags: z
-    .array(trimmed(MEMORY_LIMITS.tagChars, "tag").pipe(z.string().min(1, "tags may not be empty")))
-    .max(MEMORY_LIMITS.tags)
-    .optional(),
-  importance: z.number().min(0).max(1).optional(),
-  created_at: isoDateTimeString().optional(),
-}));
+export const MemoryInputSchema = withInputRules(
+  z.strictObject({
+    id: z
+      .string()
+      .min(1)
+      .max(MEMORY_LIMITS.idChars)
+      .regex(/^[A-Za-z0-9][A-Za-z0-9._:-]*$/, "id may hold letters, digits and . _ : - and must start with a letter or digit")
+      .optional(),
+    summary: trimmed(MEMORY_LIMITS.summaryChars, "summary").pipe(z.string().min(1, "summary is empty")),
+    content: trimmed(MEMORY_LIMITS.contentChars, "content").optional().nullable(),
+    type: trimmed(MEMORY_LIMITS.typeChars, "type").pipe(z.string().min(1, "type is empty")).optional(),
+    tags: z
+      .array(trimmed(MEMORY_LIMITS.tagChars, "tag").pipe(z.string().min(1, "tags may not be empty")))
+      .max(MEMORY_LIMITS.tags)
+      .optional(),
+    importance: z.number().min(0).max(1).optional(),
+    created_at: isoDateTimeString().optional(),
+  }),
+);
 export type MemoryInput = z.input<typeof MemoryInputSchema>;
 export type ValidMemoryInput = z.output<typeof MemoryInputSchema>;
 
@@ -46,15 +48,17 @@ export const MemoryBatchSchema = z.strictObject({
   memories: z.array(z.unknown()).min(1, "memories is empty").max(MEMORY_LIMITS.batch),
 });
 
-export const MemoryListQuerySchema = withInputRules(z.object({
-  q: z.string().max(200).optional(),
-  type: z.string().max(MEMORY_LIMITS.typeChars).optional(),
-  tag: z.string().max(MEMORY_LIMITS.tagChars).optional(),
-  limit: z.coerce.number().int().min(1).max(200).default(50),
-  cursor: z.string().max(500).optional(),
-  /** The store to list: "embedded" (the default) or a configured remote store's name. */
-  store: z.string().trim().max(64).optional(),
-}));
+export const MemoryListQuerySchema = withInputRules(
+  z.object({
+    q: z.string().max(200).optional(),
+    type: z.string().max(MEMORY_LIMITS.typeChars).optional(),
+    tag: z.string().max(MEMORY_LIMITS.tagChars).optional(),
+    limit: z.coerce.number().int().min(1).max(200).default(50),
+    cursor: z.string().max(500).optional(),
+    /** The store to list: "embedded" (the default) or a configured remote store's name. */
+    store: z.string().trim().max(64).optional(),
+  }),
+);
 export type MemoryListQuery = z.output<typeof MemoryListQuerySchema>;
 
 /** A memory as the API answers it. */

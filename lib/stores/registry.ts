@@ -27,9 +27,16 @@ export async function resolveStore(name: string): Promise<MemoryStore> {
   if (name === EMBEDDED_STORE_INFO.name) return getEmbeddedStore();
   const remote = getRemoteStores().find((store) => store.name === name);
   if (remote) return remote;
-  throw new StoreError(422, "unknown_store", `There is no store named "${name}"; the configured stores are: ${listStores().map((s) => s.name).join(", ")}.`, {
-    stores: listStores().map((s) => s.name),
-  });
+  throw new StoreError(
+    422,
+    "unknown_store",
+    `There is no store named "${name}"; the configured stores are: ${listStores()
+      .map((s) => s.name)
+      .join(", ")}.`,
+    {
+      stores: listStores().map((s) => s.name),
+    },
+  );
 }
 
 /** Reachability of each remote store, checked in parallel with a short timeout (for the store picker). */

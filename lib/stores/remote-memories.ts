@@ -62,9 +62,14 @@ export function decodeRemoteCursor(store: string, cursor: string): number {
     !Number.isInteger(c.o) ||
     c.o < 0
   ) {
-    throw new StoreError(422, "invalid_cursor", `The cursor is not one this API issued for the store "${store}"; start again without it.`, {
-      store,
-    });
+    throw new StoreError(
+      422,
+      "invalid_cursor",
+      `The cursor is not one this API issued for the store "${store}"; start again without it.`,
+      {
+        store,
+      },
+    );
   }
   return c.o;
 }

@@ -103,7 +103,13 @@ describe("VectorMatrix, the SIMD float32 scan", () => {
 describe("VectorMatrix, the int8 prefilter", () => {
   const dim = 64;
 
-  function expectSamePool(m: VectorMatrix, n: number, query: Float32Array, limit: number, accept: ((row: number) => boolean) | null = null) {
+  function expectSamePool(
+    m: VectorMatrix,
+    n: number,
+    query: Float32Array,
+    limit: number,
+    accept: ((row: number) => boolean) | null = null,
+  ) {
     const exact = m.top(query, n, limit, accept, "f32");
     const viaInt8 = m.top(query, n, limit, accept, "int8");
     expect(m.lastScan.mode).toBe("int8");

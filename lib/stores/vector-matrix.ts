@@ -63,7 +63,10 @@ export class VectorMatrix {
   private maxNorm = 0;
   lastScan: ScanStats = { mode: "f32", rescored: 0 };
 
-  constructor(readonly dim: number, initialRows = 1024) {
+  constructor(
+    readonly dim: number,
+    initialRows = 1024,
+  ) {
     this.strideF = Math.max(8, align(dim, 8));
     this.stride8 = Math.max(16, align(dim, 16));
     this.qLimit = Math.min(32767, Math.floor((2 ** 31 - 1) / (127 * Math.max(1, dim))));
@@ -171,7 +174,13 @@ export class VectorMatrix {
    * The `limit` best (cosine, row) pairs over rows 0..n-1 that hold a vector and pass `accept`,
    * by (score desc, row asc). Exact in every mode: int8 only chooses which rows to score in f32.
    */
-  top(query: Float32Array, n: number, limit: number, accept: ((row: number) => boolean) | null, mode: ScanMode = "auto"): [number, number][] {
+  top(
+    query: Float32Array,
+    n: number,
+    limit: number,
+    accept: ((row: number) => boolean) | null,
+    mode: ScanMode = "auto",
+  ): [number, number][] {
     if (limit <= 0 || n === 0) return [];
     this.writeQuery(query);
     const useInt8 = mode === "int8" || (mode === "auto" && n >= INT8_MIN_ROWS && limit * 64 <= n);

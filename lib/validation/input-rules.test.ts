@@ -23,8 +23,14 @@ describe("the shared input rule", () => {
   it("walks keys, values and Dates in document order, iteratively, with a depth cap", () => {
     let deep: unknown = 1;
     for (let i = 0; i < 100_000; i++) deep = [deep];
-    expect(findInputProblems(deep)).toEqual([{ path: [], message: expect.stringMatching(/nested more than 32/) }].map((p) => ({ ...p, path: new Array(32).fill(0) })));
-    expect(findInputProblems({ a: ["ok", "x\u0000"], ["k\u0000"]: 1, d: new Date(-1) }).map((p) => p.path)).toEqual([[], ["a", 1], ["d"]]);
+    expect(findInputProblems(deep)).toEqual(
+      [{ path: [], message: expect.stringMatching(/nested more than 32/) }].map((p) => ({ ...p, path: new Array(32).fill(0) })),
+    );
+    expect(findInputProblems({ a: ["ok", "x\u0000"], ["k\u0000"]: 1, d: new Date(-1) }).map((p) => p.path)).toEqual([
+      [],
+      ["a", 1],
+      ["d"],
+    ]);
     expect(findInputProblems({ a: { b: { c: 1 } } }, { maxDepth: 2 })).toHaveLength(1);
     expect(findInputProblems({ a: { b: 1 } }, { maxDepth: 2 })).toHaveLength(0);
   });

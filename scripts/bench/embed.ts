@@ -29,8 +29,12 @@ export async function run(args: string[]): Promise<void> {
   const every = Number(option(args, "every", "200"));
   const embedder = new UseLiteEmbedder();
   const corpus = readDemoCorpus().map((m) => (m as { summary: string }).summary);
-  const questions = (JSON.parse(fs.readFileSync(path.join(process.cwd(), "data", "demo", "queries.json"), "utf8")) as { query: string }[]).map((q) => q.query);
-  console.log(`embedding benchmark — node ${process.version}, ${os.cpus().length} cores, load ${os.loadavg()[0]!.toFixed(1)}, ${count.toLocaleString("en")} memories`);
+  const questions = (
+    JSON.parse(fs.readFileSync(path.join(process.cwd(), "data", "demo", "queries.json"), "utf8")) as { query: string }[]
+  ).map((q) => q.query);
+  console.log(
+    `embedding benchmark — node ${process.version}, ${os.cpus().length} cores, load ${os.loadavg()[0]!.toFixed(1)}, ${count.toLocaleString("en")} memories`,
+  );
   await embedder.embed(["warm up"]);
   await Promise.all([0, 1, 2, 3].map(() => embedder.embed(["warm up every worker"], { priority: "bulk" })));
 
@@ -70,12 +74,16 @@ export async function run(args: string[]): Promise<void> {
     await prisma.$disconnect();
 
     const line = (label: string, s: number[]) =>
-      console.log(`  ${label.padEnd(46)} ${fmtMs(percentile(s, 50)).padStart(7)}  ${fmtMs(percentile(s, 95)).padStart(7)}  ${fmtMs(Math.max(...s)).padStart(7)}   (${s.length})`);
+      console.log(
+        `  ${label.padEnd(46)} ${fmtMs(percentile(s, 50)).padStart(7)}  ${fmtMs(percentile(s, 95)).padStart(7)}  ${fmtMs(Math.max(...s)).padStart(7)}   (${s.length})`,
+      );
     console.log(`\nquery embedding:                                   p50      p95      max   (ms, samples)`);
     line("idle", idle);
     line(`while the ${count.toLocaleString("en")}-memory import runs`, during);
     console.log(`\nembedders' own rate (one bulk job):  ${rawRate.toFixed(1)} texts/s`);
-    console.log(`import through the store:            ${importRate.toFixed(1)} memories/s = ${(importRate / rawRate).toFixed(3)} of the embedders' rate`);
+    console.log(
+      `import through the store:            ${importRate.toFixed(1)} memories/s = ${(importRate / rawRate).toFixed(3)} of the embedders' rate`,
+    );
   } finally {
     await db.close();
     fs.rmSync(scratch, { recursive: true, force: true });

@@ -66,20 +66,31 @@ export async function run(args: string[]): Promise<void> {
     const parsed = parseItems(
       Array.from({ length: queryCount }, (_, i) => {
         const q = demoQueries[i % demoQueries.length]!;
-        return { query: i < demoQueries.length ? q.query : `${q.query} (${Math.floor(i / demoQueries.length)})`, kind: q.kind, relevant: q.relevant };
+        return {
+          query: i < demoQueries.length ? q.query : `${q.query} (${Math.floor(i / demoQueries.length)})`,
+          kind: q.kind,
+          relevant: q.relevant,
+        };
       }),
     );
     if (!parsed.ok) throw new Error("bench set invalid");
     const set = await createDataset(prisma, { name: "bench", items: parsed.items });
-    console.log(`eval benchmark — node ${process.version}, ${os.cpus().length} cores; ${store.size.toLocaleString("en")} memories, ${queryCount} queries, k=${k}, hybrid, PGlite`);
+    console.log(
+      `eval benchmark — node ${process.version}, ${os.cpus().length} cores; ${store.size.toLocaleString("en")} memories, ${queryCount} queries, k=${k}, hybrid, PGlite`,
+    );
 
     await embedder.embed(["warm up the workers"]);
     const started = performance.now();
-    const runStart = await startEvalRun({ prisma, resolveStore: async () => store }, EvalRunBodySchema.parse({ dataset_id: set.id, k }));
+    const runStart = await startEvalRun(
+      { prisma, resolveStore: async () => store },
+      EvalRunBodySchema.parse({ dataset_id: set.id, k }),
+    );
     await evalQueueIdle();
     const runMs = performance.now() - started;
     const status = (await prisma.evalRun.findUnique({ where: { id: runStart!.id } }))!;
-    console.log(`  run: ${status.status}, ${status.done} queries in ${(runMs / 1000).toFixed(1)} s = ${((status.done / runMs) * 1000).toFixed(1)} queries/s (${fmtMs(runMs / status.done)} ms per query, logging included)`);
+    console.log(
+      `  run: ${status.status}, ${status.done} queries in ${(runMs / 1000).toFixed(1)} s = ${((status.done / runMs) * 1000).toFixed(1)} queries/s (${fmtMs(runMs / status.done)} ms per query, logging included)`,
+    );
 
     const apiMs: number[] = [];
     const prepareMs: number[] = [];
@@ -99,10 +110,14 @@ export async function run(args: string[]): Promise<void> {
       sortItems(items, "top_score", "desc");
       prepareMs.push(performance.now() - t1);
     }
-    console.log(`  report (GET /api/eval-runs/{id} server work, read + metrics + JSON): p50 ${fmtMs(percentile(apiMs, 50))} ms, max ${fmtMs(Math.max(...apiMs))} ms; ${(bytes / 1024).toFixed(0)} KiB`);
+    console.log(
+      `  report (GET /api/eval-runs/{id} server work, read + metrics + JSON): p50 ${fmtMs(percentile(apiMs, 50))} ms, max ${fmtMs(Math.max(...apiMs))} ms; ${(bytes / 1024).toFixed(0)} KiB`,
+    );
     console.log(`  report page preparation (parse, two distributions, ROC, sort): p50 ${fmtMs(percentile(prepareMs, 50))} ms`);
     const m = report!.metrics;
-    console.log(`  metrics: hit@1 ${m.hit_at_1?.toFixed(3)}, MRR ${m.mrr?.toFixed(3)}, balanced accuracy ${m.balanced_accuracy?.toFixed(3)}, AUC top ${m.auc.top_score?.toFixed(3)} (filler memories are random vectors)`);
+    console.log(
+      `  metrics: hit@1 ${m.hit_at_1?.toFixed(3)}, MRR ${m.mrr?.toFixed(3)}, balanced accuracy ${m.balanced_accuracy?.toFixed(3)}, AUC top ${m.auc.top_score?.toFixed(3)} (filler memories are random vectors)`,
+    );
     await prisma.$disconnect();
   } finally {
     await embedder.close();

@@ -23,7 +23,8 @@ import { fmtMs, percentile, prng } from "./stats";
 
 const LEVELS = ["high", "moderate", "moderate", "low", "low", "none"] as const;
 const STORES = ["embedded", "prod", "staging"];
-const WORDS = "deploy invoice postgres kafka standup budget hiring outage rollback cache latency vendor travel review roadmap".split(" ");
+const WORDS =
+  "deploy invoice postgres kafka standup budget hiring outage rollback cache latency vendor travel review roadmap".split(" ");
 
 function option(args: string[], name: string, fallback: string): string {
   const i = args.indexOf(`--${name}`);
@@ -68,20 +69,55 @@ async function benchOne(name: string, config: DatabaseConfig, total: number, run
         const row = recallRow({
           id: randomUUID(),
           createdAt: new Date(now - Math.floor(random() * 90 * 86_400_000)),
-          request: { store: STORES[n % STORES.length]!, query: `${WORDS[n % WORDS.length]} question ${n}`, k: 5, search_mode: "hybrid", use_rerank: false, selector: applied ? "llm" : "off" },
+          request: {
+            store: STORES[n % STORES.length]!,
+            query: `${WORDS[n % WORDS.length]} question ${n}`,
+            k: 5,
+            search_mode: "hybrid",
+            use_rerank: false,
+            selector: applied ? "llm" : "off",
+          },
           latencyMs: 5 + random() * 50,
           outcome: {
-            results: Array.from({ length: 5 }, (_, r) => ({ memory_id: `m-${(n + r) % 5000}`, summary: "synthetic memory summary", score: 1 - r * 0.1 })),
+            results: Array.from({ length: 5 }, (_, r) => ({
+              memory_id: `m-${(n + r) % 5000}`,
+              summary: "synthetic memory summary",
+              score: 1 - r * 0.1,
+            })),
             confidence: {
-              level, top_score: Math.round(top * 1000) / 1000, prominence: 0.3, relative_margin: 2, result_count: 5,
-              rationale: "synthetic", background_mean: top / 1.3, background_std: 0.05, basis: "semantic",
-              thresholds: "default", threshold_values: { ...DEFAULT_THRESHOLDS }, trace: [],
+              level,
+              top_score: Math.round(top * 1000) / 1000,
+              prominence: 0.3,
+              relative_margin: 2,
+              result_count: 5,
+              rationale: "synthetic",
+              background_mean: top / 1.3,
+              background_std: 0.05,
+              basis: "semantic",
+              thresholds: "default",
+              threshold_values: { ...DEFAULT_THRESHOLDS },
+              trace: [],
             },
             selector: applied
-              ? { applied: true, model: n % 2 ? "gpt-small" : "score-gap", kept: 5 - dropped, dropped, dropped_memory_ids: Array.from({ length: dropped }, (_, d) => `m-${(n + 4 - d) % 5000}`) }
+              ? {
+                  applied: true,
+                  model: n % 2 ? "gpt-small" : "score-gap",
+                  kept: 5 - dropped,
+                  dropped,
+                  dropped_memory_ids: Array.from({ length: dropped }, (_, d) => `m-${(n + 4 - d) % 5000}`),
+                }
               : { applied: false, reason: "disabled" },
             candidates: hasPool
-              ? Array.from({ length: 20 }, (_, r) => ({ memory_id: `m-${(n + r) % 5000}`, summary: "synthetic", rank: r + 1, raw_cosine: top - r * 0.02, keyword_score: null, hybrid_score: 1 - r * 0.04, in_pool: r < 5, returned: r < 5 }))
+              ? Array.from({ length: 20 }, (_, r) => ({
+                  memory_id: `m-${(n + r) % 5000}`,
+                  summary: "synthetic",
+                  rank: r + 1,
+                  raw_cosine: top - r * 0.02,
+                  keyword_score: null,
+                  hybrid_score: 1 - r * 0.04,
+                  in_pool: r < 5,
+                  returned: r < 5,
+                }))
               : null,
             timings: { embed_ms: 10 },
           },
@@ -94,7 +130,9 @@ async function benchOne(name: string, config: DatabaseConfig, total: number, run
     }
     const fillS = (performance.now() - fillStart) / 1000;
     await db.withSession((s) => s.query("ANALYZE"));
-    console.log(`\r  ${name}: filled ${total.toLocaleString("en")} recalls in ${fillS.toFixed(0)} s (${Math.round(total / fillS).toLocaleString("en")}/s)`);
+    console.log(
+      `\r  ${name}: filled ${total.toLocaleString("en")} recalls in ${fillS.toFixed(0)} s (${Math.round(total / fillS).toLocaleString("en")}/s)`,
+    );
 
     const middle = await prisma.recall.findFirst({
       orderBy: [{ createdAt: "desc" }, { id: "desc" }],
@@ -104,9 +142,18 @@ async function benchOne(name: string, config: DatabaseConfig, total: number, run
     const cases: [string, () => Promise<unknown>][] = [
       ["first history page", () => listRecalls(prisma, HistoryQuerySchema.parse({}))],
       ["filtered: level=none,low", () => listRecalls(prisma, HistoryQuerySchema.parse({ level: "none,low" }))],
-      ["filtered: store+selector+dropped", () => listRecalls(prisma, HistoryQuerySchema.parse({ store: "prod", selector_applied: "true", has_dropped: "true" }))],
-      ["filtered: last 24 h", () => listRecalls(prisma, HistoryQuerySchema.parse({ from: new Date(now - 86_400_000).toISOString() }))],
-      ["deep cursor page (middle)", () => listRecalls(prisma, HistoryQuerySchema.parse({ cursor: encodeHistoryCursor(middle!) }))],
+      [
+        "filtered: store+selector+dropped",
+        () => listRecalls(prisma, HistoryQuerySchema.parse({ store: "prod", selector_applied: "true", has_dropped: "true" })),
+      ],
+      [
+        "filtered: last 24 h",
+        () => listRecalls(prisma, HistoryQuerySchema.parse({ from: new Date(now - 86_400_000).toISOString() })),
+      ],
+      [
+        "deep cursor page (middle)",
+        () => listRecalls(prisma, HistoryQuerySchema.parse({ cursor: encodeHistoryCursor(middle!) })),
+      ],
       ["text search (rare term)", () => listRecalls(prisma, HistoryQuerySchema.parse({ q: "question 777777" }))],
       ["one detail (20-candidate pool)", () => findRecall(prisma, withPool!)],
     ];
@@ -119,14 +166,24 @@ async function benchOne(name: string, config: DatabaseConfig, total: number, run
         await fn();
         samples.push(performance.now() - t);
       }
-      console.log(`  ${label.padEnd(34)} ${fmtMs(percentile(samples, 50)).padStart(6)}   ${fmtMs(percentile(samples, 95)).padStart(6)}`);
+      console.log(
+        `  ${label.padEnd(34)} ${fmtMs(percentile(samples, 50)).padStart(6)}   ${fmtMs(percentile(samples, 95)).padStart(6)}`,
+      );
     }
 
     // Ingest: the reference service's full response, in batches of 500 through the real path.
     const response = {
       results: Array.from({ length: 5 }, (_, r) => ({ memory_id: `r-${r}`, summary: "from production", score: 0.9 - r * 0.1 })),
       related_tags: [],
-      confidence: { level: "high", top_score: 0.919, prominence: 0.559, relative_margin: 4.989, result_count: 8, rationale: "Top semantic cosine 0.92, prominence 0.56 above the candidate-pool mean (0.59); top hit is a strong, clearly-separated match." },
+      confidence: {
+        level: "high",
+        top_score: 0.919,
+        prominence: 0.559,
+        relative_margin: 4.989,
+        result_count: 8,
+        rationale:
+          "Top semantic cosine 0.92, prominence 0.56 above the candidate-pool mean (0.59); top hit is a strong, clearly-separated match.",
+      },
       selector: { applied: true, model: "prod", kept: 4, dropped: 1, dropped_memory_ids: ["r-4"] },
     };
     const batches = 10;
@@ -134,11 +191,19 @@ async function benchOne(name: string, config: DatabaseConfig, total: number, run
     for (let b = 0; b < batches; b++) {
       await ingestRecalls(
         prisma,
-        Array.from({ length: 500 }, (_, i) => ({ external_id: `bench-${b}-${i}`, store: "prod", request: { query: `ingested ${b} ${i}`, k: 5 }, response, latency_ms: 40 })),
+        Array.from({ length: 500 }, (_, i) => ({
+          external_id: `bench-${b}-${i}`,
+          store: "prod",
+          request: { query: `ingested ${b} ${i}`, k: 5 },
+          response,
+          latency_ms: 40,
+        })),
       );
     }
     const seconds = (performance.now() - t) / 1000;
-    console.log(`  ingest: ${batches * 500} recalls in batches of 500: ${Math.round((batches * 500) / seconds).toLocaleString("en")} recalls/s`);
+    console.log(
+      `  ingest: ${batches * 500} recalls in batches of 500: ${Math.round((batches * 500) / seconds).toLocaleString("en")} recalls/s`,
+    );
   } finally {
     await prisma.$disconnect();
     await db.close();

@@ -81,8 +81,22 @@ function syntheticRow(n: number, now: number, days: number, random: () => number
   const store = STORES[n % STORES.length]!;
   const createdAt = new Date(now - Math.floor(random() * days * DAY));
   const failed = random() < 0.01;
-  const request = { store, query: `synthetic question ${n}`, k: 5, search_mode: "hybrid" as const, use_rerank: false, selector: "llm" as const };
-  if (failed) return recallRow({ id: randomUUID(), createdAt, request, latencyMs: 30, error: { code: "store_unavailable", message: "down", status: 502 } });
+  const request = {
+    store,
+    query: `synthetic question ${n}`,
+    k: 5,
+    search_mode: "hybrid" as const,
+    use_rerank: false,
+    selector: "llm" as const,
+  };
+  if (failed)
+    return recallRow({
+      id: randomUUID(),
+      createdAt,
+      request,
+      latencyMs: 30,
+      error: { code: "store_unavailable", message: "down", status: 502 },
+    });
 
   const big = random() < 0.005; // a page of 30, most of it dropped: the id list stops at 20
   const size = big ? 30 : 5;
@@ -99,10 +113,17 @@ function syntheticRow(n: number, now: number, days: number, random: () => number
   if (roll < 0.6) {
     let dropped: string[];
     if (big) dropped = page.slice(4);
-    else if (level === "high" && random() < 0.03) dropped = [page[0]!]; // the top hit: a disagreement
+    else if (level === "high" && random() < 0.03)
+      dropped = [page[0]!]; // the top hit: a disagreement
     else dropped = page.slice(size - Math.floor(random() * 4));
     droppedIds = dropped;
-    selector = { applied: true, model: MODELS[n % 2]!, kept: size - dropped.length, dropped: dropped.length, dropped_memory_ids: dropped.slice(0, 20) };
+    selector = {
+      applied: true,
+      model: MODELS[n % 2]!,
+      kept: size - dropped.length,
+      dropped: dropped.length,
+      dropped_memory_ids: dropped.slice(0, 20),
+    };
   } else {
     selector = { applied: false, reason: REASONS[Math.floor(random() * REASONS.length)]! };
   }
@@ -114,9 +135,18 @@ function syntheticRow(n: number, now: number, days: number, random: () => number
     outcome: {
       results: page.map((id, r) => ({ memory_id: id, summary: `synthetic summary of ${id}`, score: 1 - r * 0.02 })),
       confidence: {
-        level, top_score: Math.round(top * 1000) / 1000, prominence: 0.3, relative_margin: 2, result_count: size,
-        rationale: "synthetic", background_mean: top / 1.3, background_std: 0.05, basis: "semantic",
-        thresholds: "default", threshold_values: { ...DEFAULT_THRESHOLDS }, trace: [],
+        level,
+        top_score: Math.round(top * 1000) / 1000,
+        prominence: 0.3,
+        relative_margin: 2,
+        result_count: size,
+        rationale: "synthetic",
+        background_mean: top / 1.3,
+        background_std: 0.05,
+        basis: "semantic",
+        thresholds: "default",
+        threshold_values: { ...DEFAULT_THRESHOLDS },
+        trace: [],
       },
       selector,
       droppedIds,
@@ -126,7 +156,14 @@ function syntheticRow(n: number, now: number, days: number, random: () => number
   });
 }
 
-async function benchOne(name: string, config: DatabaseConfig, total: number, days: number, runs: number, explain: boolean): Promise<void> {
+async function benchOne(
+  name: string,
+  config: DatabaseConfig,
+  total: number,
+  days: number,
+  runs: number,
+  explain: boolean,
+): Promise<void> {
   const db = await openDatabase(config);
   const prisma = new PrismaClient({ adapter: db.adapter });
   try {
@@ -136,18 +173,26 @@ async function benchOne(name: string, config: DatabaseConfig, total: number, day
     const now = Date.now();
     const fillStart = performance.now();
     for (let start = 0; start < total; start += BATCH) {
-      const rows = Array.from({ length: Math.min(BATCH, total - start) }, (_, i) => syntheticRow(start + i, now, days, random, memory));
+      const rows = Array.from({ length: Math.min(BATCH, total - start) }, (_, i) =>
+        syntheticRow(start + i, now, days, random, memory),
+      );
       await insertRecalls(prisma, rows);
       if ((start / BATCH) % 25 === 0) process.stdout.write(`\r  ${name}: filled ${start.toLocaleString("en")}…`);
     }
     const fillS = (performance.now() - fillStart) / 1000;
     await db.withSession((s) => s.query("ANALYZE"));
-    console.log(`\r  ${name}: filled ${total.toLocaleString("en")} recalls in ${fillS.toFixed(0)} s (${Math.round(total / fillS).toLocaleString("en")}/s, rollup triggers included)`);
+    console.log(
+      `\r  ${name}: filled ${total.toLocaleString("en")} recalls in ${fillS.toFixed(0)} s (${Math.round(total / fillS).toLocaleString("en")}/s, rollup triggers included)`,
+    );
     await printSizes(db, now);
 
     const to = new Date(now);
     const q = (days: number, extra: Partial<InsightsQuery> = {}): InsightsQuery => ({
-      from: new Date(now - days * DAY), to, bucket: "day", tz: "Europe/Berlin", ...extra,
+      from: new Date(now - days * DAY),
+      to,
+      bucket: "day",
+      tz: "Europe/Berlin",
+      ...extra,
     });
     const cases: [string, InsightsQuery][] = [
       ["30 days, by day (the page's default)", q(30)],
@@ -174,7 +219,9 @@ async function benchOne(name: string, config: DatabaseConfig, total: number, day
         await getInsights(prisma, query);
         samples.push(performance.now() - t);
       }
-      console.log(`  ${label.padEnd(40)} ${fmtMs(percentile(samples, 50)).padStart(6)}   ${fmtMs(percentile(samples, 95)).padStart(6)}`);
+      console.log(
+        `  ${label.padEnd(40)} ${fmtMs(percentile(samples, 50)).padStart(6)}   ${fmtMs(percentile(samples, 95)).padStart(6)}`,
+      );
     }
 
     // What the page's rows open: the History filtered to the recalls behind them.
@@ -182,7 +229,12 @@ async function benchOne(name: string, config: DatabaseConfig, total: number, day
     const top = first.most_dropped.items[0];
     const drills: [string, Record<string, string>][] = [
       ["History: selector_model (a model row)", { ...range, selector_model: "score-gap" }],
-      ...(top ? ([["History: dropped_memory (the top row)", { ...range, store: top.store, dropped_memory: top.memory_id }]] as [string, Record<string, string>][]) : []),
+      ...(top
+        ? ([["History: dropped_memory (the top row)", { ...range, store: top.store, dropped_memory: top.memory_id }]] as [
+            string,
+            Record<string, string>,
+          ][])
+        : []),
       ["History: dropped_memory (a rare one)", { ...range, store: "prod", dropped_memory: `prod-m${MEMORIES_PER_STORE - 1}` }],
       ["History: weak hits kept whole", { ...range, level: "low,none", selector_applied: "true", has_dropped: "false" }],
     ];
@@ -195,7 +247,9 @@ async function benchOne(name: string, config: DatabaseConfig, total: number, day
         await run();
         samples.push(performance.now() - t);
       }
-      console.log(`  ${label.padEnd(40)} ${fmtMs(percentile(samples, 50)).padStart(6)}   ${fmtMs(percentile(samples, 95)).padStart(6)}`);
+      console.log(
+        `  ${label.padEnd(40)} ${fmtMs(percentile(samples, 50)).padStart(6)}   ${fmtMs(percentile(samples, 95)).padStart(6)}`,
+      );
     }
   } finally {
     await prisma.$disconnect();
@@ -206,7 +260,9 @@ async function benchOne(name: string, config: DatabaseConfig, total: number, day
 /** `--explain`: the plans of the four statements of the 30-day view. */
 async function printPlans(db: OpenDatabase, query: InsightsQuery): Promise<void> {
   for (const [label, sql] of Object.entries(insightsStatements(query))) {
-    const rows = await db.withSession((s) => s.query<Record<string, string>>(`EXPLAIN (ANALYZE, BUFFERS) ${sql.text}`, sql.values as unknown[]));
+    const rows = await db.withSession((s) =>
+      s.query<Record<string, string>>(`EXPLAIN (ANALYZE, BUFFERS) ${sql.text}`, sql.values as unknown[]),
+    );
     console.log(`  --- ${label}\n${rows.map((r) => `  ${r["QUERY PLAN"]}`).join("\n")}`);
   }
 }

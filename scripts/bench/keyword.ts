@@ -31,8 +31,11 @@ export async function run(args: string[]): Promise<void> {
     return [summary, content ?? "", (tags ?? []).join(" ")].join("\n");
   });
   const words = corpus.join(" ").split(/\s+/).filter(Boolean);
-  const text = () => Array.from({ length: 15 + Math.floor(random() * 30) }, () => words[Math.floor(random() * words.length)]!).join(" ");
-  const labeled = (JSON.parse(fs.readFileSync(path.join(process.cwd(), "data", "demo", "queries.json"), "utf8")) as { query: string }[]).map((q) => q.query);
+  const text = () =>
+    Array.from({ length: 15 + Math.floor(random() * 30) }, () => words[Math.floor(random() * words.length)]!).join(" ");
+  const labeled = (
+    JSON.parse(fs.readFileSync(path.join(process.cwd(), "data", "demo", "queries.json"), "utf8")) as { query: string }[]
+  ).map((q) => q.query);
   const phrases = Array.from({ length: Math.max(0, queryCount - labeled.length) }, () => {
     const start = Math.floor(random() * (words.length - 8));
     return words.slice(start, start + 2 + Math.floor(random() * 6)).join(" ");
@@ -52,7 +55,9 @@ export async function run(args: string[]): Promise<void> {
   const df = new Map<string, number>();
   for (const t of texts) for (const term of new Set(distinctTerms(t))) df.set(term, (df.get(term) ?? 0) + 1);
   const commonest = [...df].sort((a, b) => b[1] - a[1]).slice(0, 3);
-  console.log(`${docs.toLocaleString("en")} documents indexed in ${fmtMs(buildMs)} ms (rss ${mib(process.memoryUsage().rss)}); commonest terms: ${commonest.map(([t, n]) => `"${t}" in ${n.toLocaleString("en")}`).join(", ")}`);
+  console.log(
+    `${docs.toLocaleString("en")} documents indexed in ${fmtMs(buildMs)} ms (rss ${mib(process.memoryUsage().rss)}); commonest terms: ${commonest.map(([t, n]) => `"${t}" in ${n.toLocaleString("en")}`).join(", ")}`,
+  );
 
   let ms: ((q: string) => unknown) | null = null;
   if (baseline) {
@@ -94,7 +99,9 @@ export async function run(args: string[]): Promise<void> {
     if (ms) mini.push(time(() => ms(q)));
   }
   const line = (label: string, s: number[]) =>
-    console.log(`  ${label.padEnd(40)} ${fmtMs(percentile(s, 50)).padStart(7)}  ${fmtMs(percentile(s, 95)).padStart(7)}  ${fmtMs(Math.max(...s)).padStart(7)}`);
+    console.log(
+      `  ${label.padEnd(40)} ${fmtMs(percentile(s, 50)).padStart(7)}  ${fmtMs(percentile(s, 95)).padStart(7)}  ${fmtMs(Math.max(...s)).padStart(7)}`,
+    );
   console.log(`\n${queries.length} queries, top ${limit}:                         p50      p95      max   (ms)`);
   line("pruned (MaxScore)", pruned);
   line("same index, every match scored", full);

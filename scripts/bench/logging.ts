@@ -37,7 +37,10 @@ export async function run(args: string[]): Promise<void> {
     await store.add(readDemoCorpus());
     const outcomes: [number, StoreRecallOutcome][] = [];
     for (const k of [5, 20]) {
-      outcomes.push([k, await store.recall({ query: "why did we put a connection pooler in front of postgres", k, searchMode: "hybrid" })]);
+      outcomes.push([
+        k,
+        await store.recall({ query: "why did we put a connection pooler in front of postgres", k, searchMode: "hybrid" }),
+      ]);
     }
     await sourcePrisma.$disconnect();
     await source.close();

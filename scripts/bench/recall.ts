@@ -98,17 +98,23 @@ export async function run(args: string[]): Promise<void> {
       global.gc?.();
       const heapAfter = process.memoryUsage();
 
-      await store.recall({ query: queryTexts[0]!, k: 10, searchMode: "hybrid" }); 
+      await store.recall({ query: queryTexts[0]!, k: 10, searchMode: "hybrid" });
       const stages: Record<string, number[]> = {};
       const withoutEmbed: number[] = [];
       for (const query of queryTexts) {
         const outcome = await store.recall({ query, k: 10, searchMode: "hybrid" });
         for (const [stage, ms] of Object.entries(outcome.timings)) (stages[stage] ??= []).push(ms);
-        withoutEmbed.push(Object.entries(outcome.timings).filter(([s]) => s !== "embed_ms").reduce((sum, [, ms]) => sum + ms, 0));
+        withoutEmbed.push(
+          Object.entries(outcome.timings)
+            .filter(([s]) => s !== "embed_ms")
+            .reduce((sum, [, ms]) => sum + ms, 0),
+        );
       }
 
       console.log(`\n${size.toLocaleString("en")} memories (filled in ${(fillMs / 1000).toFixed(1)} s)`);
-      console.log(`  index rebuild at startup: ${fmtMs(rebuildMs)} ms (reading rows ${fmtMs(readMs)} ms, indexing ${fmtMs(rebuildMs - readMs)} ms)`);
+      console.log(
+        `  index rebuild at startup: ${fmtMs(rebuildMs)} ms (reading rows ${fmtMs(readMs)} ms, indexing ${fmtMs(rebuildMs - readMs)} ms)`,
+      );
       console.log(
         `  memory: rss ${mib(heapAfter.rss)} (+${mib(heapAfter.rss - heapBefore.rss)} for the index), heap used ${mib(heapAfter.heapUsed)}, array buffers ${mib(heapAfter.arrayBuffers)}`,
       );
@@ -135,12 +141,17 @@ export async function run(args: string[]): Promise<void> {
       // Real English (the demo corpus's summaries, numbered): the model's cost depends on the
       // tokens, and synthetic pseudo-words split into many more word pieces than real text.
       const corpus = readDemoCorpus().map((m) => (m as { summary: string }).summary);
-      const items = Array.from({ length: importCount }, (_, i) => ({ summary: `${corpus[i % corpus.length]} (${i})`, tags: ["bench"] }));
+      const items = Array.from({ length: importCount }, (_, i) => ({
+        summary: `${corpus[i % corpus.length]} (${i})`,
+        tags: ["bench"],
+      }));
       await embedder.embed(["warm up the workers"]);
       const start = performance.now();
       const { created } = await store.add(items);
       const seconds = (performance.now() - start) / 1000;
-      console.log(`\nbulk import: ${created} memories (demo-corpus summaries, 15–35 words) in ${seconds.toFixed(1)} s = ${(created / seconds).toFixed(0)} memories/s (embedding on ${os.availableParallelism() > 1 ? "2 worker threads" : "1 worker thread"})`);
+      console.log(
+        `\nbulk import: ${created} memories (demo-corpus summaries, 15–35 words) in ${seconds.toFixed(1)} s = ${(created / seconds).toFixed(0)} memories/s (embedding on ${os.availableParallelism() > 1 ? "2 worker threads" : "1 worker thread"})`,
+      );
       await prisma.$disconnect();
     } finally {
       await db.close();

@@ -43,14 +43,19 @@ export async function run(args: string[]): Promise<void> {
   const limit = Number(option(args, "limit", "200"));
   const dim = Number(option(args, "dim", "512"));
   const random = prng(7);
-  console.log(`scan benchmark — node ${process.version}, ${os.cpus().length} cores, ${os.cpus()[0]?.model ?? "?"}, load ${os.loadavg()[0]!.toFixed(1)}`);
-  console.log(`exact top-${limit} over ${dim}-d float32 unit vectors; auto uses int8 from ${INT8_MIN_ROWS.toLocaleString("en")} rows`);
+  console.log(
+    `scan benchmark — node ${process.version}, ${os.cpus().length} cores, ${os.cpus()[0]?.model ?? "?"}, load ${os.loadavg()[0]!.toFixed(1)}`,
+  );
+  console.log(
+    `exact top-${limit} over ${dim}-d float32 unit vectors; auto uses int8 from ${INT8_MIN_ROWS.toLocaleString("en")} rows`,
+  );
 
   for (const size of sizes) {
     const fillStart = performance.now();
     const index = new MemoryIndex(dim);
     index.reserve(size);
-    for (let i = 0; i < size; i++) index.upsert([{ id: `m${i}`, vector: unitVector(dim, random), text: "", type: "fact", tags: [] }]);
+    for (let i = 0; i < size; i++)
+      index.upsert([{ id: `m${i}`, vector: unitVector(dim, random), text: "", type: "fact", tags: [] }]);
     const fillS = (performance.now() - fillStart) / 1000;
     const queryVectors = Array.from({ length: queries }, () => unitVector(dim, random));
     const matrix = (index as unknown as { matrix: { streamF32(n: number): void } }).matrix;
@@ -79,9 +84,13 @@ export async function run(args: string[]): Promise<void> {
     }
     const p50 = (s: number[]) => percentile(s, 50);
     const row = (label: string, s: number[]) =>
-      console.log(`    ${label.padEnd(44)} ${fmtMs(p50(s)).padStart(7)}  ${fmtMs(percentile(s, 95)).padStart(7)}   ${(p50(s) / p50(floor)).toFixed(2).padStart(5)}×`);
+      console.log(
+        `    ${label.padEnd(44)} ${fmtMs(p50(s)).padStart(7)}  ${fmtMs(percentile(s, 95)).padStart(7)}   ${(p50(s) / p50(floor)).toFixed(2).padStart(5)}×`,
+      );
     const mem = process.memoryUsage();
-    console.log(`\n${size.toLocaleString("en")} vectors (filled in ${fillS.toFixed(1)} s; rss ${mib(mem.rss)}, array buffers ${mib(mem.arrayBuffers)})`);
+    console.log(
+      `\n${size.toLocaleString("en")} vectors (filled in ${fillS.toFixed(1)} s; rss ${mib(mem.rss)}, array buffers ${mib(mem.arrayBuffers)})`,
+    );
     console.log(`  ${queries} queries:                                     p50      p95   vs floor (p50)`);
     row("floor: streaming read of the f32 matrix", floor);
     row("exact f32 SIMD scan", f32);

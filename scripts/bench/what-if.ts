@@ -32,7 +32,9 @@ export async function run(args: string[]): Promise<void> {
     const targets: [string, DatabaseConfig][] = [];
     if (only !== "postgresql") targets.push(["pglite", { kind: "pglite", dataDir: path.join(scratch, "pglite") }]);
     if (postgres) targets.push(["postgresql", { kind: "postgresql", url: postgres.adminUrl, display: "test server" }]);
-    console.log(`what-if benchmark — ${total.toLocaleString("en")} synthetic recalls (1 in 100 with a stored pool), profile ${SHIPPED_PROFILE.name}`);
+    console.log(
+      `what-if benchmark — ${total.toLocaleString("en")} synthetic recalls (1 in 100 with a stored pool), profile ${SHIPPED_PROFILE.name}`,
+    );
     for (const [name, config] of targets) await benchOne(name, config, total);
   } finally {
     await postgres?.stop();
@@ -58,8 +60,13 @@ async function benchOne(name: string, config: DatabaseConfig, total: number): Pr
       SELECT r."id", g, 'm-' || g, r."top_score" - g * 0.01, 1 - g * 0.04, g <= 5, g <= 5
       FROM "recalls" r CROSS JOIN generate_series(1, 20) AS g WHERE r."has_candidates"`);
     await db.withSession((s) => s.query("ANALYZE"));
-    console.log(`  ${name}: filled ${total.toLocaleString("en")} recalls in ${((performance.now() - fillStart) / 1000).toFixed(1)} s`);
-    for (const [label, filters] of [["all recalls", {}], ["one store (store=prod)", { store: "prod" }]] as const) {
+    console.log(
+      `  ${name}: filled ${total.toLocaleString("en")} recalls in ${((performance.now() - fillStart) / 1000).toFixed(1)} s`,
+    );
+    for (const [label, filters] of [
+      ["all recalls", {}],
+      ["one store (store=prod)", { store: "prod" }],
+    ] as const) {
       const started = performance.now();
       let firstProgress: number | null = null;
       let result: { total: number; flip_count: number; from_pool: number } | null = null;

@@ -25,7 +25,14 @@ const { getDatabase } = await import("@/lib/db");
 const { hashKey } = await import("@/lib/auth/keys");
 
 const INGEST = {
-  recalls: [{ external_id: "auth-test-1", store: "agent", request: { query: "who is on call", k: 3 }, response: { results: [], confidence: { level: "none", result_count: 0 } } }],
+  recalls: [
+    {
+      external_id: "auth-test-1",
+      store: "agent",
+      request: { query: "who is on call", k: 3 },
+      response: { results: [], confidence: { level: "none", result_count: 0 } },
+    },
+  ],
 };
 
 const bearer = (key: string) => ({ authorization: `Bearer ${key}` });
@@ -73,12 +80,20 @@ describe("the route wrapper's guard (the proxy does not see the API)", () => {
     const { NextRequest } = await import("next/server");
     const call = async (headers: Record<string, string>, body = JSON.stringify({ keep_days: 1 })) => {
       const response = await retentionRoute.POST(
-        new NextRequest("http://127.0.0.1:3000/api/recalls/retention", { method: "POST", headers: { host: "127.0.0.1:3000", ...headers }, body }),
+        new NextRequest("http://127.0.0.1:3000/api/recalls/retention", {
+          method: "POST",
+          headers: { host: "127.0.0.1:3000", ...headers },
+          body,
+        }),
         { params: Promise.resolve({}) },
       );
       return { status: response.status, json: await response.json(), headers: response.headers };
     };
-    const crossSite = await call({ "content-type": "text/plain", origin: "http://127.0.0.1:3305", "sec-fetch-site": "same-site" });
+    const crossSite = await call({
+      "content-type": "text/plain",
+      origin: "http://127.0.0.1:3305",
+      "sec-fetch-site": "same-site",
+    });
     expect(crossSite.status).toBe(403);
     expect(crossSite.json.error).toBe("cross_site_request");
     expect(crossSite.headers.get("x-frame-options")).toBe("DENY");
@@ -88,7 +103,10 @@ describe("the route wrapper's guard (the proxy does not see the API)", () => {
     const rebound = await call({ "content-type": "application/json", host: "rebind.attacker.example:3000" });
     expect(rebound.status).toBe(403);
     expect(rebound.json.error).toBe("host_not_allowed");
-    const ok = await call({ "content-type": "application/json", origin: "http://127.0.0.1:3000", "sec-fetch-site": "same-origin" }, JSON.stringify({ keep_days: 1, dry_run: true }));
+    const ok = await call(
+      { "content-type": "application/json", origin: "http://127.0.0.1:3000", "sec-fetch-site": "same-origin" },
+      JSON.stringify({ keep_days: 1, dry_run: true }),
+    );
     expect(ok.status).toBe(200);
     expect(ok.headers.get("content-security-policy")).toContain("frame-ancestors 'none'");
     expect(ok.headers.get("x-content-type-options")).toBe("nosniff");
@@ -98,7 +116,10 @@ describe("the route wrapper's guard (the proxy does not see the API)", () => {
 describe("with sign-in off (no AUTH_PASSWORD)", () => {
   it("the API is open, as on loopback before", async () => {
     expect((await callRoute(recallsRoute.GET, { url: "/api/recalls" })).status).toBe(200);
-    expect((await callRoute(sessionRoute.GET, { url: "/api/auth/session" })).json).toEqual({ auth_enabled: false, signed_in: false });
+    expect((await callRoute(sessionRoute.GET, { url: "/api/auth/session" })).json).toEqual({
+      auth_enabled: false,
+      signed_in: false,
+    });
     const signin = await callRoute(signinRoute.POST, { url: "/api/auth/signin", body: { password: "x" } });
     expect(signin.status).toBe(409);
     expect(signin.json.error).toBe("sign_in_off");
@@ -110,8 +131,15 @@ describe("with AUTH_PASSWORD", () => {
     process.env.AUTH_PASSWORD = PASSWORD;
     const anonymous = await callRoute(recallsRoute.GET, { url: "/api/recalls" });
     expect(anonymous.status).toBe(401);
-    expect(anonymous.json).toEqual({ error: "unauthorized", message: expect.stringContaining("Authorization: Bearer"), details: {} });
-    expect((await callRoute(sessionRoute.GET, { url: "/api/auth/session" })).json).toEqual({ auth_enabled: true, signed_in: false });
+    expect(anonymous.json).toEqual({
+      error: "unauthorized",
+      message: expect.stringContaining("Authorization: Bearer"),
+      details: {},
+    });
+    expect((await callRoute(sessionRoute.GET, { url: "/api/auth/session" })).json).toEqual({
+      auth_enabled: true,
+      signed_in: false,
+    });
   });
 
   it("a wrong password is refused; the right one gets a session that the API accepts", async () => {
@@ -120,7 +148,10 @@ describe("with AUTH_PASSWORD", () => {
     expect(wrong.status).toBe(401);
     expect(wrong.json.error).toBe("wrong_password");
     const cookie = await signInCookie();
-    expect((await callRoute(sessionRoute.GET, { url: "/api/auth/session", headers: { cookie } })).json).toEqual({ auth_enabled: true, signed_in: true });
+    expect((await callRoute(sessionRoute.GET, { url: "/api/auth/session", headers: { cookie } })).json).toEqual({
+      auth_enabled: true,
+      signed_in: true,
+    });
     expect((await callRoute(recallsRoute.GET, { url: "/api/recalls", headers: { cookie } })).status).toBe(200);
     // A tampered cookie is no session.
     const tampered = cookie.slice(0, -4) + "AAAA";
@@ -133,9 +164,12 @@ describe("with AUTH_PASSWORD", () => {
   it("sign-out clears the cookie", async () => {
     const cookie = await signInCookie();
     const { NextRequest } = await import("next/server");
-    const response = await signoutRoute.POST(new NextRequest("http://localhost/api/auth/signout", { method: "POST", headers: { cookie } }), {
-      params: Promise.resolve({}),
-    });
+    const response = await signoutRoute.POST(
+      new NextRequest("http://localhost/api/auth/signout", { method: "POST", headers: { cookie } }),
+      {
+        params: Promise.resolve({}),
+      },
+    );
     expect(response.status).toBe(200);
     expect(response.headers.getSetCookie()[0]).toMatch(/^recall_inspector_session=;.*Max-Age=0/i);
   });
@@ -153,13 +187,21 @@ describe("with AUTH_PASSWORD", () => {
     const readWithIngest = await callRoute(recallsRoute.GET, { url: "/api/recalls", headers: bearer(ingest.key) });
     expect(readWithIngest.status).toBe(403);
     expect(readWithIngest.json.error).toBe("forbidden_scope");
-    const retention = await callRoute(retentionRoute.POST, { url: "/api/recalls/retention", body: { keep_days: 1 }, headers: bearer(ingest.key) });
+    const retention = await callRoute(retentionRoute.POST, {
+      url: "/api/recalls/retention",
+      body: { keep_days: 1 },
+      headers: bearer(ingest.key),
+    });
     expect(retention.status).toBe(403);
 
     expect((await callRoute(recallsRoute.GET, { url: "/api/recalls", headers: bearer(read.key) })).status).toBe(200);
-    expect((await callRoute(recallsRoute.POST, { url: "/api/recalls", body: INGEST, headers: bearer(read.key) })).status).toBe(403);
+    expect((await callRoute(recallsRoute.POST, { url: "/api/recalls", body: INGEST, headers: bearer(read.key) })).status).toBe(
+      403,
+    );
     // A presented key is checked even beside a valid cookie: the cookie does not widen its scope.
-    expect((await callRoute(recallsRoute.GET, { url: "/api/recalls", headers: { ...bearer(ingest.key), cookie } })).status).toBe(403);
+    expect((await callRoute(recallsRoute.GET, { url: "/api/recalls", headers: { ...bearer(ingest.key), cookie } })).status).toBe(
+      403,
+    );
   });
 
   it("keys cannot manage keys; unknown, malformed and revoked keys get 401", async () => {
@@ -168,12 +210,24 @@ describe("with AUTH_PASSWORD", () => {
     expect((await callRoute(recallsRoute.GET, { url: "/api/recalls", headers: bearer(full.key) })).status).toBe(200);
     const list = await callRoute(keysRoute.GET, { url: "/api/keys", headers: bearer(full.key) });
     expect(list.status).toBe(403);
-    expect((await callRoute(keysRoute.POST, { url: "/api/keys", body: { name: "sneaky", scope: "full" }, headers: bearer(full.key) })).status).toBe(403);
+    expect(
+      (await callRoute(keysRoute.POST, { url: "/api/keys", body: { name: "sneaky", scope: "full" }, headers: bearer(full.key) }))
+        .status,
+    ).toBe(403);
 
-    expect((await callRoute(recallsRoute.GET, { url: "/api/recalls", headers: bearer("ri_unknown") })).json.error).toBe("invalid_api_key");
-    expect((await callRoute(recallsRoute.GET, { url: "/api/recalls", headers: { authorization: "Basic abc" } })).status).toBe(401);
+    expect((await callRoute(recallsRoute.GET, { url: "/api/recalls", headers: bearer("ri_unknown") })).json.error).toBe(
+      "invalid_api_key",
+    );
+    expect((await callRoute(recallsRoute.GET, { url: "/api/recalls", headers: { authorization: "Basic abc" } })).status).toBe(
+      401,
+    );
 
-    const revoked = await callRoute(keyRoute.DELETE, { method: "DELETE", url: `/api/keys/${full.id}`, params: { id: full.id }, headers: { cookie } });
+    const revoked = await callRoute(keyRoute.DELETE, {
+      method: "DELETE",
+      url: `/api/keys/${full.id}`,
+      params: { id: full.id },
+      headers: { cookie },
+    });
     expect(revoked.status).toBe(200);
     expect(revoked.json.revoked.revoked_at).toEqual(expect.any(String));
     expect((await callRoute(recallsRoute.GET, { url: "/api/recalls", headers: bearer(full.key) })).status).toBe(401);
@@ -182,7 +236,11 @@ describe("with AUTH_PASSWORD", () => {
   it("stores only the hash: the key is in no column, in no list and in no logged recall", async () => {
     const cookie = await signInCookie();
     const { key } = await createKey("ingest", cookie);
-    await callRoute(recallsRoute.POST, { url: "/api/recalls", body: { recalls: [{ ...INGEST.recalls[0], external_id: "auth-test-2" }] }, headers: bearer(key) });
+    await callRoute(recallsRoute.POST, {
+      url: "/api/recalls",
+      body: { recalls: [{ ...INGEST.recalls[0], external_id: "auth-test-2" }] },
+      headers: bearer(key),
+    });
     const db = await getDatabase();
     const rows = await db.prisma.apiKey.findMany();
     expect(JSON.stringify(rows)).not.toContain(key);

@@ -87,7 +87,13 @@ describe("NUL and unpaired surrogates", () => {
     expect(json.created).toBe(2);
     expect(json.rejected).toBe(5);
     expect(json.results.map((r: { status: string }) => r.status)).toEqual([
-      "created", "rejected", "created", "rejected", "rejected", "rejected", "rejected",
+      "created",
+      "rejected",
+      "created",
+      "rejected",
+      "rejected",
+      "rejected",
+      "rejected",
     ]);
     expect(json.results[1].errors[0]).toMatchObject({ path: ["summary"], message: expect.stringMatching(/NUL/) });
     expect(json.results[3].errors[0].message).toMatch(/surrogate/);
@@ -102,7 +108,10 @@ describe("NUL and unpaired surrogates", () => {
       JSON.stringify({ summary: `bad ${NUL}` }),
       JSON.stringify({ summary: "jsonl good two" }),
     ].join("\n");
-    const { status, json } = await callRoute(memoriesRoute.POST, { rawBody: lines, headers: { "content-type": "application/x-ndjson" } });
+    const { status, json } = await callRoute(memoriesRoute.POST, {
+      rawBody: lines,
+      headers: { "content-type": "application/x-ndjson" },
+    });
     expect(status).toBe(201);
     expect(json).toMatchObject({ created: 2, rejected: 1 });
     expect(json.results[1]).toMatchObject({ line: 2, status: "rejected" });
@@ -129,22 +138,31 @@ describe("NUL and unpaired surrogates", () => {
     // 20,000 levels: JSON.stringify itself would overflow, so the deep part is spliced in as text.
     const deepText = '{"x":'.repeat(20_000) + '"leaf"' + "}".repeat(20_000);
     const body = {
-        recalls: [
-          good("good one"),
-          { ...good("nul in filters"), request: { query: "q", filters: { client: NUL } } },
-          { ...good("unknown key"), request: { query: "q", filters: { custom: { nested: [LONE_LOW] } } } },
-          { ...good("deep"), request: { query: "q", filters: "__DEEP__" } },
-          { ...good("nul in a result"), response: { ...response, results: [{ memory_id: NUL }] } },
-          { ...good("key"), request: { query: "q", filters: { [`k${NUL}`]: 1 } } },
-          { ...good("external"), external_id: `e${NUL}` },
-          good("good two"),
-        ],
-      };
-    const { status, json } = await callRoute(recallsRoute.POST, { rawBody: JSON.stringify(body).replace('"__DEEP__"', deepText) });
+      recalls: [
+        good("good one"),
+        { ...good("nul in filters"), request: { query: "q", filters: { client: NUL } } },
+        { ...good("unknown key"), request: { query: "q", filters: { custom: { nested: [LONE_LOW] } } } },
+        { ...good("deep"), request: { query: "q", filters: "__DEEP__" } },
+        { ...good("nul in a result"), response: { ...response, results: [{ memory_id: NUL }] } },
+        { ...good("key"), request: { query: "q", filters: { [`k${NUL}`]: 1 } } },
+        { ...good("external"), external_id: `e${NUL}` },
+        good("good two"),
+      ],
+    };
+    const { status, json } = await callRoute(recallsRoute.POST, {
+      rawBody: JSON.stringify(body).replace('"__DEEP__"', deepText),
+    });
     expect(status).toBe(201);
     expect(json).toMatchObject({ accepted: 2, duplicates: 0, rejected: 6 });
     expect(json.results.map((r: { status: string }) => r.status)).toEqual([
-      "accepted", "rejected", "rejected", "rejected", "rejected", "rejected", "rejected", "accepted",
+      "accepted",
+      "rejected",
+      "rejected",
+      "rejected",
+      "rejected",
+      "rejected",
+      "rejected",
+      "accepted",
     ]);
     expect(json.results[1].errors[0].path).toEqual(["request", "filters", "client"]);
     expect(json.results[2].errors[0].path).toEqual(["request", "filters", "custom", "nested", "0"]);
@@ -169,7 +187,10 @@ describe("NUL and unpaired surrogates", () => {
   it("a memory id with NUL answers 422 on GET and DELETE and deletes nothing", async () => {
     const before = await counts();
     for (const handler of [memoryRoute.GET, memoryRoute.DELETE]) {
-      const { status, json } = await callRoute(handler, { method: handler === memoryRoute.GET ? "GET" : "DELETE", params: { id: `seed${NUL}` } });
+      const { status, json } = await callRoute(handler, {
+        method: handler === memoryRoute.GET ? "GET" : "DELETE",
+        params: { id: `seed${NUL}` },
+      });
       expect(status).toBe(422);
       expectEnvelope(json);
     }
@@ -210,7 +231,10 @@ describe("dates outside 1970–9999", () => {
     });
     expect(memories.status).toBe(201);
     expect(memories.json).toMatchObject({ created: 1, rejected: 2 });
-    expect(memories.json.results[1].errors[0]).toMatchObject({ path: ["created_at"], message: expect.stringMatching(/1970–9999/) });
+    expect(memories.json.results[1].errors[0]).toMatchObject({
+      path: ["created_at"],
+      message: expect.stringMatching(/1970–9999/),
+    });
     const recalls = await callRoute(recallsRoute.POST, {
       body: {
         recalls: [
@@ -253,7 +277,10 @@ describe("bodies", () => {
 
   it("retention refuses a NUL key and a deep body with 422 and deletes nothing", async () => {
     const before = await counts();
-    for (const body of [{ keep_days: 1, [`x${NUL}`]: 1 }, { keep_days: 1, dry_run: deep(40) }]) {
+    for (const body of [
+      { keep_days: 1, [`x${NUL}`]: 1 },
+      { keep_days: 1, dry_run: deep(40) },
+    ]) {
       const { status, json } = await callRoute(retentionRoute.POST, { body });
       expect(status).toBe(422);
       expectEnvelope(json);
@@ -292,7 +319,9 @@ describe("methods and exports", () => {
     } finally {
       (prisma.recall as { findMany: unknown }).findMany = original;
     }
-    const ok = await exportRoute.GET(new NextRequest("http://localhost/api/recalls/export?format=jsonl"), { params: Promise.resolve({}) });
+    const ok = await exportRoute.GET(new NextRequest("http://localhost/api/recalls/export?format=jsonl"), {
+      params: Promise.resolve({}),
+    });
     expect(ok.status).toBe(200);
     expect((await ok.text()).trim().split("\n").length).toBe((await counts()).recalls);
   });

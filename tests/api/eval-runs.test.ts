@@ -70,7 +70,14 @@ describe("POST /api/datasets", () => {
   it("stores the demo set on first start, with its kinds", async () => {
     const { json } = await callRoute(datasetRoute.GET, { params: { id: demoId } });
     expect(json).toMatchObject({ origin: "demo", count: 106, absent: 26, kinds: { on_topic: 80, off_topic: 15, near_miss: 11 } });
-    expect(json.items[0]).toEqual({ position: 0, id: "q-001", query: expect.any(String), relevant: ["mem-0080", "mem-0227"], kind: "on_topic", tags: [] });
+    expect(json.items[0]).toEqual({
+      position: 0,
+      id: "q-001",
+      query: expect.any(String),
+      relevant: ["mem-0080", "mem-0227"],
+      kind: "on_topic",
+      tags: [],
+    });
   });
 
   it("refuses a JSON Lines upload with bad lines, naming each line, and stores nothing", async () => {
@@ -84,7 +91,11 @@ describe("POST /api/datasets", () => {
       { query: "x", relevant: "mem-1" },
       { query: "y", relevant: [], colour: "red" },
     ]);
-    const { status, json } = await callRoute(datasetsRoute.POST, { url: "/api/datasets?name=bad", rawBody: body, headers: { "content-type": "application/x-ndjson" } });
+    const { status, json } = await callRoute(datasetsRoute.POST, {
+      url: "/api/datasets?name=bad",
+      rawBody: body,
+      headers: { "content-type": "application/x-ndjson" },
+    });
     expect(status).toBe(422);
     expect(json.error).toBe("invalid_items");
     expect(json.details.errors.map((e: { line: number }) => e.line)).toEqual([2, 4, 6, 7]);
@@ -98,13 +109,26 @@ describe("POST /api/datasets", () => {
   it("accepts JSON Lines with ?name= and JSON {name, items}; duplicate item ids are refused", async () => {
     const lines = await callRoute(datasetsRoute.POST, {
       url: "/api/datasets?name=small",
-      rawBody: jsonl([{ id: "a", query: "who is Maya's manager", relevant: ["mem-0003"], kind: "people", tags: ["x"] }, { query: "moons of Jupiter", relevant: [] }]),
+      rawBody: jsonl([
+        { id: "a", query: "who is Maya's manager", relevant: ["mem-0003"], kind: "people", tags: ["x"] },
+        { query: "moons of Jupiter", relevant: [] },
+      ]),
     });
     expect(lines.status).toBe(201);
     expect(lines.json).toEqual({ id: expect.any(String), count: 2 });
-    const dup = await callRoute(datasetsRoute.POST, { body: { name: "dup", items: [{ id: "a", query: "q", relevant: [] }, { id: "a", query: "r", relevant: [] }] } });
+    const dup = await callRoute(datasetsRoute.POST, {
+      body: {
+        name: "dup",
+        items: [
+          { id: "a", query: "q", relevant: [] },
+          { id: "a", query: "r", relevant: [] },
+        ],
+      },
+    });
     expect(dup.status).toBe(422);
-    expect(dup.json.details.errors).toEqual([{ index: 1, errors: [{ path: ["id"], message: 'id "a" is used twice (first at index 0)' }] }]);
+    expect(dup.json.details.errors).toEqual([
+      { index: 1, errors: [{ path: ["id"], message: 'id "a" is used twice (first at index 0)' }] },
+    ]);
     const noName = await callRoute(datasetsRoute.POST, { body: { items: [{ query: "q", relevant: [] }] } });
     expect(noName.status).toBe(422);
   });
@@ -152,9 +176,13 @@ describe("evaluation runs", () => {
     expect(run.metrics.present).toBe(80);
     expect(run.metrics.hit_at_1).toBeGreaterThan(0.3);
 
-    const csv = await exportRoute.GET(new (await import("next/server")).NextRequest("http://localhost/x?format=csv"), { params: Promise.resolve({ id: run.id }) });
+    const csv = await exportRoute.GET(new (await import("next/server")).NextRequest("http://localhost/x?format=csv"), {
+      params: Promise.resolve({ id: run.id }),
+    });
     const text = await csv.text();
-    expect(text.split("\n")[0]).toBe("position,item_id,query,kind,relevant,first_relevant_rank,level,reference_level,top_score,prominence,relative_margin,status,recall_id,returned_ids");
+    expect(text.split("\n")[0]).toBe(
+      "position,item_id,query,kind,relevant,first_relevant_rank,level,reference_level,top_score,prominence,relative_margin,status,recall_id,returned_ids",
+    );
     expect(text.trim().split("\n")).toHaveLength(107);
   }, 180_000);
 
@@ -173,7 +201,10 @@ describe("evaluation runs", () => {
   });
 
   it("stops a cancelled run before its next query", async () => {
-    const id = await createSet("long", Array.from({ length: 400 }, (_, i) => ({ query: `deploy freeze number ${i}`, relevant: [] })));
+    const id = await createSet(
+      "long",
+      Array.from({ length: 400 }, (_, i) => ({ query: `deploy freeze number ${i}`, relevant: [] })),
+    );
     const { json } = await callRoute(runsRoute.POST, { body: { dataset_id: id } });
     await waitFor(json.id, (r) => r.progress.done >= 2);
     const cancelled = await callRoute(cancelRoute.POST, { params: { id: json.id } });
@@ -193,7 +224,10 @@ describe("evaluation runs", () => {
   }, 120_000);
 
   it("marks a run unfinished at a (re)start interrupted, and the old job stops", async () => {
-    const id = await createSet("long2", Array.from({ length: 400 }, (_, i) => ({ query: `kafka lag ${i}`, relevant: [] })));
+    const id = await createSet(
+      "long2",
+      Array.from({ length: 400 }, (_, i) => ({ query: `kafka lag ${i}`, relevant: [] })),
+    );
     const { json } = await callRoute(runsRoute.POST, { body: { dataset_id: id } });
     await waitFor(json.id, (r) => r.status === "running" && r.progress.done >= 1);
     // What the next server start does first (lib/startup.ts).

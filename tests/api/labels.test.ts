@@ -34,7 +34,14 @@ beforeAll(async () => {
       id: ID,
       createdAt: new Date(),
       source: "ingest",
-      request: { store: "remote-prod", query: "who handles kafka lag", k: 2, search_mode: "hybrid", use_rerank: false, selector: "off" },
+      request: {
+        store: "remote-prod",
+        query: "who handles kafka lag",
+        k: 2,
+        search_mode: "hybrid",
+        use_rerank: false,
+        selector: "off",
+      },
       latencyMs: 3,
       outcome: {
         results,
@@ -67,7 +74,10 @@ describe("PUT /api/recalls/{id}/labels", () => {
   it("saves labels on an ingested recall and GET /api/recalls/{id} returns them", async () => {
     const saved = await put(ID, { present: "yes", results: { kafka: true, lunch: false }, labeler: "Priya" });
     expect(saved.status).toBe(200);
-    expect(saved.json).toMatchObject({ id: ID, labels: { present: "yes", results: { kafka: true, lunch: false }, labeler: "Priya" } });
+    expect(saved.json).toMatchObject({
+      id: ID,
+      labels: { present: "yes", results: { kafka: true, lunch: false }, labeler: "Priya" },
+    });
     const edited = await put(ID, { results: { oncall: true, lunch: null } });
     expect(edited.json.labels).toMatchObject({ present: "yes", results: { kafka: true, oncall: true }, labeler: "Priya" });
     expect(edited.json.labels.results).not.toHaveProperty("lunch");

@@ -51,10 +51,23 @@ afterAll(async () => {
 });
 
 async function streamWhatIf(body: unknown) {
-  const request = new NextRequest(new URL("/api/what-if", "http://localhost"), { method: "POST", body: JSON.stringify(body), headers: { "content-type": "application/json" } });
+  const request = new NextRequest(new URL("/api/what-if", "http://localhost"), {
+    method: "POST",
+    body: JSON.stringify(body),
+    headers: { "content-type": "application/json" },
+  });
   const response = await whatIfRoute.POST(request, { params: Promise.resolve({}) });
   const text = await response.text();
-  return { status: response.status, events: response.status === 200 ? text.trim().split("\n").map((l) => JSON.parse(l)) : [JSON.parse(text)] };
+  return {
+    status: response.status,
+    events:
+      response.status === 200
+        ? text
+            .trim()
+            .split("\n")
+            .map((l) => JSON.parse(l))
+        : [JSON.parse(text)],
+  };
 }
 
 describe("profiles", () => {
@@ -68,15 +81,21 @@ describe("profiles", () => {
   });
 
   it("creates, replaces and reads a profile; bad constants answer 422 with every issue", async () => {
-    const created = await callRoute(profilesRoute.POST, { body: { name: "strict", thresholds: { abs_low_cosine: 0.45, abs_moderate_cosine: 0.6 }, pool_size: 10, description: "d" } });
+    const created = await callRoute(profilesRoute.POST, {
+      body: { name: "strict", thresholds: { abs_low_cosine: 0.45, abs_moderate_cosine: 0.6 }, pool_size: 10, description: "d" },
+    });
     expect(created.status).toBe(201);
     expect(created.json.thresholds).toMatchObject({ name: "strict", abs_low_cosine: 0.45, high_prominence: 0.4 });
-    const replaced = await callRoute(profilesRoute.POST, { body: { name: "strict", thresholds: { abs_low_cosine: 0.5, abs_moderate_cosine: 0.6 }, pool_size: 10 } });
+    const replaced = await callRoute(profilesRoute.POST, {
+      body: { name: "strict", thresholds: { abs_low_cosine: 0.5, abs_moderate_cosine: 0.6 }, pool_size: 10 },
+    });
     expect(replaced.status).toBe(200);
     const got = await callRoute(profileRoute.GET, { params: { name: "strict" } });
     expect(got.json).toMatchObject({ name: "strict", pool_size: 10, builtin: false, thresholds: { abs_low_cosine: 0.5 } });
     expect((await callRoute(profileRoute.GET, { params: { name: "missing" } })).status).toBe(404);
-    const bad = await callRoute(profilesRoute.POST, { body: { name: "bad", thresholds: { high_prominence: 0.1, abs_low_cosine: 2 }, pool_size: 0 } });
+    const bad = await callRoute(profilesRoute.POST, {
+      body: { name: "bad", thresholds: { high_prominence: 0.1, abs_low_cosine: 2 }, pool_size: 0 },
+    });
     expect(bad.status).toBe(422);
     expect(bad.json.error).toBe("invalid_thresholds");
   });
@@ -91,7 +110,9 @@ describe("a store's profile", () => {
     const view = posted.json;
     // The wire block stays the reference's, exactly as computed over the in-pool candidates.
     const inPool = view.candidates.filter((c: { in_pool: boolean }) => c.in_pool);
-    expect(toWireConfidence(view.confidence)).toEqual(toWireConfidence(computeConfidence(confidenceInputFromCandidates(inPool, inPool.length))));
+    expect(toWireConfidence(view.confidence)).toEqual(
+      toWireConfidence(computeConfidence(confidenceInputFromCandidates(inPool, inPool.length))),
+    );
     expect(view.confidence.thresholds).toBe("default");
     expect(view.profile_confidence).toMatchObject({ profile: "use-lite", pool_size: SHIPPED_PROFILE.pool_size });
     expect(view.profile_confidence.level).toBe(profileConfidence(view.candidates, 2, SHIPPED_PROFILE).level);
@@ -104,24 +125,45 @@ describe("a store's profile", () => {
   });
 
   it("assigning the reference drops the profile block; unknown stores and profiles answer 404", async () => {
-    expect((await callRoute(storeProfileRoute.PUT, { method: "PUT", params: { name: "embedded" }, body: { profile: "default" } })).json).toEqual({ store: "embedded", profile: "default" });
+    expect(
+      (await callRoute(storeProfileRoute.PUT, { method: "PUT", params: { name: "embedded" }, body: { profile: "default" } }))
+        .json,
+    ).toEqual({ store: "embedded", profile: "default" });
     const view = (await callRoute(recallRoute.POST, { body: { query: "friday deploys", k: 3 } })).json;
     expect(view.profile_confidence).toBeUndefined();
     expect(view.k_sensitivity[0]).not.toHaveProperty("profile_level");
-    expect((await callRoute(storeProfileRoute.PUT, { method: "PUT", params: { name: "nope" }, body: { profile: "default" } })).status).toBe(404);
-    expect((await callRoute(storeProfileRoute.PUT, { method: "PUT", params: { name: "embedded" }, body: { profile: "nope" } })).status).toBe(404);
+    expect(
+      (await callRoute(storeProfileRoute.PUT, { method: "PUT", params: { name: "nope" }, body: { profile: "default" } })).status,
+    ).toBe(404);
+    expect(
+      (await callRoute(storeProfileRoute.PUT, { method: "PUT", params: { name: "embedded" }, body: { profile: "nope" } })).status,
+    ).toBe(404);
     await callRoute(storeProfileRoute.PUT, { method: "PUT", params: { name: "embedded" }, body: { profile: "strict" } });
-    expect((await callRoute(recallRoute.POST, { body: { query: "what editor", k: 2 } })).json.profile_confidence.profile).toBe("strict");
+    expect((await callRoute(recallRoute.POST, { body: { query: "what editor", k: 2 } })).json.profile_confidence.profile).toBe(
+      "strict",
+    );
   });
 });
 
 describe("fit and what-if over logged recalls", () => {
   it("fits from labeled recalls, saves under a name, and a what-if agrees with recomputing each recall", async () => {
     const db = await getDatabase();
-    const queries = ["kafka lag pager", "who is on call", "pgbouncer postgres", "neovim editor", "friday deploy freeze", "price of bananas in Peru", "best sushi in Osaka", "how tall is Everest"];
+    const queries = [
+      "kafka lag pager",
+      "who is on call",
+      "pgbouncer postgres",
+      "neovim editor",
+      "friday deploy freeze",
+      "price of bananas in Peru",
+      "best sushi in Osaka",
+      "how tall is Everest",
+    ];
     for (const query of queries) {
       const view = (await callRoute(recallRoute.POST, { body: { query, k: 3 } })).json;
-      await db.prisma.recall.update({ where: { id: view.id }, data: { labelPresent: queries.indexOf(query) < 5 ? "yes" : "no" } });
+      await db.prisma.recall.update({
+        where: { id: view.id },
+        data: { labelPresent: queries.indexOf(query) < 5 ? "yes" : "no" },
+      });
     }
     const tooFew = await callRoute(fitRoute.POST, { body: { recall_filters: { q: "bananas" } } });
     expect(tooFew.status).toBe(422);
@@ -138,11 +180,18 @@ describe("fit and what-if over logged recalls", () => {
     expect(events[0].type).toBe("start");
     const result = events.at(-1);
     expect(result.type).toBe("result");
-    const all = await db.prisma.recall.findMany({ where: { status: "ok" }, include: { candidates: { orderBy: { rank: "asc" } } } });
+    const all = await db.prisma.recall.findMany({
+      where: { status: "ok" },
+      include: { candidates: { orderBy: { rank: "asc" } } },
+    });
     expect(result.total).toBe(all.length);
     let flips = 0;
     for (const r of all) {
-      const cands = r.candidates.map((c) => ({ raw_cosine: c.rawCosine, hybrid_score: c.hybridScore, keyword_score: c.keywordScore }));
+      const cands = r.candidates.map((c) => ({
+        raw_cosine: c.rawCosine,
+        hybrid_score: c.hybridScore,
+        keyword_score: c.keywordScore,
+      }));
       if (profileConfidence(cands, r.k, SHIPPED_PROFILE).level !== r.level) flips++;
     }
     expect(result.flip_count).toBe(flips);
@@ -151,9 +200,16 @@ describe("fit and what-if over logged recalls", () => {
     expect(live.events.at(-1)).toMatchObject({ type: "result", flip_count: 0 });
     // The what-if's SQL filters select what History's would.
     const { historyWhere, HistoryFiltersSchema } = await import("@/lib/recall-log/history");
-    for (const filters of [{ q: "kafka" }, { level: "low,none" }, { store: "embedded", source: "console" }, { selector_applied: "false", has_dropped: "false" }]) {
+    for (const filters of [
+      { q: "kafka" },
+      { level: "low,none" },
+      { store: "embedded", source: "console" },
+      { selector_applied: "false", has_dropped: "false" },
+    ]) {
       const parsed = HistoryFiltersSchema.parse(filters);
-      const expected = await db.prisma.recall.count({ where: { AND: [historyWhere(parsed), { status: "ok" }, { level: { not: null } }] } });
+      const expected = await db.prisma.recall.count({
+        where: { AND: [historyWhere(parsed), { status: "ok" }, { level: { not: null } }] },
+      });
       expect((await streamWhatIf({ profile: "use-lite", filters })).events.at(-1).total, JSON.stringify(filters)).toBe(expected);
     }
     expect((await streamWhatIf({ filters: {} })).status).toBe(422);

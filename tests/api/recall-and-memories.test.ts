@@ -21,10 +21,30 @@ const { getDatabase } = await import("@/lib/db");
 const { getEmbedder } = await import("@/lib/embeddings");
 
 const SEED = [
-  { id: "oncall", summary: "Priya is on call this week; escalate Kafka lag pages to her before 22:00.", type: "schedule", tags: ["oncall"] },
-  { id: "kafka", summary: "Kafka consumer lag alerts fire when the dispatch consumer falls 5 minutes behind.", type: "fact", tags: ["kafka"] },
-  { id: "lunch", summary: "The team lunch on Thursdays is at the Vietnamese place near the office.", type: "note", tags: ["food"] },
-  { id: "db", summary: "PgBouncer sits in front of Postgres because the rates API opened too many connections.", type: "decision", tags: ["database"] },
+  {
+    id: "oncall",
+    summary: "Priya is on call this week; escalate Kafka lag pages to her before 22:00.",
+    type: "schedule",
+    tags: ["oncall"],
+  },
+  {
+    id: "kafka",
+    summary: "Kafka consumer lag alerts fire when the dispatch consumer falls 5 minutes behind.",
+    type: "fact",
+    tags: ["kafka"],
+  },
+  {
+    id: "lunch",
+    summary: "The team lunch on Thursdays is at the Vietnamese place near the office.",
+    type: "note",
+    tags: ["food"],
+  },
+  {
+    id: "db",
+    summary: "PgBouncer sits in front of Postgres because the rates API opened too many connections.",
+    type: "decision",
+    tags: ["database"],
+  },
 ];
 
 beforeAll(async () => {
@@ -48,7 +68,14 @@ describe("POST /api/recall", () => {
     expect(posted.status).toBe(200);
     const view = posted.json;
     expect(view.id).toMatch(/^[0-9a-f-]{36}$/);
-    expect(view.request).toEqual({ store: "embedded", query: "who handles kafka lag pages this week", k: 2, search_mode: "hybrid", use_rerank: false, selector: "off" });
+    expect(view.request).toEqual({
+      store: "embedded",
+      query: "who handles kafka lag pages this week",
+      k: 2,
+      search_mode: "hybrid",
+      use_rerank: false,
+      selector: "off",
+    });
     expect(view.results).toHaveLength(2);
     expect(view.results.map((r: { memory_id: string }) => r.memory_id).sort()).toEqual(["kafka", "oncall"]);
     expect(view.candidates.length).toBe(SEED.length);
@@ -104,11 +131,20 @@ describe("memories API", () => {
       "",
       JSON.stringify({ id: "jsonl-2", summary: "Release notes go to the #releases channel.", extra: 1 }),
     ].join("\n");
-    const { status, json } = await callRoute(memoriesRoute.POST, { rawBody: body, headers: { "content-type": "application/x-ndjson" } });
+    const { status, json } = await callRoute(memoriesRoute.POST, {
+      rawBody: body,
+      headers: { "content-type": "application/x-ndjson" },
+    });
     expect(status).toBe(201);
     expect(json.created).toBe(1);
     expect(json.rejected).toBe(4);
-    expect(json.results.map((r: { status: string }) => r.status)).toEqual(["created", "rejected", "rejected", "rejected", "rejected"]);
+    expect(json.results.map((r: { status: string }) => r.status)).toEqual([
+      "created",
+      "rejected",
+      "rejected",
+      "rejected",
+      "rejected",
+    ]);
     expect(json.results[1].errors[0].message).toMatch(/^line 2 is not valid JSON/);
     expect(json.results.map((r: { line: number }) => r.line)).toEqual([1, 2, 3, 4, 6]); // line 5 is blank
     expect(json.results[2].errors[0].message).toBe("summary is empty");
@@ -155,7 +191,13 @@ describe("memories API", () => {
 describe("POST /api/recalls (ingestion)", () => {
   const response = {
     results: [{ memory_id: "r-1", summary: "From production", score: 0.9 }],
-    confidence: { level: "moderate", top_score: 0.7, prominence: 0.3, result_count: 5, rationale: "Top semantic cosine 0.70, prominence 0.30 above the candidate-pool mean (0.54); top hit is a plausible match." },
+    confidence: {
+      level: "moderate",
+      top_score: 0.7,
+      prominence: 0.3,
+      result_count: 5,
+      rationale: "Top semantic cosine 0.70, prominence 0.30 above the candidate-pool mean (0.54); top hit is a plausible match.",
+    },
     selector: { applied: true, model: "prod-llm", kept: 1, dropped: 1, dropped_memory_ids: ["r-2"] },
   };
 
@@ -175,7 +217,15 @@ describe("POST /api/recalls (ingestion)", () => {
 
     const history = await callRoute(recallsRoute.GET, { url: "/api/recalls?source=ingest&q=ingested" });
     expect(history.json.items).toHaveLength(1);
-    expect(history.json.items[0]).toMatchObject({ source: "ingest", store: "prod", level: "moderate", selector_applied: true, selector_kept: 1, selector_dropped: 1, has_candidates: false });
+    expect(history.json.items[0]).toMatchObject({
+      source: "ingest",
+      store: "prod",
+      level: "moderate",
+      selector_applied: true,
+      selector_kept: 1,
+      selector_dropped: 1,
+      has_candidates: false,
+    });
   });
 
   it("refuses an oversized body with 413, and a body that is not a batch with 422", async () => {

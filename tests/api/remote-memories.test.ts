@@ -18,7 +18,14 @@ process.env.DEMO_CORPUS = "off";
 delete process.env.DATABASE_URL;
 for (const key of Object.keys(process.env)) if (key.startsWith("REMOTE_STORE_")) delete process.env[key];
 process.env.REMOTE_STORES = JSON.stringify([
-  { name: "fake", label: "Fake memory service", base_url: fake.url, api_key: FAKE_API_KEY, context_id: FAKE_CONTEXT_ID, timeout_ms: 3000 },
+  {
+    name: "fake",
+    label: "Fake memory service",
+    base_url: fake.url,
+    api_key: FAKE_API_KEY,
+    context_id: FAKE_CONTEXT_ID,
+    timeout_ms: 3000,
+  },
   { name: "fake-badkey", base_url: fake.url, api_key: "kagura_not-the-right-key", context_id: FAKE_CONTEXT_ID, timeout_ms: 3000 },
 ]);
 
@@ -220,14 +227,24 @@ describe("the list mapping when the service leaves things out", () => {
   it("fills a bare row with nulls and empties, not guesses about content or tags", () => {
     const page = toMemoryListPage("s", { limit: 5, offset: 0 }, { memories: [row("a")], total: 1, has_more: false });
     expect(page.items[0]).toEqual({
-      id: "a", summary: "", content: null, type: "", tags: [], importance: 0.5, created_at: "", updated_at: null, embedding_model: null,
+      id: "a",
+      summary: "",
+      content: null,
+      type: "",
+      tags: [],
+      importance: 0.5,
+      created_at: "",
+      updated_at: null,
+      embedding_model: null,
     });
   });
 
   it("pages by has_more, else by total, else by a full page; never past an empty page", () => {
     const next = (p: { next_cursor: string | null }) => (p.next_cursor ? decodeRemoteCursor("s", p.next_cursor) : null);
     expect(next(toMemoryListPage("s", { limit: 2, offset: 4 }, { memories: [row("a"), row("b")], has_more: true }))).toBe(6);
-    expect(next(toMemoryListPage("s", { limit: 2, offset: 4 }, { memories: [row("a"), row("b")], has_more: false, total: 99 }))).toBeNull();
+    expect(
+      next(toMemoryListPage("s", { limit: 2, offset: 4 }, { memories: [row("a"), row("b")], has_more: false, total: 99 })),
+    ).toBeNull();
     expect(next(toMemoryListPage("s", { limit: 2, offset: 0 }, { memories: [row("a"), row("b")], total: 3 }))).toBe(2);
     expect(next(toMemoryListPage("s", { limit: 2, offset: 1 }, { memories: [row("a"), row("b")], total: 3 }))).toBeNull();
     expect(next(toMemoryListPage("s", { limit: 2, offset: 0 }, { memories: [row("a"), row("b")] }))).toBe(2);

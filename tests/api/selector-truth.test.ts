@@ -165,10 +165,22 @@ describe("one meaning of results, for every strategy and store kind", () => {
     const posted = await callRoute(recallsRoute.POST, {
       body: {
         recalls: [
-          { store: "prod", request: { query: "after selection", k: 3 }, response: { results: results(["i-1", "i-2"]), selector: block } },
-          { store: "prod", request: { query: "whole page", k: 3 }, response: { results: results(["i-1", "i-2", "i-3"]), selector: block } },
+          {
+            store: "prod",
+            request: { query: "after selection", k: 3 },
+            response: { results: results(["i-1", "i-2"]), selector: block },
+          },
+          {
+            store: "prod",
+            request: { query: "whole page", k: 3 },
+            response: { results: results(["i-1", "i-2", "i-3"]), selector: block },
+          },
           // Written under the old rule: the score gap kept the page whole and said "not applied".
-          { store: "prod", request: { query: "old rule", k: 2 }, response: { results: results(["i-1", "i-2"]), selector: { applied: false, reason: "no_clear_gap" } } },
+          {
+            store: "prod",
+            request: { query: "old rule", k: 2 },
+            response: { results: results(["i-1", "i-2"]), selector: { applied: false, reason: "no_clear_gap" } },
+          },
         ],
       },
     });

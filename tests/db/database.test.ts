@@ -101,9 +101,7 @@ describe.each(DATABASE_KINDS)("database layer on %s", (kind) => {
       checksum: "f".repeat(64),
     };
     await expect(migrate(db, [...readMigrations(), broken])).rejects.toThrow(DatabaseSetupError);
-    const tables = await db.withSession((s) =>
-      s.query(`SELECT 1 FROM information_schema.tables WHERE table_name = 'half_done'`),
-    );
+    const tables = await db.withSession((s) => s.query(`SELECT 1 FROM information_schema.tables WHERE table_name = 'half_done'`));
     expect(tables).toEqual([]);
     const recorded = await db.withSession((s) =>
       s.query(`SELECT 1 FROM "_prisma_migrations" WHERE migration_name = $1`, [broken.name]),

@@ -10,9 +10,12 @@ it("prisma/schema.prisma has no change that lacks a migration (npm run db:migrat
   const result = await promisify(execFile)(
     path.join(root, "node_modules", ".bin", "prisma"),
     [
-      "migrate", "diff",
-      "--from-schema-datamodel", "prisma/migrations/schema.snapshot.prisma",
-      "--to-schema-datamodel", "prisma/schema.prisma",
+      "migrate",
+      "diff",
+      "--from-schema-datamodel",
+      "prisma/migrations/schema.snapshot.prisma",
+      "--to-schema-datamodel",
+      "prisma/schema.prisma",
       "--exit-code",
     ],
     { cwd: root },

@@ -31,24 +31,81 @@ describe.each(DATABASE_KINDS)("the selector-truth migration on %s", (kind) => {
 
     // Four console recalls as the old code logged them (the whole page, dropped rows marked).
     const page = (n: number, dropped: number[] = []) =>
-      JSON.stringify(Array.from({ length: n }, (_, i) => ({ memory_id: `m${i + 1}`, summary: `Memory ${i + 1}`, score: 0.9 - i / 10, ...(dropped.includes(i + 1) ? { dropped: true } : {}) })));
-    const insert = (id: string, selector: string, request: string, cols: { applied: boolean; model?: string; reason?: string; kept?: number; dropped?: number; ids?: string[] }, results: string, level: string, usage: string | null) =>
+      JSON.stringify(
+        Array.from({ length: n }, (_, i) => ({
+          memory_id: `m${i + 1}`,
+          summary: `Memory ${i + 1}`,
+          score: 0.9 - i / 10,
+          ...(dropped.includes(i + 1) ? { dropped: true } : {}),
+        })),
+      );
+    const insert = (
+      id: string,
+      selector: string,
+      request: string,
+      cols: { applied: boolean; model?: string; reason?: string; kept?: number; dropped?: number; ids?: string[] },
+      results: string,
+      level: string,
+      usage: string | null,
+    ) =>
       prisma.$executeRawUnsafe(
         `INSERT INTO recalls (id, created_at, source, store, query, k, search_mode, request, status, level, top_score, selector_applied, selector_model,
            selector_reason, selector_kept, selector_dropped, dropped_memory_ids, selector, selector_usage, results, returned_count, has_candidates)
          VALUES ($1::uuid, $2::timestamptz, 'console', 'embedded', 'q', 5, 'hybrid', $3::jsonb, 'ok', $4, 0.7, $5, $6, $7, $8, $9, $10::text[], $11::jsonb, $12::jsonb, $13::jsonb, $14, $15)`,
-        id, at, request, level, cols.applied, cols.model ?? null, cols.reason ?? null, cols.kept ?? null, cols.dropped ?? null, cols.ids ?? [], selector, usage, results,
-        JSON.parse(results).filter((r: { dropped?: boolean }) => !r.dropped).length, id === ids.llmDroppedTop,
+        id,
+        at,
+        request,
+        level,
+        cols.applied,
+        cols.model ?? null,
+        cols.reason ?? null,
+        cols.kept ?? null,
+        cols.dropped ?? null,
+        cols.ids ?? [],
+        selector,
+        usage,
+        results,
+        JSON.parse(results).filter((r: { dropped?: boolean }) => !r.dropped).length,
+        id === ids.llmDroppedTop,
       );
-    const req = (selector: string) => JSON.stringify({ store: "embedded", query: "q", k: 5, search_mode: "hybrid", use_rerank: false, selector });
-    await insert(ids.gapKeptAll, '{"applied":false,"reason":"no_clear_gap"}', req("gap"), { applied: false, reason: "no_clear_gap" }, page(4), "low", '{"latency_ms":0.1,"detail":"The largest relative drop is 0.05"}');
-    await insert(ids.http, '{"applied":false,"reason":"http_500"}', req("llm"), { applied: false, reason: "http_500" }, page(3), "high", '{"latency_ms":12}');
+    const req = (selector: string) =>
+      JSON.stringify({ store: "embedded", query: "q", k: 5, search_mode: "hybrid", use_rerank: false, selector });
+    await insert(
+      ids.gapKeptAll,
+      '{"applied":false,"reason":"no_clear_gap"}',
+      req("gap"),
+      { applied: false, reason: "no_clear_gap" },
+      page(4),
+      "low",
+      '{"latency_ms":0.1,"detail":"The largest relative drop is 0.05"}',
+    );
+    await insert(
+      ids.http,
+      '{"applied":false,"reason":"http_500"}',
+      req("llm"),
+      { applied: false, reason: "http_500" },
+      page(3),
+      "high",
+      '{"latency_ms":12}',
+    );
     await insert(
       ids.llmDroppedTop,
       '{"applied":true,"model":"gpt-x","kept":2,"dropped":1,"dropped_memory_ids":["m3"]}',
-      req("llm"), { applied: true, model: "gpt-x", kept: 2, dropped: 1, ids: ["m3"] }, page(3, [3]), "moderate", '{"latency_ms":40}',
+      req("llm"),
+      { applied: true, model: "gpt-x", kept: 2, dropped: 1, ids: ["m3"] },
+      page(3, [3]),
+      "moderate",
+      '{"latency_ms":40}',
     );
-    await insert(ids.gapTooFew, '{"applied":false,"reason":"too_few_results"}', req("gap"), { applied: false, reason: "too_few_results" }, page(2), "none", '{"latency_ms":0.1}');
+    await insert(
+      ids.gapTooFew,
+      '{"applied":false,"reason":"too_few_results"}',
+      req("gap"),
+      { applied: false, reason: "too_few_results" },
+      page(2),
+      "none",
+      '{"latency_ms":0.1}',
+    );
     // The LLM recall's pool: m3 (dropped) has the highest raw cosine, so the level rests on it.
     await prisma.$executeRawUnsafe(
       `INSERT INTO recall_candidates (recall_id, rank, memory_id, summary, raw_cosine, in_pool, returned, dropped) VALUES
@@ -95,7 +152,19 @@ describe.each(DATABASE_KINDS)("the selector-truth migration on %s", (kind) => {
     expect(answer).toEqual(await getInsights(prisma, q, { rollups: false }));
     // Hand counts: applied = the kept-whole gap page + the LLM recall; the HTTP error is the one failure
     // of the three recalls a selector ran or tried on; too_few_results is skipped (neither).
-    expect(answer.totals).toMatchObject({ recalls: 4, applied: 2, counted: 2, kept: 6, dropped: 1, lost_any: 1, selector_failed: 1, tried: 3, top_dropped: 1, moderate_top_dropped: 1, weak_kept_all: 1 });
+    expect(answer.totals).toMatchObject({
+      recalls: 4,
+      applied: 2,
+      counted: 2,
+      kept: 6,
+      dropped: 1,
+      lost_any: 1,
+      selector_failed: 1,
+      tried: 3,
+      top_dropped: 1,
+      moderate_top_dropped: 1,
+      weak_kept_all: 1,
+    });
     expect(answer.totals.drop_rate).toBeCloseTo(1 / 7, 12);
     expect(answer.totals.lost_any_rate).toBeCloseTo(1 / 2, 12);
     expect(answer.totals.failure_rate).toBeCloseTo(1 / 3, 12);

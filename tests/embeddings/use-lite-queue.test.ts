@@ -14,7 +14,9 @@ describe("UseLiteEmbedder's queue", () => {
     const alone = (await embedder.embed([question]))[0]!;
     const done: string[] = [];
     // Four one-chunk imports: two in flight on the bulk workers, two queued behind them.
-    const chunks = [0, 1, 2, 3].map((c) => Array.from({ length: 32 }, (_, i) => `memory ${c}-${i} about deploys, pools and caches`));
+    const chunks = [0, 1, 2, 3].map((c) =>
+      Array.from({ length: 32 }, (_, i) => `memory ${c}-${i} about deploys, pools and caches`),
+    );
     const bulk = chunks.map((texts, c) => embedder.embed(texts, { priority: "bulk" }).then((v) => (done.push(`bulk ${c}`), v)));
     await new Promise((r) => setTimeout(r, 20));
     const query = embedder.embed([question], { priority: "query" }).then((v) => (done.push("query"), v));

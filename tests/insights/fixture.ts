@@ -29,34 +29,108 @@ const range = (a: number, b: number) => Array.from({ length: b - a + 1 }, (_, i)
 
 export const FIXTURE: FixtureRecall[] = [
   // NY Jan 9 01:00 — top kept, a4 dropped.
-  { name: "R1", at: "2025-01-09T06:00:00Z", store: "alpha", level: "high", selector: { applied: true, model: "gpt-x", kept: 3, dropped: 1, dropped_memory_ids: ["a4"] }, page: ["a1", "a2", "a3", "a4"] },
+  {
+    name: "R1",
+    at: "2025-01-09T06:00:00Z",
+    store: "alpha",
+    level: "high",
+    selector: { applied: true, model: "gpt-x", kept: 3, dropped: 1, dropped_memory_ids: ["a4"] },
+    page: ["a1", "a2", "a3", "a4"],
+  },
   // NY Jan 9 07:10 — high, and the top hit (a1) dropped: a disagreement.
-  { name: "R2", at: "2025-01-09T12:10:00Z", store: "alpha", level: "high", selector: { applied: true, model: "gpt-x", kept: 2, dropped: 1, dropped_memory_ids: ["a1"] }, page: ["a1", "a2", "a3"] },
+  {
+    name: "R2",
+    at: "2025-01-09T12:10:00Z",
+    store: "alpha",
+    level: "high",
+    selector: { applied: true, model: "gpt-x", kept: 2, dropped: 1, dropped_memory_ids: ["a1"] },
+    page: ["a1", "a2", "a3"],
+  },
   // NY Jan 9 10:00 — low, selector kept everything: a disagreement.
-  { name: "R3", at: "2025-01-09T15:00:00Z", store: "beta", level: "low", selector: { applied: true, model: "score-gap", kept: 3, dropped: 0, dropped_memory_ids: [] }, page: ["b1", "b2", "b3"] },
+  {
+    name: "R3",
+    at: "2025-01-09T15:00:00Z",
+    store: "beta",
+    level: "low",
+    selector: { applied: true, model: "score-gap", kept: 3, dropped: 0, dropped_memory_ids: [] },
+    page: ["b1", "b2", "b3"],
+  },
   // NY Jan 9 22:30 (UTC Jan 10) — selector did not run.
-  { name: "R4", at: "2025-01-10T03:30:00Z", store: "beta", level: "none", selector: { applied: false, reason: "no_clear_gap" }, page: ["b1", "b2"] },
+  {
+    name: "R4",
+    at: "2025-01-10T03:30:00Z",
+    store: "beta",
+    level: "none",
+    selector: { applied: false, reason: "no_clear_gap" },
+    page: ["b1", "b2"],
+  },
   // NY Jan 9 23:59 — failed: volume only.
   { name: "R5", at: "2025-01-10T04:59:00Z", store: "alpha", level: null, selector: null, page: [] },
   // NY Jan 10 00:00 — 25 results, 22 dropped: the block lists the first 20 (c04…c23).
   {
-    name: "R6", at: "2025-01-10T05:00:00Z", store: "alpha", level: "moderate",
+    name: "R6",
+    at: "2025-01-10T05:00:00Z",
+    store: "alpha",
+    level: "moderate",
     selector: { applied: true, model: "gpt-x", kept: 3, dropped: 22, dropped_memory_ids: range(4, 23) },
-    page: range(1, 25), allDropped: range(4, 25),
+    page: range(1, 25),
+    allDropped: range(4, 25),
   },
   // NY Jan 10 09:00 — an ingested page of kept results only; 3 dropped, 2 listed (b9 on no page).
-  { name: "R7", at: "2025-01-10T14:00:00Z", store: "beta", level: "high", selector: { applied: true, model: "score-gap", kept: 2, dropped: 3, dropped_memory_ids: ["b3", "b9"] }, page: ["b1", "b2"] },
+  {
+    name: "R7",
+    at: "2025-01-10T14:00:00Z",
+    store: "beta",
+    level: "high",
+    selector: { applied: true, model: "score-gap", kept: 2, dropped: 3, dropped_memory_ids: ["b3", "b9"] },
+    page: ["b1", "b2"],
+  },
   // NY Jan 11 05:00 — selector off.
-  { name: "R8", at: "2025-01-11T10:00:00Z", store: "alpha", level: "none", selector: { applied: false, reason: "disabled" }, page: ["a1"] },
+  {
+    name: "R8",
+    at: "2025-01-11T10:00:00Z",
+    store: "alpha",
+    level: "none",
+    selector: { applied: false, reason: "disabled" },
+    page: ["a1"],
+  },
   // NY Jan 11 07:00 — applied, but the block states no counts (not in the drop rate).
-  { name: "R12", at: "2025-01-11T12:00:00Z", store: "beta", level: "moderate", selector: { applied: true, model: "gpt-x" }, page: ["b5"] },
+  {
+    name: "R12",
+    at: "2025-01-11T12:00:00Z",
+    store: "beta",
+    level: "moderate",
+    selector: { applied: true, model: "gpt-x" },
+    page: ["b5"],
+  },
   // NY Jan 11 08:00 — no confidence block, no selector block.
   { name: "R13", at: "2025-01-11T13:00:00Z", store: "alpha", level: "unknown", selector: null, page: ["a2"] },
   // NY Jan 11 15:00
-  { name: "R9", at: "2025-01-11T20:00:00Z", store: "beta", level: "low", selector: { applied: true, model: "gpt-x", kept: 2, dropped: 2, dropped_memory_ids: ["b3", "b4"] }, page: ["b1", "b2", "b3", "b4"] },
+  {
+    name: "R9",
+    at: "2025-01-11T20:00:00Z",
+    store: "beta",
+    level: "low",
+    selector: { applied: true, model: "gpt-x", kept: 2, dropped: 2, dropped_memory_ids: ["b3", "b4"] },
+    page: ["b1", "b2", "b3", "b4"],
+  },
   // Outside the range [Jan 9 00:00, Jan 12 00:00) New York time.
-  { name: "R10", at: "2025-01-12T06:00:00Z", store: "alpha", level: "high", selector: { applied: true, model: "gpt-x", kept: 0, dropped: 1, dropped_memory_ids: ["a1"] }, page: ["a1"] },
-  { name: "R11", at: "2025-01-09T04:00:00Z", store: "beta", level: "low", selector: { applied: true, model: "gpt-x", kept: 0, dropped: 1, dropped_memory_ids: ["b1"] }, page: ["b1"] },
+  {
+    name: "R10",
+    at: "2025-01-12T06:00:00Z",
+    store: "alpha",
+    level: "high",
+    selector: { applied: true, model: "gpt-x", kept: 0, dropped: 1, dropped_memory_ids: ["a1"] },
+    page: ["a1"],
+  },
+  {
+    name: "R11",
+    at: "2025-01-09T04:00:00Z",
+    store: "beta",
+    level: "low",
+    selector: { applied: true, model: "gpt-x", kept: 0, dropped: 1, dropped_memory_ids: ["b1"] },
+    page: ["b1"],
+  },
 ];
 
 /** The range the hand counts are for: three New York days. */
@@ -76,7 +150,11 @@ export function fixtureRow(spec: FixtureRecall, id: string = randomUUID()) {
   if (spec.level === null) {
     return recallRow({ ...base, error: { code: "store_unavailable", message: "The store is down.", status: 502 } });
   }
-  const results = spec.page.map((memoryId, rank) => ({ memory_id: memoryId, summary: summaryOf(memoryId), score: 0.9 - rank / 100 }));
+  const results = spec.page.map((memoryId, rank) => ({
+    memory_id: memoryId,
+    summary: summaryOf(memoryId),
+    score: 0.9 - rank / 100,
+  }));
   const confidence =
     spec.level === "unknown"
       ? null

@@ -21,12 +21,54 @@ import { FIXTURE, fixtureRow, NY_FROM, NY_TO, summaryOf } from "./fixture";
  * checked against the recalls they summarize after inserts, deletes and updates.
  */
 
-const query = (q: Partial<InsightsQuery> = {}): InsightsQuery => ({ from: NY_FROM, to: NY_TO, bucket: "day", tz: "America/New_York", ...q });
+const query = (q: Partial<InsightsQuery> = {}): InsightsQuery => ({
+  from: NY_FROM,
+  to: NY_TO,
+  bucket: "day",
+  tz: "America/New_York",
+  ...q,
+});
 
 /** The counters of a stats object (rates left out), for compact comparisons. */
 function counts(s: InsightsResponse["totals"]) {
-  const { recalls, failed, ok, applied, not_applied, counted, kept, dropped, listed_dropped, lost_any, high, moderate, low, none, unknown_level, high_top_dropped, weak_kept_all } = s;
-  return { recalls, failed, ok, applied, not_applied, counted, kept, dropped, listed_dropped, lost_any, high, moderate, low, none, unknown_level, high_top_dropped, weak_kept_all };
+  const {
+    recalls,
+    failed,
+    ok,
+    applied,
+    not_applied,
+    counted,
+    kept,
+    dropped,
+    listed_dropped,
+    lost_any,
+    high,
+    moderate,
+    low,
+    none,
+    unknown_level,
+    high_top_dropped,
+    weak_kept_all,
+  } = s;
+  return {
+    recalls,
+    failed,
+    ok,
+    applied,
+    not_applied,
+    counted,
+    kept,
+    dropped,
+    listed_dropped,
+    lost_any,
+    high,
+    moderate,
+    low,
+    none,
+    unknown_level,
+    high_top_dropped,
+    weak_kept_all,
+  };
 }
 
 describe.each(DATABASE_KINDS)("insights on %s", (kind) => {
@@ -59,9 +101,23 @@ describe.each(DATABASE_KINDS)("insights on %s", (kind) => {
   it("adds up the range by hand: failed recalls in volume only, drop rate from the counts", async () => {
     const answer = await getInsights(prisma, query());
     expect(counts(answer.totals)).toEqual({
-      recalls: 11, failed: 1, ok: 10, applied: 7, not_applied: 3, counted: 6,
-      kept: 15, dropped: 29, listed_dropped: 26, lost_any: 5,
-      high: 3, moderate: 2, low: 2, none: 2, unknown_level: 1, high_top_dropped: 1, weak_kept_all: 1,
+      recalls: 11,
+      failed: 1,
+      ok: 10,
+      applied: 7,
+      not_applied: 3,
+      counted: 6,
+      kept: 15,
+      dropped: 29,
+      listed_dropped: 26,
+      lost_any: 5,
+      high: 3,
+      moderate: 2,
+      low: 2,
+      none: 2,
+      unknown_level: 1,
+      high_top_dropped: 1,
+      weak_kept_all: 1,
     });
     expect(answer.totals.applied_rate).toBeCloseTo(7 / 10, 12);
     expect(answer.totals.drop_rate).toBeCloseTo(29 / 44, 12);
@@ -69,7 +125,13 @@ describe.each(DATABASE_KINDS)("insights on %s", (kind) => {
     expect(answer.totals.weak_hit_rate).toBeCloseTo(4 / 9, 12);
     expect(answer.totals.level_mix).toEqual({ high: 3 / 9, moderate: 2 / 9, low: 2 / 9, none: 2 / 9 });
     expect(answer.most_dropped.unlisted_drops).toBe(3); // R6: 22 − 20 listed, R7: 3 − 2
-    expect(answer).toMatchObject({ from: NY_FROM.toISOString(), to: NY_TO.toISOString(), bucket: "day", tz: "America/New_York", filters: { store: null, selector_model: null } });
+    expect(answer).toMatchObject({
+      from: NY_FROM.toISOString(),
+      to: NY_TO.toISOString(),
+      bucket: "day",
+      tz: "America/New_York",
+      filters: { store: null, selector_model: null },
+    });
   });
 
   it("cuts days at New York midnight: 22:30 local on the 9th is the 9th, not the 10th (UTC)", async () => {
@@ -81,14 +143,50 @@ describe.each(DATABASE_KINDS)("insights on %s", (kind) => {
     ]);
     const [d9, d10, d11] = ny.series;
     expect(counts(d9!)).toEqual({
-      recalls: 5, failed: 1, ok: 4, applied: 3, not_applied: 1, counted: 3, kept: 8, dropped: 2, listed_dropped: 2, lost_any: 2,
-      high: 2, moderate: 0, low: 1, none: 1, unknown_level: 0, high_top_dropped: 1, weak_kept_all: 1,
+      recalls: 5,
+      failed: 1,
+      ok: 4,
+      applied: 3,
+      not_applied: 1,
+      counted: 3,
+      kept: 8,
+      dropped: 2,
+      listed_dropped: 2,
+      lost_any: 2,
+      high: 2,
+      moderate: 0,
+      low: 1,
+      none: 1,
+      unknown_level: 0,
+      high_top_dropped: 1,
+      weak_kept_all: 1,
     });
     expect(d9!.drop_rate).toBeCloseTo(2 / 10, 12);
     expect(d9!.weak_hit_rate).toBeCloseTo(2 / 4, 12);
-    expect(counts(d10!)).toMatchObject({ recalls: 2, applied: 2, kept: 5, dropped: 25, listed_dropped: 22, lost_any: 2, high: 1, moderate: 1 });
+    expect(counts(d10!)).toMatchObject({
+      recalls: 2,
+      applied: 2,
+      kept: 5,
+      dropped: 25,
+      listed_dropped: 22,
+      lost_any: 2,
+      high: 1,
+      moderate: 1,
+    });
     expect(d10!.drop_rate).toBeCloseTo(25 / 30, 12);
-    expect(counts(d11!)).toMatchObject({ recalls: 4, failed: 0, applied: 2, counted: 1, kept: 2, dropped: 2, lost_any: 1, none: 1, low: 1, moderate: 1, unknown_level: 1 });
+    expect(counts(d11!)).toMatchObject({
+      recalls: 4,
+      failed: 0,
+      applied: 2,
+      counted: 1,
+      kept: 2,
+      dropped: 2,
+      lost_any: 1,
+      none: 1,
+      low: 1,
+      moderate: 1,
+      unknown_level: 1,
+    });
     expect(d11!.drop_rate).toBeCloseTo(2 / 4, 12);
     expect(d11!.weak_hit_rate).toBeCloseTo(2 / 3, 12);
 
@@ -101,16 +199,37 @@ describe.each(DATABASE_KINDS)("insights on %s", (kind) => {
       ["2025-01-12T00:00", true, 0],
     ]);
     // An empty bucket is a gap: counts 0, rates null.
-    expect(utc.series[3]).toMatchObject({ recalls: 0, applied_rate: null, drop_rate: null, lost_any_rate: null, weak_hit_rate: null, level_mix: null });
+    expect(utc.series[3]).toMatchObject({
+      recalls: 0,
+      applied_rate: null,
+      drop_rate: null,
+      lost_any_rate: null,
+      weak_hit_rate: null,
+      level_mix: null,
+    });
   });
 
   it("breaks the range down per store, per selector model and per reason the selector did not run", async () => {
     const answer = await getInsights(prisma, query());
-    expect(answer.by_store.map((s) => [s.store, s.recalls, s.failed, s.applied, s.counted, s.kept, s.dropped, s.lost_any])).toEqual([
+    expect(
+      answer.by_store.map((s) => [s.store, s.recalls, s.failed, s.applied, s.counted, s.kept, s.dropped, s.lost_any]),
+    ).toEqual([
       ["alpha", 6, 1, 3, 3, 8, 24, 3],
       ["beta", 5, 0, 4, 3, 7, 5, 2],
     ]);
-    expect(answer.by_model.map((m) => [m.selector_model, m.applied, m.counted, m.kept, m.dropped, m.lost_any, m.high, m.moderate, m.low])).toEqual([
+    expect(
+      answer.by_model.map((m) => [
+        m.selector_model,
+        m.applied,
+        m.counted,
+        m.kept,
+        m.dropped,
+        m.lost_any,
+        m.high,
+        m.moderate,
+        m.low,
+      ]),
+    ).toEqual([
       ["gpt-x", 5, 4, 10, 26, 4, 2, 2, 1],
       ["score-gap", 2, 2, 5, 3, 1, 1, 0, 1],
     ]);
@@ -126,11 +245,20 @@ describe.each(DATABASE_KINDS)("insights on %s", (kind) => {
     const answer = await getInsights(prisma, query(), { listSize: 30 });
     const items = answer.most_dropped.items;
     expect(items).toHaveLength(25);
-    expect(items[0]).toEqual({ store: "beta", memory_id: "b3", summary: summaryOf("b3"), dropped: 2, kept: 1, drop_share: 2 / 3 });
+    expect(items[0]).toEqual({
+      store: "beta",
+      memory_id: "b3",
+      summary: summaryOf("b3"),
+      dropped: 2,
+      kept: 1,
+      drop_share: 2 / 3,
+    });
     expect(items[1]).toEqual({ store: "alpha", memory_id: "a1", summary: summaryOf("a1"), dropped: 1, kept: 1, drop_share: 0.5 });
     expect(items[2]).toEqual({ store: "alpha", memory_id: "a4", summary: summaryOf("a4"), dropped: 1, kept: 0, drop_share: 1 });
     // c04…c23 are listed; c24 and c25 were dropped beyond the cap of 20 and are not counted.
-    expect(items.slice(3, 23).map((i) => i.memory_id)).toEqual(Array.from({ length: 20 }, (_, i) => `c${String(i + 4).padStart(2, "0")}`));
+    expect(items.slice(3, 23).map((i) => i.memory_id)).toEqual(
+      Array.from({ length: 20 }, (_, i) => `c${String(i + 4).padStart(2, "0")}`),
+    );
     expect(items.some((i) => i.memory_id === "c24" || i.memory_id === "c25")).toBe(false);
     expect(items[23]).toMatchObject({ store: "beta", memory_id: "b4", dropped: 1, kept: 0 });
     // b9 was only ever listed as dropped, never on a page: no summary known.
@@ -146,11 +274,23 @@ describe.each(DATABASE_KINDS)("insights on %s", (kind) => {
     expect(answer.disagreements.top_dropped.total).toBe(1);
     expect(answer.disagreements.top_dropped.items).toEqual([
       {
-        id: ids.get("R2"), created_at: "2025-01-09T12:10:00.000Z", store: "alpha", query: "question R2", level: "high", top_score: 0.7,
-        selector_model: "gpt-x", kept: 2, dropped: 1, top_memory_id: "a1", top_summary: summaryOf("a1"),
+        id: ids.get("R2"),
+        created_at: "2025-01-09T12:10:00.000Z",
+        store: "alpha",
+        query: "question R2",
+        level: "high",
+        top_score: 0.7,
+        selector_model: "gpt-x",
+        kept: 2,
+        dropped: 1,
+        top_memory_id: "a1",
+        top_summary: summaryOf("a1"),
       },
     ]);
-    expect(answer.disagreements.weak_kept_all).toMatchObject({ total: 1, items: [{ id: ids.get("R3"), level: "low", dropped: 0, kept: 3, top_memory_id: "b1" }] });
+    expect(answer.disagreements.weak_kept_all).toMatchObject({
+      total: 1,
+      items: [{ id: ids.get("R3"), level: "low", dropped: 0, kept: 3, top_memory_id: "b1" }],
+    });
     // R10 (high, top dropped) lies after the range.
     const wider = await getInsights(prisma, query({ to: new Date("2025-01-13T05:00:00Z") }));
     expect(wider.disagreements.top_dropped.items.map((i) => i.id)).toEqual([ids.get("R10"), ids.get("R2")]);
@@ -159,14 +299,33 @@ describe.each(DATABASE_KINDS)("insights on %s", (kind) => {
 
   it("filters by store and by selector model (a model filter keeps only recalls the selector ran on)", async () => {
     const beta = await getInsights(prisma, query({ store: "beta" }));
-    expect(counts(beta.totals)).toMatchObject({ recalls: 5, failed: 0, applied: 4, counted: 3, kept: 7, dropped: 5, high: 1, moderate: 1, low: 2, none: 1 });
+    expect(counts(beta.totals)).toMatchObject({
+      recalls: 5,
+      failed: 0,
+      applied: 4,
+      counted: 3,
+      kept: 7,
+      dropped: 5,
+      high: 1,
+      moderate: 1,
+      low: 2,
+      none: 1,
+    });
     expect(beta.by_store.map((s) => s.store)).toEqual(["beta"]);
     expect(beta.most_dropped.items.every((i) => i.store === "beta")).toBe(true);
     expect(beta.disagreements.top_dropped).toEqual({ total: 0, items: [] });
     expect(beta.filters).toEqual({ store: "beta", selector_model: null });
 
     const gpt = await getInsights(prisma, query({ selector_model: "gpt-x" }), { listSize: 30 });
-    expect(counts(gpt.totals)).toMatchObject({ recalls: 5, failed: 0, applied: 5, not_applied: 0, counted: 4, kept: 10, dropped: 26 });
+    expect(counts(gpt.totals)).toMatchObject({
+      recalls: 5,
+      failed: 0,
+      applied: 5,
+      not_applied: 0,
+      counted: 4,
+      kept: 10,
+      dropped: 26,
+    });
     expect(gpt.totals.applied_rate).toBe(1);
     expect(gpt.not_applied_reasons).toEqual([]);
     // b3 dropped by gpt-x once (R9), kept by score-gap (R3): neither R7 nor R3 counts here.
@@ -189,7 +348,13 @@ describe.each(DATABASE_KINDS)("insights on %s", (kind) => {
       { from: new Date("2025-01-08T00:00:00Z"), to: new Date("2025-01-14T00:00:00Z"), tz: "Asia/Kolkata", bucket: "hour" }, // +05:30
       { from: new Date("2025-01-01T00:00:00Z"), to: new Date("2025-02-01T00:00:00Z"), tz: "Asia/Kathmandu", bucket: "week" }, // +05:45
       { from: new Date("2025-01-09T05:07:00Z"), to: new Date("2025-01-12T04:59:00Z"), store: "alpha" },
-      { from: new Date("2025-01-09T05:07:00Z"), to: new Date("2025-01-12T04:59:00Z"), selector_model: "score-gap", tz: "UTC", bucket: "hour" },
+      {
+        from: new Date("2025-01-09T05:07:00Z"),
+        to: new Date("2025-01-12T04:59:00Z"),
+        selector_model: "score-gap",
+        tz: "UTC",
+        bucket: "hour",
+      },
     ];
     for (const c of cases) {
       const q = query(c);
@@ -203,14 +368,24 @@ describe.each(DATABASE_KINDS)("insights on %s", (kind) => {
     expect(cut.totals.recalls).toBe(10);
     const kolkata = await getInsights(prisma, query(cases[3]));
     expect(kolkata.series).toHaveLength(6 * 24 + 1); // 05:30 offset: the range starts and ends mid-hour locally
-    expect(kolkata.series[0]).toMatchObject({ local_start: "2025-01-08T05:00", start: "2025-01-07T23:30:00.000Z", partial: true });
+    expect(kolkata.series[0]).toMatchObject({
+      local_start: "2025-01-08T05:00",
+      start: "2025-01-07T23:30:00.000Z",
+      partial: true,
+    });
     expect(kolkata.totals.recalls).toBe(FIXTURE.length);
   });
 
   it("drills down: the history filtered by dropped_memory and selector_model lists the recalls behind a row", async () => {
-    const page = await listRecalls(prisma, HistoryQuerySchema.parse({ store: "beta", dropped_memory: "b3", from: NY_FROM.toISOString(), to: NY_TO.toISOString() }));
+    const page = await listRecalls(
+      prisma,
+      HistoryQuerySchema.parse({ store: "beta", dropped_memory: "b3", from: NY_FROM.toISOString(), to: NY_TO.toISOString() }),
+    );
     expect(page.items.map((i) => i.id).sort()).toEqual([ids.get("R7"), ids.get("R9")].sort());
-    const gpt = await listRecalls(prisma, HistoryQuerySchema.parse({ selector_model: "gpt-x", from: NY_FROM.toISOString(), to: NY_TO.toISOString() }));
+    const gpt = await listRecalls(
+      prisma,
+      HistoryQuerySchema.parse({ selector_model: "gpt-x", from: NY_FROM.toISOString(), to: NY_TO.toISOString() }),
+    );
     expect(gpt.items).toHaveLength(5);
   });
 
@@ -221,18 +396,42 @@ describe.each(DATABASE_KINDS)("insights on %s", (kind) => {
       createdAt: new Date("2025-03-01T12:00:00Z"),
       request: { store: "embedded", query: "embedded question", k: 1, search_mode: "hybrid", use_rerank: false, selector: "llm" },
       latencyMs: 1,
-      outcome: { results: [], confidence: null, selector: { applied: true, model: "m", kept: 0, dropped: 1, dropped_memory_ids: ["e-only-listed"] }, candidates: null, timings: {} },
+      outcome: {
+        results: [],
+        confidence: null,
+        selector: { applied: true, model: "m", kept: 0, dropped: 1, dropped_memory_ids: ["e-only-listed"] },
+        candidates: null,
+        timings: {},
+      },
     });
     await insertRecall(prisma, row);
-    const answer = await getInsights(prisma, query({ from: new Date("2025-03-01T00:00:00Z"), to: new Date("2025-03-02T00:00:00Z") }));
-    expect(answer.most_dropped.items).toEqual([{ store: "embedded", memory_id: "e-only-listed", summary: "From the memories table", dropped: 1, kept: 0, drop_share: 1 }]);
+    const answer = await getInsights(
+      prisma,
+      query({ from: new Date("2025-03-01T00:00:00Z"), to: new Date("2025-03-02T00:00:00Z") }),
+    );
+    expect(answer.most_dropped.items).toEqual([
+      { store: "embedded", memory_id: "e-only-listed", summary: "From the memories table", dropped: 1, kept: 0, drop_share: 1 },
+    ]);
   });
 
   it("cuts a DST day at 23 hours and leaves out the local hour that does not exist", async () => {
-    const day = await getInsights(prisma, query({ from: new Date("2025-03-09T05:00:00Z"), to: new Date("2025-03-10T04:00:00Z") }));
-    expect(day.series.map((p) => [p.local_start, p.start, p.end])).toEqual([["2025-03-09T00:00", "2025-03-09T05:00:00.000Z", "2025-03-10T04:00:00.000Z"]]);
-    const hours = await getInsights(prisma, query({ from: new Date("2025-03-09T05:00:00Z"), to: new Date("2025-03-09T09:00:00Z"), bucket: "hour" }));
-    expect(hours.series.map((p) => p.local_start)).toEqual(["2025-03-09T00:00", "2025-03-09T01:00", "2025-03-09T03:00", "2025-03-09T04:00"]);
+    const day = await getInsights(
+      prisma,
+      query({ from: new Date("2025-03-09T05:00:00Z"), to: new Date("2025-03-10T04:00:00Z") }),
+    );
+    expect(day.series.map((p) => [p.local_start, p.start, p.end])).toEqual([
+      ["2025-03-09T00:00", "2025-03-09T05:00:00.000Z", "2025-03-10T04:00:00.000Z"],
+    ]);
+    const hours = await getInsights(
+      prisma,
+      query({ from: new Date("2025-03-09T05:00:00Z"), to: new Date("2025-03-09T09:00:00Z"), bucket: "hour" }),
+    );
+    expect(hours.series.map((p) => p.local_start)).toEqual([
+      "2025-03-09T00:00",
+      "2025-03-09T01:00",
+      "2025-03-09T03:00",
+      "2025-03-09T04:00",
+    ]);
   });
 
   it("refuses a zone the database does not know as such", async () => {
@@ -240,7 +439,12 @@ describe.each(DATABASE_KINDS)("insights on %s", (kind) => {
   });
 
   it("keeps the rollups true through deletes (retention), updates and truncation", async () => {
-    const everything = query({ from: new Date("2024-01-01T00:00:00Z"), to: new Date("2026-01-01T00:00:00Z"), bucket: "week", tz: "UTC" });
+    const everything = query({
+      from: new Date("2024-01-01T00:00:00Z"),
+      to: new Date("2026-01-01T00:00:00Z"),
+      bucket: "week",
+      tz: "UTC",
+    });
     const check = async () => {
       const a = await getInsights(prisma, everything, { listSize: 100 });
       const b = await getInsights(prisma, everything, { listSize: 100, rollups: false });
@@ -252,7 +456,10 @@ describe.each(DATABASE_KINDS)("insights on %s", (kind) => {
 
     // One statement updating several recalls: R1 becomes none and loses its selector counts.
     await db.withSession((s) =>
-      s.query(`UPDATE recalls SET level = 'none', selector_dropped = 0, selector_kept = 4, dropped_memory_ids = '{}' WHERE id = ANY($1::uuid[])`, [[ids.get("R1"), ids.get("R6")]]),
+      s.query(
+        `UPDATE recalls SET level = 'none', selector_dropped = 0, selector_kept = 4, dropped_memory_ids = '{}' WHERE id = ANY($1::uuid[])`,
+        [[ids.get("R1"), ids.get("R6")]],
+      ),
     );
     const updated = await check();
     expect(updated.totals.weak_kept_all).toBe(before.totals.weak_kept_all + 2);
@@ -263,15 +470,21 @@ describe.each(DATABASE_KINDS)("insights on %s", (kind) => {
     const after = await check();
     expect(after.totals.recalls).toBe(FIXTURE.length + 1 - 8);
     // Emptied rollup rows are gone, not left at zero.
-    const zeros = await db.withSession((s) => s.query<{ n: number }>(`SELECT count(*)::int AS n FROM recall_rollup WHERE recalls = 0`));
+    const zeros = await db.withSession((s) =>
+      s.query<{ n: number }>(`SELECT count(*)::int AS n FROM recall_rollup WHERE recalls = 0`),
+    );
     expect(zeros[0]!.n).toBe(0);
-    const memZeros = await db.withSession((s) => s.query<{ n: number }>(`SELECT count(*)::int AS n FROM recall_memory_rollup WHERE dropped = 0 AND kept = 0`));
+    const memZeros = await db.withSession((s) =>
+      s.query<{ n: number }>(`SELECT count(*)::int AS n FROM recall_memory_rollup WHERE dropped = 0 AND kept = 0`),
+    );
     expect(memZeros[0]!.n).toBe(0);
 
     await db.withSession((s) => s.exec(`TRUNCATE recalls CASCADE`));
     const empty = await check();
     expect(empty.totals.recalls).toBe(0);
-    const rollupRows = await db.withSession((s) => s.query<{ n: number }>(`SELECT (SELECT count(*) FROM recall_rollup) + (SELECT count(*) FROM recall_memory_rollup) AS n`));
+    const rollupRows = await db.withSession((s) =>
+      s.query<{ n: number }>(`SELECT (SELECT count(*) FROM recall_rollup) + (SELECT count(*) FROM recall_memory_rollup) AS n`),
+    );
     expect(Number(rollupRows[0]!.n)).toBe(0);
   });
 });
@@ -288,7 +501,10 @@ describe("GET /api/insights", () => {
     route = await import("@/app/api/insights/route");
     ({ getDatabase } = await import("@/lib/db"));
     const { prisma } = await getDatabase();
-    await insertRecalls(prisma, FIXTURE.map((spec) => fixtureRow(spec)));
+    await insertRecalls(
+      prisma,
+      FIXTURE.map((spec) => fixtureRow(spec)),
+    );
   });
 
   afterAll(async () => {
@@ -301,10 +517,28 @@ describe("GET /api/insights", () => {
   const url = (params: Record<string, string>) => `/api/insights?${new URLSearchParams(params).toString()}`;
 
   it("answers one JSON with series, tables and totals", async () => {
-    const res = await callRoute(route.GET, { url: url({ from: NY_FROM.toISOString(), to: NY_TO.toISOString(), bucket: "day", tz: "America/New_York" }) });
+    const res = await callRoute(route.GET, {
+      url: url({ from: NY_FROM.toISOString(), to: NY_TO.toISOString(), bucket: "day", tz: "America/New_York" }),
+    });
     expect(res.status).toBe(200);
     expect(Object.keys(res.json).sort()).toEqual(
-      ["bucket", "by_model", "by_store", "disagreements", "filters", "from", "labels", "limits", "markers", "most_dropped", "not_applied_reasons", "series", "to", "totals", "tz"].sort(),
+      [
+        "bucket",
+        "by_model",
+        "by_store",
+        "disagreements",
+        "filters",
+        "from",
+        "labels",
+        "limits",
+        "markers",
+        "most_dropped",
+        "not_applied_reasons",
+        "series",
+        "to",
+        "totals",
+        "tz",
+      ].sort(),
     );
     expect(res.json.totals).toMatchObject({ recalls: 11, failed: 1, applied: 7, kept: 15, dropped: 29 });
     expect(res.json.series).toHaveLength(3);
@@ -335,14 +569,21 @@ describe("GET /api/insights", () => {
       expect(res.json.error).toBe("validation_failed");
       expect(res.json.details.issues[0].path).toEqual([at]);
     }
-    const many = await callRoute(route.GET, { url: url({ from: "2024-01-01T00:00:00Z", to: "2025-01-01T00:00:00Z", bucket: "hour" }) });
+    const many = await callRoute(route.GET, {
+      url: url({ from: "2024-01-01T00:00:00Z", to: "2025-01-01T00:00:00Z", bucket: "hour" }),
+    });
     expect(many.json.message).toMatch(/8,785 hour buckets; the limit is 2,000/);
   });
 
   it("takes a default `now` from the schema factory", () => {
     const now = new Date("2025-06-01T12:00:00Z");
     expect(insightsQuerySchema(() => now).parse({})).toEqual({
-      from: new Date("2025-05-02T12:00:00Z"), to: now, bucket: "day", tz: "UTC", store: undefined, selector_model: undefined,
+      from: new Date("2025-05-02T12:00:00Z"),
+      to: now,
+      bucket: "day",
+      tz: "UTC",
+      store: undefined,
+      selector_model: undefined,
     });
   });
 });

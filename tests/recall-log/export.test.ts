@@ -11,7 +11,7 @@ import { scratchDatabase, type ScratchDatabase } from "../support/databases";
 let scratch: ScratchDatabase;
 let db: OpenDatabase;
 let prisma: PrismaClient;
-const QUERIES = ["=HYPERLINK(\"http://evil\")", "+SUM(A1)", "-2+3", "@cmd", "plain, with \"quotes\"\nand a newline"];
+const QUERIES = ['=HYPERLINK("http://evil")', "+SUM(A1)", "-2+3", "@cmd", 'plain, with "quotes"\nand a newline'];
 
 beforeAll(async () => {
   scratch = await scratchDatabase("pglite");
@@ -22,7 +22,14 @@ beforeAll(async () => {
     recallRow({
       id: randomUUID(),
       createdAt: new Date(Date.UTC(2026, 10, 1, 0, 0, i)),
-      request: { store: i % 2 ? "embedded" : "prod", query: QUERIES[i % QUERIES.length]!, k: 5, search_mode: "hybrid", use_rerank: false, selector: "off" },
+      request: {
+        store: i % 2 ? "embedded" : "prod",
+        query: QUERIES[i % QUERIES.length]!,
+        k: 5,
+        search_mode: "hybrid",
+        use_rerank: false,
+        selector: "off",
+      },
       latencyMs: 10 + i,
       outcome: { results: [], confidence: null, selector: null, candidates: null, timings: {} },
     }),
@@ -41,7 +48,10 @@ async function collect(stream: ReadableStream<Uint8Array>): Promise<string> {
 
 it("streams every matching row once across pages as JSON Lines, newest first", async () => {
   const text = await collect(await exportStream(prisma, HistoryFiltersSchema.parse({}), "jsonl", 5));
-  const lines = text.trimEnd().split("\n").map((line) => JSON.parse(line) as { id: string; created_at: string });
+  const lines = text
+    .trimEnd()
+    .split("\n")
+    .map((line) => JSON.parse(line) as { id: string; created_at: string });
   expect(lines).toHaveLength(23);
   expect(new Set(lines.map((l) => l.id)).size).toBe(23);
   expect(lines.map((l) => l.created_at)).toEqual([...lines.map((l) => l.created_at)].sort().reverse());

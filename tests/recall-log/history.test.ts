@@ -66,7 +66,16 @@ function buildSpecs(): Spec[] {
       id: randomUUID(),
       createdAt: tie,
       store: j % 2 ? "embedded" : "remote-prod",
-      query: j === 0 ? "progress 100% done" : j === 1 ? "progress 1000 done" : j === 2 ? "snake_case keys" : j === 3 ? "logs under C:\\temp\\x" : `tied recall ${j}`,
+      query:
+        j === 0
+          ? "progress 100% done"
+          : j === 1
+            ? "progress 1000 done"
+            : j === 2
+              ? "snake_case keys"
+              : j === 3
+                ? "logs under C:\\temp\\x"
+                : `tied recall ${j}`,
       source: "console",
       level: LEVEL_CYCLE[j % 4]!,
       dropped: j % 2 ? 1 : null,
@@ -134,7 +143,10 @@ function byHistoryOrder(a: Spec, b: Spec): number {
 }
 
 function expected(specs: Spec[], keep: (spec: Spec) => boolean): string[] {
-  return specs.filter(keep).sort(byHistoryOrder).map((s) => s.id);
+  return specs
+    .filter(keep)
+    .sort(byHistoryOrder)
+    .map((s) => s.id);
 }
 
 describe.each(DATABASE_KINDS)("recall history on %s", (kind) => {
@@ -219,11 +231,25 @@ describe.each(DATABASE_KINDS)("recall history on %s", (kind) => {
     } satisfies HistoryItem);
 
     const failed = page.items.find((i) => i.id === specs[6]!.id)!;
-    expect(failed).toMatchObject({ status: "error", level: null, top_score: null, prominence: null, returned_count: 0, selector_applied: false, selector_reason: null, has_candidates: false });
+    expect(failed).toMatchObject({
+      status: "error",
+      level: null,
+      top_score: null,
+      prominence: null,
+      returned_count: 0,
+      selector_applied: false,
+      selector_reason: null,
+      has_candidates: false,
+    });
     const ingested = page.items.find((i) => i.id === specs[5]!.id)!;
     expect(ingested).toMatchObject({ source: "ingest", has_candidates: false, selector_applied: true, selector_dropped: 0 });
     const notApplied = page.items.find((i) => i.id === specs[2]!.id)!;
-    expect(notApplied).toMatchObject({ selector_applied: false, selector_reason: "disabled", selector_kept: null, selector_dropped: null });
+    expect(notApplied).toMatchObject({
+      selector_applied: false,
+      selector_reason: "disabled",
+      selector_kept: null,
+      selector_dropped: null,
+    });
   });
 
   it("filters by store, level (one or several), selector applied, has dropped, status and source", async () => {
@@ -239,7 +265,10 @@ describe.each(DATABASE_KINDS)("recall history on %s", (kind) => {
       [{ status: "error" }, (s) => s.level === null],
       [{ status: "ok" }, (s) => s.level !== null],
       [{ source: "ingest" }, (s) => s.source === "ingest"],
-      [{ store: "embedded", level: "high,moderate", has_dropped: "true" }, (s) => s.store === "embedded" && (s.level === "high" || s.level === "moderate") && (s.dropped ?? 0) > 0],
+      [
+        { store: "embedded", level: "high,moderate", has_dropped: "true" },
+        (s) => s.store === "embedded" && (s.level === "high" || s.level === "moderate") && (s.dropped ?? 0) > 0,
+      ],
       [{ selector_model: "selector-model" }, (s) => s.dropped !== null],
       [{ selector_model: "another-model" }, () => false],
       // The selector drops results from the top of the page: m-1 goes whenever two are dropped.
@@ -351,7 +380,10 @@ describe("GET /api/recalls", () => {
   it("answers bad input with the 422 envelope", async () => {
     const range = await callRoute(route.GET, { url: "/api/recalls?from=2025-02-01T00:00:00Z&to=2025-01-01T00:00:00Z" });
     expect(range.status).toBe(422);
-    expect(range.json).toMatchObject({ error: "validation_failed", message: expect.stringContaining("from must be earlier than to") });
+    expect(range.json).toMatchObject({
+      error: "validation_failed",
+      message: expect.stringContaining("from must be earlier than to"),
+    });
 
     const date = await callRoute(route.GET, { url: "/api/recalls?from=last%20week" });
     expect(date.status).toBe(422);

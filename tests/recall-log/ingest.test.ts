@@ -10,29 +10,48 @@ import { DATABASE_KINDS, scratchDatabase, type ScratchDatabase } from "../suppor
 const FULL = {
   results: [
     {
-      memory_id: "3f1c0000-0000-4000-8000-000000000001", summary: "JWT expiry caused 401 storm", type: "bug-fix",
-      importance: 0.8, scope: "persistent", created_at: "2026-06-01T09:12:00Z", updated_at: "2026-06-10T11:00:00Z",
-      client: "mcp", tags: ["auth", "jwt"], score: 0.9333, contradicts: [],
+      memory_id: "3f1c0000-0000-4000-8000-000000000001",
+      summary: "JWT expiry caused 401 storm",
+      type: "bug-fix",
+      importance: 0.8,
+      scope: "persistent",
+      created_at: "2026-06-01T09:12:00Z",
+      updated_at: "2026-06-10T11:00:00Z",
+      client: "mcp",
+      tags: ["auth", "jwt"],
+      score: 0.9333,
+      contradicts: [],
     },
   ],
   related_tags: [{ tag: "auth", count: 1, sample_summary: "JWT expiry caused 401 storm" }],
   confidence: {
-    level: "high", top_score: 0.919, prominence: 0.559, relative_margin: 4.989, result_count: 8,
-    rationale: "Top semantic cosine 0.92, prominence 0.56 above the candidate-pool mean (0.59); top hit is a strong, clearly-separated match.",
+    level: "high",
+    top_score: 0.919,
+    prominence: 0.559,
+    relative_margin: 4.989,
+    result_count: 8,
+    rationale:
+      "Top semantic cosine 0.92, prominence 0.56 above the candidate-pool mean (0.59); top hit is a strong, clearly-separated match.",
   },
 };
 const EMPTY = {
-  results: [], related_tags: [],
+  results: [],
+  related_tags: [],
   confidence: { level: "none", result_count: 0, rationale: "No candidates retrieved — likely nothing relevant in this context." },
 };
 const DEGRADED = {
   results: [{ memory_id: "m-1", summary: "BM25 only", score: 12.7 }],
   related_tags: [],
   confidence: {
-    level: "high", top_score: 12.7, relative_margin: 3.2, result_count: 5,
-    rationale: "Keyword-only pool: top hit sits 3.20 background-std-devs above the candidate-pool background; clear separation from background.",
+    level: "high",
+    top_score: 12.7,
+    relative_margin: 3.2,
+    result_count: 5,
+    rationale:
+      "Keyword-only pool: top hit sits 3.20 background-std-devs above the candidate-pool background; clear separation from background.",
   },
-  degraded: true, degraded_reason: "embedding_unavailable",
+  degraded: true,
+  degraded_reason: "embedding_unavailable",
 };
 const request = (query: string) => ({ query, k: 5, filters: { context_id: "ctx-1" } });
 
@@ -54,16 +73,34 @@ describe.each(DATABASE_KINDS)("ingesting recalls on %s", (kind) => {
 
   it("keeps what the full reference response states and derives only the background mean", async () => {
     const { results, accepted } = await ingestRecalls(prisma, [
-      { external_id: "full-1", store: "prod", request: request("why 401s"), response: FULL, latency_ms: 42.5, created_at: "2026-06-10T12:00:00Z" },
+      {
+        external_id: "full-1",
+        store: "prod",
+        request: request("why 401s"),
+        response: FULL,
+        latency_ms: 42.5,
+        created_at: "2026-06-10T12:00:00Z",
+      },
     ]);
     expect(accepted).toBe(1);
     const id = (results[0] as { id: string }).id;
     const view = (await findRecall(prisma, id))!;
-    expect(view).toMatchObject({ source: "ingest", store: "prod", created_at: "2026-06-10T12:00:00.000Z", latency_ms: 42.5, candidates: null });
+    expect(view).toMatchObject({
+      source: "ingest",
+      store: "prod",
+      created_at: "2026-06-10T12:00:00.000Z",
+      latency_ms: 42.5,
+      candidates: null,
+    });
     expect(view.request).toMatchObject({ query: "why 401s", k: 5, search_mode: "hybrid", filters: { context_id: "ctx-1" } });
     const c = view.confidence!;
     expect([c.level, c.top_score, c.prominence, c.relative_margin, c.result_count, c.rationale]).toEqual([
-      "high", 0.919, 0.559, 4.989, 8, FULL.confidence.rationale,
+      "high",
+      0.919,
+      0.559,
+      4.989,
+      8,
+      FULL.confidence.rationale,
     ]);
     expect(c.background_mean).toBeCloseTo(0.919 / 1.559, 12);
     expect(c.background_derived).toBe(true);
@@ -71,7 +108,17 @@ describe.each(DATABASE_KINDS)("ingesting recalls on %s", (kind) => {
     expect(c.basis).toBe("semantic");
     expect(c.trace).toEqual([]);
     expect(view.results).toEqual([
-      { memory_id: FULL.results[0]!.memory_id, summary: "JWT expiry caused 401 storm", score: 0.9333, type: "bug-fix", tags: ["auth", "jwt"], importance: 0.8, created_at: "2026-06-01T09:12:00Z", updated_at: "2026-06-10T11:00:00Z", rank: 1 },
+      {
+        memory_id: FULL.results[0]!.memory_id,
+        summary: "JWT expiry caused 401 storm",
+        score: 0.9333,
+        type: "bug-fix",
+        tags: ["auth", "jwt"],
+        importance: 0.8,
+        created_at: "2026-06-01T09:12:00Z",
+        updated_at: "2026-06-10T11:00:00Z",
+        rank: 1,
+      },
     ]);
     expect(view.dropped_results).toEqual([]);
     expect(view.selector).toBeNull();
@@ -83,11 +130,26 @@ describe.each(DATABASE_KINDS)("ingesting recalls on %s", (kind) => {
       { store: "prod", request: request("bm25 only"), response: DEGRADED },
     ]);
     const empty = (await findRecall(prisma, (results[0] as { id: string }).id))!;
-    expect(empty.confidence).toMatchObject({ level: "none", top_score: null, prominence: null, result_count: 0, basis: "empty", background_mean: null, background_derived: false });
+    expect(empty.confidence).toMatchObject({
+      level: "none",
+      top_score: null,
+      prominence: null,
+      result_count: 0,
+      basis: "empty",
+      background_mean: null,
+      background_derived: false,
+    });
     expect(empty.results).toEqual([]);
     const degraded = (await findRecall(prisma, (results[1] as { id: string }).id))!;
     expect(degraded.degraded).toEqual({ reason: "embedding_unavailable" });
-    expect(degraded.confidence).toMatchObject({ level: "high", top_score: 12.7, prominence: null, relative_margin: 3.2, basis: "zscore", background_mean: null });
+    expect(degraded.confidence).toMatchObject({
+      level: "high",
+      top_score: 12.7,
+      prominence: null,
+      relative_margin: 3.2,
+      basis: "zscore",
+      background_mean: null,
+    });
   });
 
   it("judges a mixed batch item by item: accepted, duplicate (in the batch and already stored), rejected with reasons", async () => {
@@ -97,17 +159,40 @@ describe.each(DATABASE_KINDS)("ingesting recalls on %s", (kind) => {
       selector: { applied: true, model: "gpt-x", kept: 1, dropped: 25, dropped_memory_ids: ["a", "b"] },
     };
     const out = await ingestRecalls(prisma, [
-      { external_id: "ok-1", store: "prod", request: request("good"), response: selectorResponse, candidates: [{ memory_id: FULL.results[0]!.memory_id, raw_cosine: 0.919, hybrid_score: 0.9333 }, { memory_id: "x", raw_cosine: 0.6 }] },
+      {
+        external_id: "ok-1",
+        store: "prod",
+        request: request("good"),
+        response: selectorResponse,
+        candidates: [
+          { memory_id: FULL.results[0]!.memory_id, raw_cosine: 0.919, hybrid_score: 0.9333 },
+          { memory_id: "x", raw_cosine: 0.6 },
+        ],
+      },
       { external_id: "ok-1", store: "prod", request: request("good again"), response: EMPTY },
       { external_id: "dup-stored", store: "prod", request: request("second"), response: EMPTY },
       { store: "prod", request: { k: 5 }, response: EMPTY },
-      { store: "prod", request: request("bad level"), response: { results: [], confidence: { level: "great", result_count: 0 } } },
+      {
+        store: "prod",
+        request: request("bad level"),
+        response: { results: [], confidence: { level: "great", result_count: 0 } },
+      },
       { store: "prod", request: request("extra"), response: EMPTY, colour: "red" },
       "not an object",
     ]);
     expect(out).toMatchObject({ accepted: 1, duplicates: 2, rejected: 4 });
-    expect(out.results.map((r) => r.status)).toEqual(["accepted", "duplicate", "duplicate", "rejected", "rejected", "rejected", "rejected"]);
-    const reasons = out.results.map((r) => (r.status === "rejected" ? r.errors.map((e) => `${e.path.join(".")}: ${e.message}`).join("; ") : ""));
+    expect(out.results.map((r) => r.status)).toEqual([
+      "accepted",
+      "duplicate",
+      "duplicate",
+      "rejected",
+      "rejected",
+      "rejected",
+      "rejected",
+    ]);
+    const reasons = out.results.map((r) =>
+      r.status === "rejected" ? r.errors.map((e) => `${e.path.join(".")}: ${e.message}`).join("; ") : "",
+    );
     expect(reasons[3]).toMatch(/^request\.query:/);
     expect(reasons[4]).toMatch(/^response\.confidence\.level:/);
     expect(reasons[5]).toBe(": unknown field: colour");

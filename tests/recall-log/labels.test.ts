@@ -69,7 +69,10 @@ describe.each(DATABASE_KINDS)("recall labels on %s", (kind) => {
     const out: string[] = [];
     let cursor: string | null = null;
     do {
-      const page = await listRecalls(prisma, HistoryQuerySchema.parse({ label, limit: String(limit), ...(cursor ? { cursor } : {}) }));
+      const page = await listRecalls(
+        prisma,
+        HistoryQuerySchema.parse({ label, limit: String(limit), ...(cursor ? { cursor } : {}) }),
+      );
       out.push(...page.items.map((item) => item.id));
       cursor = page.next_cursor;
     } while (cursor);
@@ -81,7 +84,10 @@ describe.each(DATABASE_KINDS)("recall labels on %s", (kind) => {
     db = await openDatabase(scratch.config);
     await migrate(db);
     prisma = new PrismaClient({ adapter: db.adapter });
-    await insertRecalls(prisma, ids.map((id, i) => row(id, i)));
+    await insertRecalls(
+      prisma,
+      ids.map((id, i) => row(id, i)),
+    );
   });
 
   afterAll(async () => {
@@ -158,7 +164,12 @@ describe.each(DATABASE_KINDS)("recall labels on %s", (kind) => {
     const page = await listRecalls(prisma, HistoryQuerySchema.parse({ label: "absent", source: "ingest", limit: "200" }));
     expect(page.items.map((item) => item.id)).toEqual(order(byPresent("no").filter((id) => ids.indexOf(id) % 4 === 0)));
     const item = (await listRecalls(prisma, HistoryQuerySchema.parse({ limit: "200" }))).items.find((x) => x.id === ids[1])!;
-    expect(item).toMatchObject({ label_present: "no", label_relevant: ["c3", "r0"], label_not_relevant: ["r1"], labeler: "Priya" });
+    expect(item).toMatchObject({
+      label_present: "no",
+      label_relevant: ["c3", "r0"],
+      label_not_relevant: ["r1"],
+      labeler: "Priya",
+    });
     expect(item.labeled_at).toBe(expectedLabels.get(ids[1]!)!.labeled_at);
   });
 
@@ -171,9 +182,17 @@ describe.each(DATABASE_KINDS)("recall labels on %s", (kind) => {
   it("exports the labels in CSV and JSON Lines", async () => {
     const filters = HistoryFiltersSchema.parse({ label: "labeled" });
     const jsonl = await new Response(await exportStream(prisma, filters, "jsonl")).text();
-    const lines = jsonl.trimEnd().split("\n").map((l) => JSON.parse(l));
+    const lines = jsonl
+      .trimEnd()
+      .split("\n")
+      .map((l) => JSON.parse(l));
     const one = lines.find((l) => l.id === ids[1]);
-    expect(one).toMatchObject({ label_present: "no", label_relevant: ["c3", "r0"], label_not_relevant: ["r1"], labeler: "Priya" });
+    expect(one).toMatchObject({
+      label_present: "no",
+      label_relevant: ["c3", "r0"],
+      label_not_relevant: ["r1"],
+      labeler: "Priya",
+    });
     const csv = await new Response(await exportStream(prisma, filters, "csv")).text();
     const [header, ...rows] = csv.trimEnd().split("\n");
     expect(header).toMatch(/,label_present,label_relevant,label_not_relevant,labeler,labeled_at$/);

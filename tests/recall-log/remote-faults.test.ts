@@ -41,7 +41,18 @@ describe("remote faults are logged, bounded and clean", () => {
       req.resume();
       if (behaviour === "loc") {
         res.writeHead(422, { "content-type": "application/json" });
-        res.end(JSON.stringify({ error: "VAL-001", message: "invalid", details: { errors: [{ loc: ["header", `Bearer ${API_KEY}`], msg: "bad header", type: "value_error" }, { loc: ["header", "Bearer sk-other-echo-99"], msg: "bad", type: "x" }] } }));
+        res.end(
+          JSON.stringify({
+            error: "VAL-001",
+            message: "invalid",
+            details: {
+              errors: [
+                { loc: ["header", `Bearer ${API_KEY}`], msg: "bad header", type: "value_error" },
+                { loc: ["header", "Bearer sk-other-echo-99"], msg: "bad", type: "x" },
+              ],
+            },
+          }),
+        );
         return;
       }
       if (behaviour === "slow") {
@@ -50,7 +61,9 @@ describe("remote faults are logged, bounded and clean", () => {
       }
       // 200 MB, chunked (no content-length), written as fast as the client reads.
       res.writeHead(200, { "content-type": "application/json" });
-      const chunk = Buffer.from(`{"results":[${'{"memory_id":"m","summary":"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"},'.repeat(20_000)}`);
+      const chunk = Buffer.from(
+        `{"results":[${'{"memory_id":"m","summary":"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"},'.repeat(20_000)}`,
+      );
       const write = () => {
         while (sentBytes < 200_000_000) {
           sentBytes += chunk.byteLength;
@@ -84,13 +97,18 @@ describe("remote faults are logged, bounded and clean", () => {
     behaviour = "huge";
     sentBytes = 0;
     const before = await prisma.recall.count();
-    const error = await runRecall(RecallBodySchema.parse({ store: "prod", query: "anything" }), store, prisma).catch((e: unknown) => e);
+    const error = await runRecall(RecallBodySchema.parse({ store: "prod", query: "anything" }), store, prisma).catch(
+      (e: unknown) => e,
+    );
     expect(error).toBeInstanceOf(RecallFailedError);
     const failed = error as RecallFailedError;
     expect(failed).toMatchObject({ status: 502, code: "remote_answer_too_large" });
     expect(failed.message).toMatch(/larger than 10 MB/);
     expect(await prisma.recall.count()).toBe(before + 1);
-    expect(await findRecall(prisma, failed.recallId)).toMatchObject({ status: "error", error: { code: "remote_answer_too_large" } });
+    expect(await findRecall(prisma, failed.recallId)).toMatchObject({
+      status: "error",
+      error: { code: "remote_answer_too_large" },
+    });
     // The client stopped reading: far less than the 200 MB went over the wire.
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(sentBytes).toBeLessThan(60_000_000);
@@ -104,19 +122,29 @@ describe("remote faults are logged, bounded and clean", () => {
     const before = await prisma.recall.count();
     const controller = new AbortController();
     setTimeout(() => controller.abort(reason()), 200);
-    const error = await runRecall(RecallBodySchema.parse({ store: "prod", query: "anything" }), store, prisma, { signal: controller.signal }).catch((e: unknown) => e);
+    const error = await runRecall(RecallBodySchema.parse({ store: "prod", query: "anything" }), store, prisma, {
+      signal: controller.signal,
+    }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(RecallFailedError);
     expect(error).toMatchObject({ status: 499, code: "cancelled" });
     expect(await prisma.recall.count()).toBe(before + 1);
-    expect(await findRecall(prisma, (error as RecallFailedError).recallId)).toMatchObject({ status: "error", error: { code: "cancelled" } });
+    expect(await findRecall(prisma, (error as RecallFailedError).recallId)).toMatchObject({
+      status: "error",
+      error: { code: "cancelled" },
+    });
   });
 
   it("a cancelled embedded recall is logged as cancelled too", async () => {
     // The embedded store does not watch the signal; the recall is judged after it answers.
-    const embedded = new EmbeddedStore(prisma, new OpenAICompatibleEmbedder({ baseUrl: "http://127.0.0.1:9/v1", model: "m", dimensions: 512, timeoutMs: 2_000 }));
+    const embedded = new EmbeddedStore(
+      prisma,
+      new OpenAICompatibleEmbedder({ baseUrl: "http://127.0.0.1:9/v1", model: "m", dimensions: 512, timeoutMs: 2_000 }),
+    );
     const controller = new AbortController();
     controller.abort(Object.assign(new Error("aborted"), { name: "ResponseAborted" }));
-    const error = await runRecall(RecallBodySchema.parse({ query: "anything", search_mode: "keyword" }), embedded, prisma, { signal: controller.signal }).catch((e: unknown) => e);
+    const error = await runRecall(RecallBodySchema.parse({ query: "anything", search_mode: "keyword" }), embedded, prisma, {
+      signal: controller.signal,
+    }).catch((e: unknown) => e);
     expect(error).toMatchObject({ status: 499, code: "cancelled" });
   });
 

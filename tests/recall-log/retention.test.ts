@@ -18,7 +18,14 @@ beforeAll(async () => {
   db = await openDatabase(scratch.config);
   await migrate(db);
   prisma = new PrismaClient({ adapter: db.adapter });
-  const request = { store: "embedded", query: "q", k: 1, search_mode: "hybrid" as const, use_rerank: false, selector: "off" as const };
+  const request = {
+    store: "embedded",
+    query: "q",
+    k: 1,
+    search_mode: "hybrid" as const,
+    use_rerank: false,
+    selector: "off" as const,
+  };
   await insertRecalls(
     prisma,
     [1, 5, 29, 31, 45, 400].map((d) =>
@@ -31,7 +38,18 @@ beforeAll(async () => {
           results: [],
           confidence: null,
           selector: null,
-          candidates: [{ memory_id: "m", summary: null, rank: 1, raw_cosine: 0.5, keyword_score: null, hybrid_score: null, in_pool: true, returned: true }],
+          candidates: [
+            {
+              memory_id: "m",
+              summary: null,
+              rank: 1,
+              raw_cosine: 0.5,
+              keyword_score: null,
+              hybrid_score: null,
+              in_pool: true,
+              returned: true,
+            },
+          ],
           timings: {},
         },
       }),
@@ -46,7 +64,10 @@ afterAll(async () => {
 
 it("counts without deleting on a dry run, then deletes exactly the recalls older than the window, candidates included", async () => {
   expect(await applyRetention(prisma, { keepDays: 30, dryRun: true, now: NOW })).toEqual({
-    keep_days: 30, cutoff: "2026-10-31T12:00:00.000Z", deleted: 3, dry_run: true,
+    keep_days: 30,
+    cutoff: "2026-10-31T12:00:00.000Z",
+    deleted: 3,
+    dry_run: true,
   });
   expect(await prisma.recall.count()).toBe(6);
   expect((await applyRetention(prisma, { keepDays: 30, now: NOW })).deleted).toBe(3);

@@ -16,7 +16,12 @@ describe("runRecall when the store fails", () => {
   let db: OpenDatabase;
   let prisma: PrismaClient;
   // The real OpenAI-compatible client, pointed at a loopback port nothing listens on.
-  const unreachable = new OpenAICompatibleEmbedder({ baseUrl: "http://127.0.0.1:9/v1", model: "m", dimensions: 512, timeoutMs: 2_000 });
+  const unreachable = new OpenAICompatibleEmbedder({
+    baseUrl: "http://127.0.0.1:9/v1",
+    model: "m",
+    dimensions: 512,
+    timeoutMs: 2_000,
+  });
 
   beforeAll(async () => {
     scratch = await scratchDatabase("pglite");
@@ -41,7 +46,13 @@ describe("runRecall when the store fails", () => {
     expect(failed.message).toMatch(/could not be reached/);
 
     const logged = await findRecall(prisma, failed.recallId);
-    expect(logged).toMatchObject({ status: "error", confidence: null, results: [], candidates: null, error: { code: "embedding_unavailable" } });
+    expect(logged).toMatchObject({
+      status: "error",
+      confidence: null,
+      results: [],
+      candidates: null,
+      error: { code: "embedding_unavailable" },
+    });
     expect(logged!.request.search_mode).toBe("semantic");
   });
 
@@ -60,7 +71,13 @@ describe("runRecall on a remote store", () => {
   let prisma: PrismaClient;
   let service: Awaited<ReturnType<typeof startFakeMemoryService>>;
   const store = (key: string) =>
-    new RemoteStore(readRemoteStoreConfigs({ REMOTE_STORE_URL: service.url, REMOTE_STORE_API_KEY: key, REMOTE_STORE_CONTEXT_ID: FAKE_CONTEXT_ID })[0]!);
+    new RemoteStore(
+      readRemoteStoreConfigs({
+        REMOTE_STORE_URL: service.url,
+        REMOTE_STORE_API_KEY: key,
+        REMOTE_STORE_CONTEXT_ID: FAKE_CONTEXT_ID,
+      })[0]!,
+    );
 
   beforeAll(async () => {
     service = await startFakeMemoryService({ apiKey: "kagura_right" });
@@ -78,12 +95,19 @@ describe("runRecall on a remote store", () => {
 
   it("logs what the service answered, confidence untouched and the pool unknown", async () => {
     const view = await runRecall(RecallBodySchema.parse({ store: "remote", query: "why 401s" }), store("kagura_right"), prisma);
-    expect(view).toMatchObject({ store: "remote", status: "ok", candidates: null, confidence: { level: "high", top_score: 0.919, prominence: 0.559, background_derived: true } });
+    expect(view).toMatchObject({
+      store: "remote",
+      status: "ok",
+      candidates: null,
+      confidence: { level: "high", top_score: 0.919, prominence: 0.559, background_derived: true },
+    });
     expect(await findRecall(prisma, view.id)).toEqual(view);
   });
 
   it("logs a rejected key as a failed recall and raises a 502 that says what to fix, without the key", async () => {
-    const error = (await runRecall(RecallBodySchema.parse({ store: "remote", query: "x" }), store("kagura_wrong"), prisma).catch((e: unknown) => e)) as RecallFailedError;
+    const error = (await runRecall(RecallBodySchema.parse({ store: "remote", query: "x" }), store("kagura_wrong"), prisma).catch(
+      (e: unknown) => e,
+    )) as RecallFailedError;
     expect(error).toBeInstanceOf(RecallFailedError);
     expect([error.status, error.code]).toEqual([502, "remote_auth_failed"]);
     expect(error.message).toMatch(/rejected its API key.*set a valid key in REMOTE_STORE_API_KEY/);

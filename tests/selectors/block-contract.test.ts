@@ -39,7 +39,13 @@ function expectContract(run: SelectorRun, pageIds: string[]) {
 describe("the block contract through the real constructors", () => {
   it("applied: counts over the page, dropped ids in page order, exactly five keys", () => {
     const block = selectorApplied({ model: "score-gap", page: ["a", "b", "c", "d"], keptIds: ["d", "b"] });
-    expect(serializeSelector(block)).toEqual({ applied: true, model: "score-gap", kept: 2, dropped: 2, dropped_memory_ids: ["a", "c"] });
+    expect(serializeSelector(block)).toEqual({
+      applied: true,
+      model: "score-gap",
+      kept: 2,
+      dropped: 2,
+      dropped_memory_ids: ["a", "c"],
+    });
   });
 
   it("caps the id list at 20 while dropped counts them all", () => {
@@ -54,7 +60,10 @@ describe("the block contract through the real constructors", () => {
     const wire = serializeSelector(selectorNotApplied("timeout"));
     expect(wire).toEqual({ applied: false, reason: "timeout" });
     expect(JSON.stringify(wire)).toBe('{"applied":false,"reason":"timeout"}');
-    expect(serializeSelector({ applied: false, reason: "x", model: undefined } as never)).toEqual({ applied: false, reason: "x" });
+    expect(serializeSelector({ applied: false, reason: "x", model: undefined } as never)).toEqual({
+      applied: false,
+      reason: "x",
+    });
   });
 
   it("the constructors refuse what would break the contract", () => {
@@ -85,7 +94,12 @@ describe("the block contract as the strategies build it", () => {
 
   it("the many-dropped score-gap page lists the first 20 dropped in page order", async () => {
     const pageIds = ids(35);
-    const page: SelectorPageItem[] = pageIds.map((id, i) => ({ memory_id: id, summary: "s", score: 1, raw_cosine: i === 7 ? 0.95 : 0.3 - i / 1000 }));
+    const page: SelectorPageItem[] = pageIds.map((id, i) => ({
+      memory_id: id,
+      summary: "s",
+      score: 1,
+      raw_cosine: i === 7 ? 0.95 : 0.3 - i / 1000,
+    }));
     const run = await createScoreGapSelector().select({ query: "q", page });
     expect(run.block).toMatchObject({ applied: true, kept: 1, dropped: 34 });
     if (run.block.applied) expect(run.block.dropped_memory_ids).toEqual(pageIds.filter((id) => id !== "mem-08").slice(0, 20));

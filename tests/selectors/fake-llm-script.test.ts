@@ -64,12 +64,32 @@ describe("fake-llm.ts as a script", () => {
   });
 
   it("the magic words in the query: timeout-please, error-please, refuse-please, garbage-please, drop-all-please", async () => {
-    expect((await selector(200).select({ query: "please timeout-please now", page: PAGE })).block).toEqual({ applied: false, reason: "timeout" });
-    expect((await selector().select({ query: "error-please", page: PAGE })).block).toEqual({ applied: false, reason: "http_error" });
-    expect((await selector().select({ query: "refuse-please", page: PAGE })).block).toEqual({ applied: false, reason: "refused" });
-    expect((await selector().select({ query: "garbage-please", page: PAGE })).block).toEqual({ applied: false, reason: "unparseable" });
-    expect((await selector().select({ query: "drop-all-please", page: PAGE })).block).toMatchObject({ applied: true, kept: 0, dropped: 4 });
-    expect((await selector().select({ query: "keep-all-please", page: PAGE })).block).toMatchObject({ applied: true, kept: 4, dropped: 0 });
+    expect((await selector(200).select({ query: "please timeout-please now", page: PAGE })).block).toEqual({
+      applied: false,
+      reason: "timeout",
+    });
+    expect((await selector().select({ query: "error-please", page: PAGE })).block).toEqual({
+      applied: false,
+      reason: "http_error",
+    });
+    expect((await selector().select({ query: "refuse-please", page: PAGE })).block).toEqual({
+      applied: false,
+      reason: "refused",
+    });
+    expect((await selector().select({ query: "garbage-please", page: PAGE })).block).toEqual({
+      applied: false,
+      reason: "unparseable",
+    });
+    expect((await selector().select({ query: "drop-all-please", page: PAGE })).block).toMatchObject({
+      applied: true,
+      kept: 0,
+      dropped: 4,
+    });
+    expect((await selector().select({ query: "keep-all-please", page: PAGE })).block).toMatchObject({
+      applied: true,
+      kept: 4,
+      dropped: 0,
+    });
     const invented = await selector().select({ query: "invent-id-please", page: PAGE });
     expect(invented.block).toEqual({ applied: false, reason: "unknown_id" });
     expect(invented.trace?.unknown_ids).toEqual(["mem-invented-by-llm"]);

@@ -32,7 +32,9 @@ describe("readLlmSelectorConfig", () => {
 
   it("reads the four variables, trims them, drops trailing slashes, defaults the timeout to 15000", () => {
     expect(LLM_SELECTOR_DEFAULT_TIMEOUT_MS).toBe(15_000);
-    expect(readLlmSelectorConfig({ SELECTOR_LLM_BASE_URL: " http://127.0.0.1:11434/v1/ ", SELECTOR_LLM_MODEL: " llama3.1:8b " })).toEqual({
+    expect(
+      readLlmSelectorConfig({ SELECTOR_LLM_BASE_URL: " http://127.0.0.1:11434/v1/ ", SELECTOR_LLM_MODEL: " llama3.1:8b " }),
+    ).toEqual({
       baseUrl: "http://127.0.0.1:11434/v1",
       model: "llama3.1:8b",
       timeoutMs: 15_000,
@@ -53,7 +55,9 @@ describe("readLlmSelectorConfig", () => {
     for (const timeout of ["0", "-5", "1.5", "abc", "15s", String(LLM_SELECTOR_MAX_TIMEOUT_MS + 1)]) {
       expect(() => readLlmSelectorConfig({ ...base, SELECTOR_LLM_TIMEOUT_MS: timeout }), timeout).toThrow(SelectorConfigError);
     }
-    expect(readLlmSelectorConfig({ ...base, SELECTOR_LLM_TIMEOUT_MS: String(LLM_SELECTOR_MAX_TIMEOUT_MS) })?.timeoutMs).toBe(600_000);
+    expect(readLlmSelectorConfig({ ...base, SELECTOR_LLM_TIMEOUT_MS: String(LLM_SELECTOR_MAX_TIMEOUT_MS) })?.timeoutMs).toBe(
+      600_000,
+    );
     expect(() => readLlmSelectorConfig({ ...base, SELECTOR_LLM_BASE_URL: "localhost:8080" })).toThrow(SelectorConfigError);
     expect(() => readLlmSelectorConfig({ ...base, SELECTOR_LLM_BASE_URL: "not a url" })).toThrow(/not a valid URL/);
     expect(() => readLlmSelectorConfig({ ...base, SELECTOR_LLM_BASE_URL: "ftp://host/v1" })).toThrow(/http\(s\)/);
@@ -75,7 +79,11 @@ describe("createSelector", () => {
   });
 
   it("llm with a bad configuration → null with a misconfigured block and what is wrong", () => {
-    const created = createSelector("llm", { SELECTOR_LLM_BASE_URL: "http://x/v1", SELECTOR_LLM_MODEL: "m", SELECTOR_LLM_TIMEOUT_MS: "soon" });
+    const created = createSelector("llm", {
+      SELECTOR_LLM_BASE_URL: "http://x/v1",
+      SELECTOR_LLM_MODEL: "m",
+      SELECTOR_LLM_TIMEOUT_MS: "soon",
+    });
     expect(created.selector).toBeNull();
     if (created.selector === null) {
       expect(created.block).toEqual({ applied: false, reason: "misconfigured" });
@@ -110,7 +118,11 @@ describe("availableSelectors", () => {
   });
 
   it("llm disabled with the problem when misconfigured", () => {
-    const options = availableSelectors({ SELECTOR_LLM_BASE_URL: "http://x/v1", SELECTOR_LLM_MODEL: "m", SELECTOR_LLM_TIMEOUT_MS: "-1" });
+    const options = availableSelectors({
+      SELECTOR_LLM_BASE_URL: "http://x/v1",
+      SELECTOR_LLM_MODEL: "m",
+      SELECTOR_LLM_TIMEOUT_MS: "-1",
+    });
     expect(options[2]).toMatchObject({ id: "llm", available: false, hint: expect.stringMatching(/SELECTOR_LLM_TIMEOUT_MS/) });
   });
 });
@@ -132,7 +144,13 @@ describe("runSelector", () => {
 
   it("gap → the score-gap run", async () => {
     const run = await runSelector("gap", { query: "q", page: PAGE }, { env: {} });
-    expect(serializeSelector(run.block)).toEqual({ applied: true, model: "score-gap", kept: 2, dropped: 1, dropped_memory_ids: ["c"] });
+    expect(serializeSelector(run.block)).toEqual({
+      applied: true,
+      model: "score-gap",
+      kept: 2,
+      dropped: 1,
+      dropped_memory_ids: ["c"],
+    });
     expect(run.keptIds).toEqual(["a", "b"]);
   });
 
@@ -153,11 +171,32 @@ describe("runSelector", () => {
 
   it("every reason this library produces is on the one list, each with its kind", () => {
     expect(SELECTOR_REASONS).toEqual([
-      "disabled", "not_configured", "misconfigured", "empty_page", "invalid_page", "no_cosines", "too_few_results", "aborted",
-      "timeout", "unreachable", "http_error", "bad_response", "refused", "truncated", "unparseable", "unknown_id",
+      "disabled",
+      "not_configured",
+      "misconfigured",
+      "empty_page",
+      "invalid_page",
+      "no_cosines",
+      "too_few_results",
+      "aborted",
+      "timeout",
+      "unreachable",
+      "http_error",
+      "bad_response",
+      "refused",
+      "truncated",
+      "unparseable",
+      "unknown_id",
     ]);
     expect(SELECTOR_REASONS.filter((r) => selectorReasonKind(r) === "failed")).toEqual([
-      "timeout", "unreachable", "http_error", "bad_response", "refused", "truncated", "unparseable", "unknown_id",
+      "timeout",
+      "unreachable",
+      "http_error",
+      "bad_response",
+      "refused",
+      "truncated",
+      "unparseable",
+      "unknown_id",
     ]);
     expect(SELECTOR_REASONS.filter((r) => selectorReasonKind(r) === "off")).toEqual(["disabled"]);
     // Written before the one list: a per-status HTTP code is still an HTTP failure; anything else is unknown.

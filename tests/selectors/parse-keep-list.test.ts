@@ -32,7 +32,10 @@ describe("parseKeepList: accepted answers", () => {
   it("a ```json code fence, with or without prose and language tag", () => {
     expect(kept('```json\n{"keep": ["m2"]}\n```')).toMatchObject({ ok: true, keptIds: ["m2"] });
     expect(kept('```\n{"keep": ["m2", "m3"]}\n```')).toMatchObject({ ok: true, keptIds: ["m2", "m3"] });
-    expect(kept('The answer:\n\n```json\n{\n  "keep": [\n    "m5"\n  ]\n}\n```\n\nDone.')).toMatchObject({ ok: true, keptIds: ["m5"] });
+    expect(kept('The answer:\n\n```json\n{\n  "keep": [\n    "m5"\n  ]\n}\n```\n\nDone.')).toMatchObject({
+      ok: true,
+      keptIds: ["m5"],
+    });
   });
 
   it("prose braces that are not JSON do not count", () => {
@@ -40,16 +43,25 @@ describe("parseKeepList: accepted answers", () => {
   });
 
   it("braces and quotes inside id strings do not confuse the scan", () => {
-    const page = ['a{1}', 'b"}', "c"];
-    expect(parseKeepList(`Here: ${JSON.stringify({ keep: ['b"}', "a{1}"] })} ok`, page)).toMatchObject({ ok: true, keptIds: ['a{1}', 'b"}'] });
+    const page = ["a{1}", 'b"}', "c"];
+    expect(parseKeepList(`Here: ${JSON.stringify({ keep: ['b"}', "a{1}"] })} ok`, page)).toMatchObject({
+      ok: true,
+      keptIds: ["a{1}", 'b"}'],
+    });
   });
 
   it("other keys beside keep are ignored", () => {
-    expect(kept('{"keep": ["m1"], "reason": "only m1 is about the query", "drop": ["m2"]}')).toMatchObject({ ok: true, keptIds: ["m1"] });
+    expect(kept('{"keep": ["m1"], "reason": "only m1 is about the query", "drop": ["m2"]}')).toMatchObject({
+      ok: true,
+      keptIds: ["m1"],
+    });
   });
 
   it("a reasoning model's <think> block is ignored, even when it holds JSON", () => {
-    expect(kept('<think>maybe {"keep": ["m1","m2"]}? no.</think>\n{"keep": ["m2"]}')).toMatchObject({ ok: true, keptIds: ["m2"] });
+    expect(kept('<think>maybe {"keep": ["m1","m2"]}? no.</think>\n{"keep": ["m2"]}')).toMatchObject({
+      ok: true,
+      keptIds: ["m2"],
+    });
   });
 
   it("ids are matched exactly (case and whitespace count) — UUIDs as the stores use them", () => {
@@ -71,7 +83,11 @@ describe("parseKeepList: unknown ids", () => {
   });
 
   it("extra invented ids, the numbers as strings, and an empty string are unknown", () => {
-    expect(kept('{"keep": ["m1", "m2", "m3", "m4", "m5", "m6"]}')).toMatchObject({ ok: false, reason: "unknown_id", unknownIds: ["m6"] });
+    expect(kept('{"keep": ["m1", "m2", "m3", "m4", "m5", "m6"]}')).toMatchObject({
+      ok: false,
+      reason: "unknown_id",
+      unknownIds: ["m6"],
+    });
     expect(kept('{"keep": ["1", "2"]}')).toMatchObject({ ok: false, reason: "unknown_id", unknownIds: ["1", "2"] });
     expect(kept('{"keep": [""]}')).toMatchObject({ ok: false, reason: "unknown_id" });
   });

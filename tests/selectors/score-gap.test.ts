@@ -52,7 +52,14 @@ describe("score gap: the rule", () => {
 
   it("measures the gap in raw-cosine order but reports kept and dropped in page order", () => {
     // page order x, y, z, w; cosine order y .80, w .78, x .30, z .25 → cut after w (drop .615)
-    const d = decideScoreGap(page([["x", 0.3], ["y", 0.8], ["z", 0.25], ["w", 0.78]]));
+    const d = decideScoreGap(
+      page([
+        ["x", 0.3],
+        ["y", 0.8],
+        ["z", 0.25],
+        ["w", 0.78],
+      ]),
+    );
     expect(d).toMatchObject({ applied: true, keptIds: ["y", "w"], droppedIds: ["x", "z"] });
   });
 
@@ -86,7 +93,14 @@ describe("score gap: the rule", () => {
 describe("score gap: bounds", () => {
   it("no result with a cosine → no_cosines", () => {
     expect(decideScoreGap(cosPage([null, null, null]))).toMatchObject({ applied: false, reason: "no_cosines" });
-    expect(decideScoreGap(page([["a", undefined], ["b", undefined]]))).toMatchObject({ applied: false, reason: "no_cosines" });
+    expect(
+      decideScoreGap(
+        page([
+          ["a", undefined],
+          ["b", undefined],
+        ]),
+      ),
+    ).toMatchObject({ applied: false, reason: "no_cosines" });
   });
 
   it("non-finite cosines count as missing", () => {
@@ -109,19 +123,33 @@ describe("score gap: bounds", () => {
   });
 
   it("a drop of exactly 0.15 is enough (float noise absorbed); 0.149 is not", () => {
-    for (const [a, b] of [[1, 0.85], [0.4, 0.34], [0.2, 0.17], [0.6, 0.51]] as const) {
+    for (const [a, b] of [
+      [1, 0.85],
+      [0.4, 0.34],
+      [0.2, 0.17],
+      [0.6, 0.51],
+    ] as const) {
       expect(decideScoreGap(cosPage([a, a, b])), `${a} → ${b}`).toMatchObject({ applied: true, droppedIds: ["m3"] });
     }
     expect(decideScoreGap(cosPage([1, 1, 0.851]))).toMatchObject({ applied: true, cut: null, droppedIds: [] });
   });
 
   it("all cosines equal → no clear gap, everything kept", () => {
-    expect(decideScoreGap(cosPage([0.5, 0.5, 0.5, 0.5]))).toMatchObject({ applied: true, cut: null, droppedIds: [], largest_relative_drop: 0 });
+    expect(decideScoreGap(cosPage([0.5, 0.5, 0.5, 0.5]))).toMatchObject({
+      applied: true,
+      cut: null,
+      droppedIds: [],
+      largest_relative_drop: 0,
+    });
   });
 
   it("a drop from a positive to a negative cosine counts; drops measured from a cosine ≤ 0 do not", () => {
     // 0.3 → -0.2 is a relative drop of 1.67; -0.2 → -0.25 is not measured
-    expect(decideScoreGap(cosPage([0.3, -0.2, -0.25]))).toMatchObject({ applied: true, keptIds: ["m1"], droppedIds: ["m2", "m3"] });
+    expect(decideScoreGap(cosPage([0.3, -0.2, -0.25]))).toMatchObject({
+      applied: true,
+      keptIds: ["m1"],
+      droppedIds: ["m2", "m3"],
+    });
     expect(decideScoreGap(cosPage([0, -0.1, -0.5]))).toMatchObject({ applied: true, cut: null, droppedIds: [] });
     expect(decideScoreGap(cosPage([-0.1, -0.2, -0.3]))).toMatchObject({ applied: true, cut: null, droppedIds: [] });
     // 0.5 → 0 is a full drop (1.0)
@@ -130,8 +158,24 @@ describe("score gap: bounds", () => {
 
   it("an empty page → empty_page; a page with a repeated or empty id → invalid_page", () => {
     expect(decideScoreGap([])).toMatchObject({ applied: false, reason: "empty_page" });
-    expect(decideScoreGap(page([["a", 0.9], ["b", 0.5], ["a", 0.1]]))).toMatchObject({ applied: false, reason: "invalid_page" });
-    expect(decideScoreGap(page([["a", 0.9], ["", 0.5], ["c", 0.1]]))).toMatchObject({ applied: false, reason: "invalid_page" });
+    expect(
+      decideScoreGap(
+        page([
+          ["a", 0.9],
+          ["b", 0.5],
+          ["a", 0.1],
+        ]),
+      ),
+    ).toMatchObject({ applied: false, reason: "invalid_page" });
+    expect(
+      decideScoreGap(
+        page([
+          ["a", 0.9],
+          ["", 0.5],
+          ["c", 0.1],
+        ]),
+      ),
+    ).toMatchObject({ applied: false, reason: "invalid_page" });
   });
 });
 
@@ -162,12 +206,28 @@ describe("score gap: ties", () => {
 
 describe("score gap: keyword-only rows", () => {
   it("are kept wherever they sit, and do not take part in the gap", () => {
-    const d = decideScoreGap(page([["k1", null], ["a", 0.7], ["k2", null], ["b", 0.66], ["c", 0.2], ["k3", undefined]]));
+    const d = decideScoreGap(
+      page([
+        ["k1", null],
+        ["a", 0.7],
+        ["k2", null],
+        ["b", 0.66],
+        ["c", 0.2],
+        ["k3", undefined],
+      ]),
+    );
     expect(d).toMatchObject({ applied: true, keptIds: ["k1", "a", "k2", "b", "k3"], droppedIds: ["c"] });
   });
 
   it("do not count towards the minimum", () => {
-    const d = decideScoreGap(page([["k1", null], ["k2", null], ["a", 0.9], ["b", 0.1]]));
+    const d = decideScoreGap(
+      page([
+        ["k1", null],
+        ["k2", null],
+        ["a", 0.9],
+        ["b", 0.1],
+      ]),
+    );
     expect(d).toMatchObject({ applied: false, reason: "too_few_results" });
   });
 });
@@ -181,7 +241,15 @@ describe("score gap: the selector and its block", () => {
   });
 
   it("builds an applied block, kept ids in page order, no usage", async () => {
-    const run = await selector.select({ query: "q", page: page([["x", 0.3], ["y", 0.8], ["z", 0.25], ["w", 0.78]]) });
+    const run = await selector.select({
+      query: "q",
+      page: page([
+        ["x", 0.3],
+        ["y", 0.8],
+        ["z", 0.25],
+        ["w", 0.78],
+      ]),
+    });
     expect(run.block).toEqual({ applied: true, model: "score-gap", kept: 2, dropped: 2, dropped_memory_ids: ["x", "z"] });
     expect(serializeSelector(run.block)).toEqual(run.block);
     expect(run.keptIds).toEqual(["y", "w"]);

@@ -9,11 +9,31 @@ import { StoreError } from "@/lib/stores/types";
 import { scratchDatabase, type ScratchDatabase } from "../support/databases";
 
 const MEMORIES = [
-  { id: "deploy-jwt", summary: "The Friday deploy failed because JWT tokens expired after 15 minutes, causing a storm of 401 errors.", type: "incident", tags: ["auth", "deploy"] },
-  { id: "deploy-fix", summary: "Fixed the 401 storm by refreshing access tokens 60 seconds before they expire.", type: "bug-fix", tags: ["auth"] },
-  { id: "editor", summary: "Sam prefers Neovim with a light colour scheme and two-space indentation.", type: "preference", tags: ["sam"] },
+  {
+    id: "deploy-jwt",
+    summary: "The Friday deploy failed because JWT tokens expired after 15 minutes, causing a storm of 401 errors.",
+    type: "incident",
+    tags: ["auth", "deploy"],
+  },
+  {
+    id: "deploy-fix",
+    summary: "Fixed the 401 storm by refreshing access tokens 60 seconds before they expire.",
+    type: "bug-fix",
+    tags: ["auth"],
+  },
+  {
+    id: "editor",
+    summary: "Sam prefers Neovim with a light colour scheme and two-space indentation.",
+    type: "preference",
+    tags: ["sam"],
+  },
   { id: "standup", summary: "Daily standup is at 09:30 Berlin time in the Atlas room.", type: "schedule", tags: ["meetings"] },
-  { id: "postgres", summary: "We chose PostgreSQL 15 over MySQL for the billing service because of JSONB support.", type: "decision", tags: ["billing", "database"] },
+  {
+    id: "postgres",
+    summary: "We chose PostgreSQL 15 over MySQL for the billing service because of JSONB support.",
+    type: "decision",
+    tags: ["billing", "database"],
+  },
   { id: "coffee", summary: "Sam drinks oat milk flat whites and dislikes filter coffee.", type: "preference", tags: ["sam"] },
 ];
 
@@ -48,7 +68,12 @@ describe("EmbeddedStore (PGlite, USE-lite)", () => {
   it("answers a hybrid recall with the page, the whole candidate list and confidence over the pool", async () => {
     const outcome = await store.recall({ query: "why did the deploy fail with 401s", k: 3, searchMode: "hybrid" });
     expect(outcome.results).toHaveLength(3);
-    expect(outcome.results.map((r) => r.memory_id).slice(0, 2).sort()).toEqual(["deploy-fix", "deploy-jwt"]);
+    expect(
+      outcome.results
+        .map((r) => r.memory_id)
+        .slice(0, 2)
+        .sort(),
+    ).toEqual(["deploy-fix", "deploy-jwt"]);
 
     const candidates = outcome.candidates!;
     expect(candidates.length).toBeGreaterThan(3); // fetched beyond the page: every memory has a cosine
@@ -89,7 +114,12 @@ describe("EmbeddedStore (PGlite, USE-lite)", () => {
   it("filters by type and tags before ranking", async () => {
     const byType = await store.recall({ query: "Sam", k: 5, searchMode: "hybrid", filters: { types: ["preference"] } });
     expect(byType.candidates!.map((c) => c.memory_id).sort()).toEqual(["coffee", "editor"]);
-    const allTags = await store.recall({ query: "tokens", k: 5, searchMode: "semantic", filters: { tags: ["auth", "deploy"], tagsMatch: "all" } });
+    const allTags = await store.recall({
+      query: "tokens",
+      k: 5,
+      searchMode: "semantic",
+      filters: { tags: ["auth", "deploy"], tagsMatch: "all" },
+    });
     expect(allTags.candidates!.map((c) => c.memory_id)).toEqual(["deploy-jwt"]);
   });
 
@@ -108,9 +138,19 @@ describe("EmbeddedStore (PGlite, USE-lite)", () => {
     expect(created).toBe(2);
     expect(rejected).toBe(7);
     expect(results.map((r) => r.status)).toEqual([
-      "rejected", "rejected", "rejected", "created", "rejected", "rejected", "rejected", "rejected", "created",
+      "rejected",
+      "rejected",
+      "rejected",
+      "created",
+      "rejected",
+      "rejected",
+      "rejected",
+      "rejected",
+      "created",
     ]);
-    const messages = results.map((r) => (r.status === "rejected" ? r.errors.map((e) => `${e.path.join(".")}: ${e.message}`).join("; ") : ""));
+    const messages = results.map((r) =>
+      r.status === "rejected" ? r.errors.map((e) => `${e.path.join(".")}: ${e.message}`).join("; ") : "",
+    );
     expect(messages[0]).toMatch(/^summary: summary is empty/);
     expect(messages[1]).toMatch(/^summary: summary is longer than 2000 characters/);
     expect(messages[2]).toMatch(/unknown field: colour/);

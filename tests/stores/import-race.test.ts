@@ -42,20 +42,30 @@ describe("concurrent imports (PostgreSQL, two connection pools)", () => {
 
   it("20 parallel imports of one explicit id: exactly one is created, 19 are rejected per item", async () => {
     const answers = await Promise.allSettled(
-      Array.from({ length: 20 }, (_, i) => stores[i % 2]!.add([{ id: "same-id", summary: `Attempt ${i} at writing the shared memory` }])),
+      Array.from({ length: 20 }, (_, i) =>
+        stores[i % 2]!.add([{ id: "same-id", summary: `Attempt ${i} at writing the shared memory` }]),
+      ),
     );
     expect(answers.filter((a) => a.status === "rejected")).toEqual([]);
     const outcomes = answers.map((a) => (a as PromiseFulfilledResult<Awaited<ReturnType<EmbeddedStore["add"]>>>).value);
     expect(outcomes.reduce((n, o) => n + o.created, 0)).toBe(1);
     expect(outcomes.reduce((n, o) => n + o.rejected, 0)).toBe(19);
     for (const o of outcomes) {
-      if (o.created === 0) expect(o.results[0]).toMatchObject({ status: "rejected", id: "same-id", errors: [{ path: ["id"], message: expect.stringMatching(/already exists/) }] });
+      if (o.created === 0)
+        expect(o.results[0]).toMatchObject({
+          status: "rejected",
+          id: "same-id",
+          errors: [{ path: ["id"], message: expect.stringMatching(/already exists/) }],
+        });
     }
     expect(await prismas[0]!.memory.count()).toBe(1);
   });
 
   it("a 301-item batch racing a 1-item batch that shares one id: 300 + 1 written, the shared id once", async () => {
-    const big = Array.from({ length: 301 }, (_, i) => ({ id: i === 150 ? "shared" : `big-${i}`, summary: `Bulk memory number ${i} about the billing service` }));
+    const big = Array.from({ length: 301 }, (_, i) => ({
+      id: i === 150 ? "shared" : `big-${i}`,
+      summary: `Bulk memory number ${i} about the billing service`,
+    }));
     const [bigOutcome, smallOutcome] = await Promise.all([
       stores[0]!.add(big),
       stores[1]!.add([{ id: "shared", summary: "The small batch's version of the shared memory" }]),

@@ -31,7 +31,11 @@ afterAll(async () => {
 });
 
 it("copies the remote context's memories through the list endpoint, and only adds what is new on a second run", async () => {
-  const [config] = readRemoteStoreConfigs({ REMOTE_STORE_URL: service.url, REMOTE_STORE_API_KEY: FAKE_API_KEY, REMOTE_STORE_CONTEXT_ID: FAKE_CONTEXT_ID });
+  const [config] = readRemoteStoreConfigs({
+    REMOTE_STORE_URL: service.url,
+    REMOTE_STORE_API_KEY: FAKE_API_KEY,
+    REMOTE_STORE_CONTEXT_ID: FAKE_CONTEXT_ID,
+  });
   const client = new RemoteMemoryService(config!);
   const remote = await client.list({ limit: 500 });
   expect(remote.memories.length).toBeGreaterThan(0);

@@ -53,7 +53,11 @@ describe("instances on one PostgreSQL stay in step", () => {
    * `ms` is how long the change took to arrive (the recall's own time is not counted, so a
    * loaded machine's slow embedding does not count against the sync).
    */
-  async function recallUntil(store: EmbeddedStore, query: string, ok: (ids: string[]) => boolean): Promise<{ ids: string[]; ms: number }> {
+  async function recallUntil(
+    store: EmbeddedStore,
+    query: string,
+    ok: (ids: string[]) => boolean,
+  ): Promise<{ ids: string[]; ms: number }> {
     let waited = 0;
     for (;;) {
       const outcome = await store.recall({ query, k: 5, searchMode: "keyword" });
@@ -66,7 +70,9 @@ describe("instances on one PostgreSQL stay in step", () => {
 
   it("a memory imported through one instance is recalled through the other within a second", async () => {
     expect((await b.recall({ query: "kafka consumer lag", k: 5, searchMode: "keyword" })).results).toEqual([]);
-    const added = await a.add([{ id: "kafka-lag", summary: "Kafka consumer lag alerts page the on-call engineer after five minutes." }]);
+    const added = await a.add([
+      { id: "kafka-lag", summary: "Kafka consumer lag alerts page the on-call engineer after five minutes." },
+    ]);
     expect(added.created).toBe(1);
     const seen = await recallUntil(b, "kafka consumer lag", (ids) => ids.includes("kafka-lag"));
     expect(seen.ids).toContain("kafka-lag");
@@ -85,7 +91,10 @@ describe("instances on one PostgreSQL stay in step", () => {
   });
 
   it("a large import (600 memories, several notifications) reaches the other instance whole", async () => {
-    const many = Array.from({ length: 600 }, (_, i) => ({ id: `bulk-${String(i).padStart(4, "0")}-${"x".repeat(40)}`, summary: `Bulk note ${i} about the billing service` }));
+    const many = Array.from({ length: 600 }, (_, i) => ({
+      id: `bulk-${String(i).padStart(4, "0")}-${"x".repeat(40)}`,
+      summary: `Bulk note ${i} about the billing service`,
+    }));
     expect((await a.add(many)).created).toBe(600);
     const started = Date.now();
     while (b.size < 601 && Date.now() - started < 1_000) {

@@ -5,7 +5,14 @@ type Handler = (request: NextRequest, context: { params: Promise<Record<string, 
 /** Calls a route handler in-process the way Next does, returning status and parsed JSON. */
 export async function callRoute(
   handler: Handler,
-  init: { method?: string; url?: string; body?: unknown; rawBody?: string; headers?: Record<string, string>; params?: Record<string, string> } = {},
+  init: {
+    method?: string;
+    url?: string;
+    body?: unknown;
+    rawBody?: string;
+    headers?: Record<string, string>;
+    params?: Record<string, string>;
+  } = {},
 ): Promise<{ status: number; json: any }> {
   const body = init.rawBody ?? (init.body === undefined ? undefined : JSON.stringify(init.body));
   const request = new NextRequest(new URL(init.url ?? "/api/test", "http://localhost"), {

@@ -91,7 +91,9 @@ export const TIMEOUT_PLEASE_DELAY_MS = 610_000;
 export function parsePrompt(user: string): { query: string | null; pageIds: string[] } {
   const literal = String.raw`("(?:[^"\\\n]|\\.)*")`;
   const queryMatch = new RegExp(String.raw`^Query: ${literal}$`, "m").exec(user);
-  const pageIds = [...user.matchAll(new RegExp(String.raw`^\d+\. id: ${literal}$`, "gm"))].map((m) => JSON.parse(m[1]!) as string);
+  const pageIds = [...user.matchAll(new RegExp(String.raw`^\d+\. id: ${literal}$`, "gm"))].map(
+    (m) => JSON.parse(m[1]!) as string,
+  );
   return { query: queryMatch ? (JSON.parse(queryMatch[1]!) as string) : null, pageIds };
 }
 
@@ -99,7 +101,8 @@ export function parsePrompt(user: string): { query: string | null; pageIds: stri
 export function defaultAnswer(query: string | null, pageIds: readonly string[]): FakeAnswer {
   const q = query ?? "";
   if (q.includes("timeout-please")) return { delayMs: TIMEOUT_PLEASE_DELAY_MS, then: keep(pageIds.slice(0, 2)) };
-  if (q.includes("error-please")) return { status: 500, body: { error: { message: "fake-llm: error-please", type: "server_error" } } };
+  if (q.includes("error-please"))
+    return { status: 500, body: { error: { message: "fake-llm: error-please", type: "server_error" } } };
   if (q.includes("refuse-please")) return { refusal: "I can't help with that." };
   if (q.includes("garbage-please")) return { content: "I think the first ones look relevant, honestly." };
   if (q.includes("drop-all-please")) return keep([]);
@@ -115,7 +118,9 @@ function keep(ids: readonly string[]): FakeAnswer {
 function lastUserMessage(body: unknown): string {
   const messages = (body as { messages?: unknown } | null)?.messages;
   if (!Array.isArray(messages)) return "";
-  const users = messages.filter((m): m is { role: "user"; content: string } => m?.role === "user" && typeof m.content === "string");
+  const users = messages.filter(
+    (m): m is { role: "user"; content: string } => m?.role === "user" && typeof m.content === "string",
+  );
   return users.at(-1)?.content ?? "";
 }
 
@@ -154,7 +159,11 @@ export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLl
         res.writeHead(answer.status, { "content-type": "text/plain" });
         res.end(answer.body);
       } else {
-        sendJson(res, answer.status, answer.body ?? { error: { message: `fake-llm: scripted ${answer.status}`, type: "fake_error" } });
+        sendJson(
+          res,
+          answer.status,
+          answer.body ?? { error: { message: `fake-llm: scripted ${answer.status}`, type: "fake_error" } },
+        );
       }
       return;
     }
@@ -187,7 +196,11 @@ export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLl
   const server = http.createServer((req, res) => {
     const url = new URL(req.url ?? "/", "http://fake");
     if (req.method === "GET" && (url.pathname === "/health" || url.pathname === "/v1/models" || url.pathname === "/models")) {
-      sendJson(res, 200, url.pathname === "/health" ? { status: "ok" } : { object: "list", data: [{ id: "fake-llm", object: "model" }] });
+      sendJson(
+        res,
+        200,
+        url.pathname === "/health" ? { status: "ok" } : { object: "list", data: [{ id: "fake-llm", object: "model" }] },
+      );
       return;
     }
     if (url.pathname !== "/v1/chat/completions" && url.pathname !== "/chat/completions") {
@@ -209,16 +222,27 @@ export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLl
         // recorded as text
       }
       const { query, pageIds } = parsePrompt(lastUserMessage(body));
-      const request: FakeLlmRequest = { method: req.method ?? "POST", path: url.pathname, headers: req.headers, body, query, pageIds };
+      const request: FakeLlmRequest = {
+        method: req.method ?? "POST",
+        path: url.pathname,
+        headers: req.headers,
+        body,
+        query,
+        pageIds,
+      };
       requests.push(request);
 
       if (options.requireKey !== undefined && req.headers.authorization !== `Bearer ${options.requireKey}`) {
-        sendJson(res, 401, { error: { message: "fake-llm: invalid API key", type: "invalid_request_error", code: "invalid_api_key" } });
+        sendJson(res, 401, {
+          error: { message: "fake-llm: invalid API key", type: "invalid_request_error", code: "invalid_api_key" },
+        });
         return;
       }
       const b = body as { model?: unknown; messages?: unknown } | null;
       if (typeof b !== "object" || b === null || typeof b.model !== "string" || !Array.isArray(b.messages)) {
-        sendJson(res, 400, { error: { message: "fake-llm: body must be JSON with model and messages", type: "invalid_request_error" } });
+        sendJson(res, 400, {
+          error: { message: "fake-llm: body must be JSON with model and messages", type: "invalid_request_error" },
+        });
         return;
       }
       deliver(res, queue.shift() ?? defaultAnswer(query, pageIds), request);

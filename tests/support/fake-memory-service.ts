@@ -103,7 +103,11 @@ export function emptyRecallResponse(): Record<string, unknown> {
   return {
     results: [],
     related_tags: [],
-    confidence: { level: "none", result_count: 0, rationale: "No candidates retrieved — likely nothing relevant in this context." },
+    confidence: {
+      level: "none",
+      result_count: 0,
+      rationale: "No candidates retrieved — likely nothing relevant in this context.",
+    },
   };
 }
 
@@ -168,7 +172,10 @@ export function selectorRecallResponse(): Record<string, unknown> {
 }
 
 /** The service's error envelope for a status, as its handlers write it. */
-export function errorEnvelope(status: number, overrides: { error?: string; message?: string; details?: Record<string, unknown> } = {}) {
+export function errorEnvelope(
+  status: number,
+  overrides: { error?: string; message?: string; details?: Record<string, unknown> } = {},
+) {
   const defaults: Record<number, { error: string; message: string; details: Record<string, unknown> }> = {
     401: { error: "HTTP-401", message: "Invalid or expired API key", details: {} },
     403: { error: "HTTP-403", message: "This endpoint requires a user session; API keys are not accepted", details: {} },
@@ -198,10 +205,46 @@ export interface FakeMemoryRow {
 }
 
 export const FAKE_MEMORIES: readonly FakeMemoryRow[] = [
-  { id: "3f1c2a9e-8b7d-4c6e-a5f4-1e2d3c4b5a69", summary: "JWT expiry caused 401 errors after the Friday deploy", type: "bug-fix", scope: "persistent", importance: 0.8, created_at: "2026-06-01T09:12:00Z", updated_at: "2026-06-10T11:00:00Z", tags: ["auth", "jwt"] },
-  { id: "5b2e7c1d-4a3f-4e8b-9d6c-2f1e0d9c8b7a", summary: "Refresh access tokens 60 seconds before they expire", type: "decision", scope: "persistent", importance: 0.6, created_at: "2026-06-02T10:00:00Z", updated_at: "2026-06-02T10:00:00Z", tags: ["auth"] },
-  { id: "9c8d7e6f-5a4b-4c3d-8e2f-1a0b9c8d7e6f", summary: "Auth service runbook: rotating signing keys", type: "note", scope: "working", importance: 0.5, created_at: "2026-05-20T08:00:00Z", updated_at: "2026-05-20T08:00:00Z", tags: ["auth", "runbook"] },
-  { id: "1a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d", summary: "Daily standup is at 09:30 Berlin time", type: "schedule", scope: "persistent", importance: 0.3, created_at: "2026-05-01T07:00:00Z", updated_at: "2026-05-01T07:00:00Z", tags: ["meetings"] },
+  {
+    id: "3f1c2a9e-8b7d-4c6e-a5f4-1e2d3c4b5a69",
+    summary: "JWT expiry caused 401 errors after the Friday deploy",
+    type: "bug-fix",
+    scope: "persistent",
+    importance: 0.8,
+    created_at: "2026-06-01T09:12:00Z",
+    updated_at: "2026-06-10T11:00:00Z",
+    tags: ["auth", "jwt"],
+  },
+  {
+    id: "5b2e7c1d-4a3f-4e8b-9d6c-2f1e0d9c8b7a",
+    summary: "Refresh access tokens 60 seconds before they expire",
+    type: "decision",
+    scope: "persistent",
+    importance: 0.6,
+    created_at: "2026-06-02T10:00:00Z",
+    updated_at: "2026-06-02T10:00:00Z",
+    tags: ["auth"],
+  },
+  {
+    id: "9c8d7e6f-5a4b-4c3d-8e2f-1a0b9c8d7e6f",
+    summary: "Auth service runbook: rotating signing keys",
+    type: "note",
+    scope: "working",
+    importance: 0.5,
+    created_at: "2026-05-20T08:00:00Z",
+    updated_at: "2026-05-20T08:00:00Z",
+    tags: ["auth", "runbook"],
+  },
+  {
+    id: "1a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d",
+    summary: "Daily standup is at 09:30 Berlin time",
+    type: "schedule",
+    scope: "persistent",
+    importance: 0.3,
+    created_at: "2026-05-01T07:00:00Z",
+    updated_at: "2026-05-01T07:00:00Z",
+    tags: ["meetings"],
+  },
 ];
 
 // ---------------------------------------------------------------------------------------------
@@ -296,15 +339,28 @@ function validateRecall(body: unknown): ValidationIssue[] {
   const b = body as Record<string, unknown>;
   const issues: ValidationIssue[] = [];
   if (typeof b.query !== "string") issues.push({ loc: ["body", "query"], msg: "Field required", type: "missing" });
-  else if (b.query.length < 1) issues.push({ loc: ["body", "query"], msg: "String should have at least 1 character", type: "string_too_short" });
-  else if (b.query.length > 8000) issues.push({ loc: ["body", "query"], msg: "String should have at most 8000 characters", type: "string_too_long" });
+  else if (b.query.length < 1)
+    issues.push({ loc: ["body", "query"], msg: "String should have at least 1 character", type: "string_too_short" });
+  else if (b.query.length > 8000)
+    issues.push({ loc: ["body", "query"], msg: "String should have at most 8000 characters", type: "string_too_long" });
   if (b.k !== undefined && b.k !== null) {
-    if (typeof b.k !== "number" || !Number.isInteger(b.k)) issues.push({ loc: ["body", "k"], msg: "Input should be a valid integer", type: "int_type" });
-    else if (b.k < 1) issues.push({ loc: ["body", "k"], msg: "Input should be greater than or equal to 1", type: "greater_than_equal" });
-    else if (b.k > 100) issues.push({ loc: ["body", "k"], msg: "Input should be less than or equal to 100", type: "less_than_equal" });
+    if (typeof b.k !== "number" || !Number.isInteger(b.k))
+      issues.push({ loc: ["body", "k"], msg: "Input should be a valid integer", type: "int_type" });
+    else if (b.k < 1)
+      issues.push({ loc: ["body", "k"], msg: "Input should be greater than or equal to 1", type: "greater_than_equal" });
+    else if (b.k > 100)
+      issues.push({ loc: ["body", "k"], msg: "Input should be less than or equal to 100", type: "less_than_equal" });
   }
-  if (b.search_mode !== undefined && b.search_mode !== null && !["hybrid", "semantic", "keyword"].includes(String(b.search_mode))) {
-    issues.push({ loc: ["body", "search_mode"], msg: "String should match pattern '^(hybrid|semantic|keyword)$'", type: "string_pattern_mismatch" });
+  if (
+    b.search_mode !== undefined &&
+    b.search_mode !== null &&
+    !["hybrid", "semantic", "keyword"].includes(String(b.search_mode))
+  ) {
+    issues.push({
+      loc: ["body", "search_mode"],
+      msg: "String should match pattern '^(hybrid|semantic|keyword)$'",
+      type: "string_pattern_mismatch",
+    });
   }
   if (b.use_rerank !== undefined && typeof b.use_rerank !== "boolean") {
     issues.push({ loc: ["body", "use_rerank"], msg: "Input should be a valid boolean", type: "bool_type" });
@@ -382,7 +438,11 @@ export async function startFakeMemoryService(options: FakeMemoryServiceOptions =
       if (req.method !== "POST") return sendJson(res, 405, errorEnvelope(405, { message: "Method Not Allowed" }));
       const body = recorded.body;
       if (typeof body === "string") {
-        return sendJson(res, 422, errorEnvelope(422, { details: { errors: [{ loc: ["body"], msg: "JSON decode error", type: "json_invalid" }] } }));
+        return sendJson(
+          res,
+          422,
+          errorEnvelope(422, { details: { errors: [{ loc: ["body"], msg: "JSON decode error", type: "json_invalid" }] } }),
+        );
       }
       const issues = validateRecall(body);
       if (issues.length > 0) return sendJson(res, 422, errorEnvelope(422, { details: { errors: issues } }));
@@ -434,7 +494,9 @@ export async function startFakeMemoryService(options: FakeMemoryServiceOptions =
         return sendJson(
           res,
           422,
-          errorEnvelope(422, { details: { errors: [{ loc: ["query", "limit"], msg: "Input should be between 1 and 500", type: "value_error" }] } }),
+          errorEnvelope(422, {
+            details: { errors: [{ loc: ["query", "limit"], msg: "Input should be between 1 and 500", type: "value_error" }] },
+          }),
         );
       }
       const matching = FAKE_MEMORIES.filter((m) => (!q || m.summary.toLowerCase().includes(q)) && (!type || m.type === type));
@@ -465,7 +527,10 @@ export async function startFakeMemoryService(options: FakeMemoryServiceOptions =
         queue.push(...(Array.isArray(parsed) ? parsed : [parsed]));
         return sendJson(res, 200, { queued: queue.length });
       } catch {
-        return sendJson(res, 400, { error: "bad_json", message: "POST /__fake/next takes a scripted answer or an array of them" });
+        return sendJson(res, 400, {
+          error: "bad_json",
+          message: "POST /__fake/next takes a scripted answer or an array of them",
+        });
       }
     }
     return sendJson(res, 404, { error: "not_found", message: "unknown control route" });

@@ -29,13 +29,34 @@ export async function startTestPostgres(): Promise<TestPostgres> {
   const dataDir = path.join(dir, "data");
   if (isRoot) execFileSync("chown", ["-R", "postgres:postgres", dir]);
 
-  const init = asServerUser(path.join(bin, "initdb"), ["-D", dataDir, "-U", "postgres", "--auth=trust", "-E", "UTF8", "--no-sync"]);
+  const init = asServerUser(path.join(bin, "initdb"), [
+    "-D",
+    dataDir,
+    "-U",
+    "postgres",
+    "--auth=trust",
+    "-E",
+    "UTF8",
+    "--no-sync",
+  ]);
   execFileSync(init.cmd, init.args, { stdio: "pipe" });
 
   const port = await freePort();
   const server = asServerUser(path.join(bin, "postgres"), [
-    "-D", dataDir, "-p", String(port), "-h", "127.0.0.1", "-k", dir,
-    "-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off",
+    "-D",
+    dataDir,
+    "-p",
+    String(port),
+    "-h",
+    "127.0.0.1",
+    "-k",
+    dir,
+    "-c",
+    "fsync=off",
+    "-c",
+    "synchronous_commit=off",
+    "-c",
+    "full_page_writes=off",
   ]);
   const child = spawn(server.cmd, server.args, { stdio: ["ignore", "ignore", "pipe"] });
   let stderr = "";

@@ -6,10 +6,7 @@ export const dynamic = "force-dynamic";
 
 /** Recomputes a confidence block for a given pool, optionally under another threshold profile. */
 export const POST = apiRoute({ body: ConfidenceRequestSchema }, async ({ body }) =>
-  computeConfidence(
-    { hybridScores: body.hybrid_scores, semanticRaw: body.semantic_raw },
-    body.thresholds ?? undefined,
-  ),
+  computeConfidence({ hybridScores: body.hybrid_scores, semanticRaw: body.semantic_raw }, body.thresholds ?? undefined),
 );
 
 // Other methods answer 405 in the envelope.

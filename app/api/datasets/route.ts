@@ -24,9 +24,14 @@ const Query = z.object({ name: withInputRules(DatasetNameSchema).optional() });
 function refused(errors: DatasetItemError[]): ApiError {
   const shown = errors.slice(0, 3).map(describeItemError).join("; ");
   const more = errors.length > 3 ? `; and ${errors.length - 3} more` : "";
-  return new ApiError(422, "invalid_items", `Nothing was stored: ${errors.length} item${errors.length === 1 ? " is" : "s are"} invalid (${shown}${more}).`, {
-    errors: errors.slice(0, 1000),
-  });
+  return new ApiError(
+    422,
+    "invalid_items",
+    `Nothing was stored: ${errors.length} item${errors.length === 1 ? " is" : "s are"} invalid (${shown}${more}).`,
+    {
+      errors: errors.slice(0, 1000),
+    },
+  );
 }
 
 /**

@@ -17,7 +17,8 @@ export const GET = apiRoute({ query: Query }, async ({ query }) => ({
 /** Starts a run in the background: `{dataset_id, store, k, search_mode, selector, profile?}` → `{id, status}`. */
 export const POST = apiRoute({ body: EvalRunBodySchema }, async ({ body }) => {
   const started = await startEvalRun(await evalDeps(), body).catch((error: unknown) => {
-    if (error instanceof UnknownProfileError) throw new ApiError(422, "unknown_profile", error.message, { profile: error.profile });
+    if (error instanceof UnknownProfileError)
+      throw new ApiError(422, "unknown_profile", error.message, { profile: error.profile });
     throw error;
   });
   if (!started) throw ApiError.notFound(`Set ${body.dataset_id}`);

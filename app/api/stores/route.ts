@@ -8,9 +8,19 @@ export const dynamic = "force-dynamic";
 /** The stores the console can recall from, with the reachability of each remote one and its threshold profile. */
 export const GET = apiRoute({}, async () => {
   const stores = listStores();
-  const [health, profiles] = await Promise.all([remoteStoreHealth(), storeProfileNames(await getPrisma(), stores.map((s) => s.name))]);
+  const [health, profiles] = await Promise.all([
+    remoteStoreHealth(),
+    storeProfileNames(
+      await getPrisma(),
+      stores.map((s) => s.name),
+    ),
+  ]);
   return {
-    stores: stores.map((store) => ({ ...store, health: store.kind === "remote" ? health[store.name] : { ok: true }, profile: profiles[store.name] })),
+    stores: stores.map((store) => ({
+      ...store,
+      health: store.kind === "remote" ? health[store.name] : { ok: true },
+      profile: profiles[store.name],
+    })),
   };
 });
 

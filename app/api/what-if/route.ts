@@ -17,7 +17,10 @@ const Body = z
     pool_size: PoolSizeSchema.optional(),
     filters: z.record(z.string(), z.unknown()).default({}),
   })
-  .refine((b) => (b.profile === undefined) !== (b.thresholds === undefined), { message: "give either profile or thresholds", path: ["profile"] });
+  .refine((b) => (b.profile === undefined) !== (b.thresholds === undefined), {
+    message: "give either profile or thresholds",
+    path: ["profile"],
+  });
 
 /**
  * Levels of logged recalls recomputed under a profile (saved, or edited live): streamed as JSON
@@ -43,7 +46,9 @@ export const POST = apiRoute({ body: Body }, async ({ body, request }) => {
         else controller.enqueue(encoder.encode(JSON.stringify(next.value) + "\n"));
       } catch (error) {
         console.error("what-if failed:", error);
-        controller.enqueue(encoder.encode(JSON.stringify({ type: "error", message: "The what-if failed on the server; see its log." }) + "\n"));
+        controller.enqueue(
+          encoder.encode(JSON.stringify({ type: "error", message: "The what-if failed on the server; see its log." }) + "\n"),
+        );
         controller.close();
       }
     },
@@ -51,7 +56,9 @@ export const POST = apiRoute({ body: Body }, async ({ body, request }) => {
       await events.return(undefined);
     },
   });
-  return new Response(stream, { headers: { "content-type": "application/x-ndjson; charset=utf-8", "cache-control": "no-store" } });
+  return new Response(stream, {
+    headers: { "content-type": "application/x-ndjson; charset=utf-8", "cache-control": "no-store" },
+  });
 });
 
 // Other methods answer 405 in the envelope.

@@ -15,7 +15,8 @@ const S1 = confidenceFromWire(
     prominence: 0.559,
     relative_margin: 4.989,
     result_count: 8,
-    rationale: "Top semantic cosine 0.92, prominence 0.56 above the candidate-pool mean (0.59); top hit is a strong, clearly-separated match.",
+    rationale:
+      "Top semantic cosine 0.92, prominence 0.56 above the candidate-pool mean (0.59); top hit is a strong, clearly-separated match.",
   },
   { searchMode: "semantic" },
 );

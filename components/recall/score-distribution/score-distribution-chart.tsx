@@ -126,7 +126,21 @@ function PointShape({ cx, cy, payload }: ShapeProps): ReactElement {
   );
 }
 
-function SymbolShape({ kind, cx, cy, r, fill, stroke }: { kind: PointSymbol; cx: number; cy: number; r: number; fill: string; stroke: string }) {
+function SymbolShape({
+  kind,
+  cx,
+  cy,
+  r,
+  fill,
+  stroke,
+}: {
+  kind: PointSymbol;
+  cx: number;
+  cy: number;
+  r: number;
+  fill: string;
+  stroke: string;
+}) {
   if (kind === "cross") {
     const d = `M${cx - r} ${cy - r}L${cx + r} ${cy + r}M${cx - r} ${cy + r}L${cx + r} ${cy - r}`;
     return <path d={d} stroke={stroke} strokeWidth={2.5} strokeLinecap="round" fill="none" />;
@@ -183,7 +197,15 @@ function PointTooltip({ active, payload, axisName }: TooltipContentArgs & { axis
 function LineSwatch({ marker }: { marker: DistributionMarker }) {
   return (
     <svg className={styles.swatch} width="22" height="12" viewBox="0 0 22 12" aria-hidden="true" focusable="false">
-      <line x1="1" y1="6" x2="21" y2="6" stroke={marker.color} strokeWidth={marker.strokeWidth + 0.5} strokeDasharray={marker.dash || undefined} />
+      <line
+        x1="1"
+        y1="6"
+        x2="21"
+        y2="6"
+        stroke={marker.color}
+        strokeWidth={marker.strokeWidth + 0.5}
+        strokeDasharray={marker.dash || undefined}
+      />
     </svg>
   );
 }
@@ -233,7 +255,12 @@ export interface ScoreDistributionChartProps {
 }
 
 /** Draws a prepared score distribution, or explains why there is nothing to draw. */
-export function ScoreDistributionChart({ data, onMetricChange, height = SCORE_DISTRIBUTION_HEIGHT, headingLevel = 3 }: ScoreDistributionChartProps) {
+export function ScoreDistributionChart({
+  data,
+  onMetricChange,
+  height = SCORE_DISTRIBUTION_HEIGHT,
+  headingLevel = 3,
+}: ScoreDistributionChartProps) {
   const Heading = headingLevel === null ? null : (`h${headingLevel}` as const);
   const axisName = labelOf(data, data.plottedMetric);
 

@@ -13,7 +13,9 @@ export function describe(
   markers: readonly DistributionMarker[],
 ): string {
   const what = chartView === "zscore" ? `${METRIC_LABELS[plotted]} scores, z-score view` : `${METRIC_LABELS[plotted]} scores`;
-  const parts = [`Score distribution of ${plural(count, "candidate", "candidates")} (${poolCount} in the confidence pool), ${what}.`];
+  const parts = [
+    `Score distribution of ${plural(count, "candidate", "candidates")} (${poolCount} in the confidence pool), ${what}.`,
+  ];
   const top = markers.find((m) => m.kind === "top");
   const mean = markers.find((m) => m.kind === "background_mean");
   if (top) parts.push(`Top ${top.valueText}.`);
@@ -27,7 +29,6 @@ export function describe(
   parts.push("Markers are listed below the chart.");
   return parts.join(" ");
 }
-
 
 export function describeWithoutPool(
   conf: LoggedConfidence,
@@ -43,7 +44,10 @@ export function describeWithoutPool(
   const top = markers.find((m) => m.kind === "top");
   const mean = markers.find((m) => m.kind === "background_mean");
   if (top) parts.push(`Top ${top.valueText}.`);
-  if (mean) parts.push(conf.background_derived === true ? `Background mean ≈ ${mean.valueText} (derived).` : `Background mean ${mean.valueText}.`);
+  if (mean)
+    parts.push(
+      conf.background_derived === true ? `Background mean ≈ ${mean.valueText} (derived).` : `Background mean ${mean.valueText}.`,
+    );
   if (chartView === "cosine" && conf.prominence !== null) parts.push(`Prominence ${formatScore(conf.prominence)}.`);
   parts.push(`Level ${conf.level}.`);
   if (markers.length > 0) parts.push("Markers are listed below the chart.");

@@ -8,7 +8,13 @@ describe("every metric of every fixture prepares without throwing", () => {
     view(semantic([0.7, 0.7, 0.7])),
     view(semantic([0.05, -0.2, -0.3, -0.25])),
     view([{ kw: 1 }, { kw: 1 }], "keyword"),
-    view([{ cos: 0.3, kw: 2, hy: 0.7 }, { cos: null, kw: 4, hy: 0.4 }], "hybrid"),
+    view(
+      [
+        { cos: 0.3, kw: 2, hy: 0.7 },
+        { cos: null, kw: 4, hy: 0.4 },
+      ],
+      "hybrid",
+    ),
     { candidates: candidates([{ cos: 0.5, inPool: false, returned: false }]), confidence: null },
   ];
   it.each(fixtures.map((f, i) => [i, f] as const))("fixture %i", (_i, f) => {

@@ -28,7 +28,25 @@ import type { PreparedScoreDistribution, ScoreDistributionInput, ScoreMetric } f
 import { prepareWithPool } from "./with-pool";
 import { noPoolDefaultMetric, prepareWithoutPool } from "./without-pool";
 
-export { type ScoreMetric, SCORE_METRICS, type ChartView, type LaneId, type PointCategory, type PointSymbol, type MarkerKind, type BandLevel, type DistributionPoint, type HistogramBin, type DistributionMarker, type LaneInfo, type MetricOption, type PointLegendItem, type PreparedScoreDistribution, type ResultInput, type ScoreDistributionInput } from "./types";
+export {
+  type ScoreMetric,
+  SCORE_METRICS,
+  type ChartView,
+  type LaneId,
+  type PointCategory,
+  type PointSymbol,
+  type MarkerKind,
+  type BandLevel,
+  type DistributionPoint,
+  type HistogramBin,
+  type DistributionMarker,
+  type LaneInfo,
+  type MetricOption,
+  type PointLegendItem,
+  type PreparedScoreDistribution,
+  type ResultInput,
+  type ScoreDistributionInput,
+} from "./types";
 export { POINT_STYLES, BAND_COLORS, MARKER_COLORS, HISTOGRAM_COLOR } from "./palette";
 export { METRIC_LABELS, missingMetricReason } from "./metrics";
 export { niceStep, niceDomain } from "./axis";

@@ -1,7 +1,15 @@
 import { niceDomain } from "./axis";
 import { AXIS_LABELS } from "./metrics";
 import { HISTOGRAM_COLOR, POINT_STYLES } from "./palette";
-import type { DistributionMarker, DistributionPoint, LaneId, LaneInfo, PointCategory, PointLegendItem, PreparedScoreDistribution } from "./types";
+import type {
+  DistributionMarker,
+  DistributionPoint,
+  LaneId,
+  LaneInfo,
+  PointCategory,
+  PointLegendItem,
+  PreparedScoreDistribution,
+} from "./types";
 
 // ---------------------------------------------------------------------------------------------
 // Points: lanes and dodge
@@ -67,7 +75,6 @@ function layoutLabels(markers: DistributionMarker[], domain: [number, number]): 
   }
   return rowEnds.length;
 }
-
 
 // ---------------------------------------------------------------------------------------------
 // Layout shared by both paths: domain, ticks, label rows, lanes and dodge, point legend

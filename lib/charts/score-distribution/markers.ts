@@ -12,8 +12,7 @@ import type { BandLevel, DistributionMarker, ScoreDistributionInput, ScoreMetric
 export type MarkerDraft = Omit<DistributionMarker, "valueText" | "color" | "dash" | "strokeWidth" | "inDomain" | "labelRow">;
 
 export function finishMarker(d: MarkerDraft): DistributionMarker {
-  const color =
-    d.kind === "prominence_band" || d.kind === "z_band" ? BAND_COLORS[d.band ?? "low"] : MARKER_COLORS[d.kind];
+  const color = d.kind === "prominence_band" || d.kind === "z_band" ? BAND_COLORS[d.band ?? "low"] : MARKER_COLORS[d.kind];
   return {
     ...d,
     valueText: formatScore(d.x),
@@ -192,7 +191,12 @@ export function cosineMarkers(
 }
 
 /** The z-score view's markers for a keyword-only pool. */
-export function zscoreMarkers(input: ScoreDistributionInput, top: number | null, plotted: ScoreMetric, notes: string[]): MarkerDraft[] {
+export function zscoreMarkers(
+  input: ScoreDistributionInput,
+  top: number | null,
+  plotted: ScoreMetric,
+  notes: string[],
+): MarkerDraft[] {
   const conf = input.confidence;
   const out: MarkerDraft[] = [];
   if (conf === null) return out;

@@ -50,7 +50,11 @@ function modeName(mode: SearchMode | undefined): string | null {
 // Metric availability
 
 /** Whether the pool has values for `metric` (a recall without its pool: `noPoolMetricOption`). */
-export function metricOption(candidates: readonly LoggedCandidate[], metric: ScoreMetric, mode: SearchMode | undefined): MetricOption {
+export function metricOption(
+  candidates: readonly LoggedCandidate[],
+  metric: ScoreMetric,
+  mode: SearchMode | undefined,
+): MetricOption {
   const label = METRIC_LABELS[metric];
   if (candidates.length === 0) return { metric, label, available: false, reason: "No candidates." };
   if (candidates.some((c) => valueOf(c, metric) !== null)) return { metric, label, available: true };

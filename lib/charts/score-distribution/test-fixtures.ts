@@ -34,7 +34,11 @@ export function candidates(list: readonly Cand[]): LoggedCandidate[] {
 }
 
 /** The confidence block as the recall route would log it, from the pool's scores. */
-export function confidenceFor(cands: readonly LoggedCandidate[], mode: SearchMode, thresholds?: Partial<Thresholds>): LoggedConfidence {
+export function confidenceFor(
+  cands: readonly LoggedCandidate[],
+  mode: SearchMode,
+  thresholds?: Partial<Thresholds>,
+): LoggedConfidence {
   const pool = cands.filter((c) => c.in_pool);
   const hybridScores: number[] = [];
   const semanticRaw: number[] = [];
@@ -49,7 +53,11 @@ export function confidenceFor(cands: readonly LoggedCandidate[], mode: SearchMod
   return { ...result, threshold_values: thresholds === undefined ? { ...DEFAULT_THRESHOLDS } : resolveThresholds(thresholds) };
 }
 
-export function view(list: readonly Cand[], mode: SearchMode = "semantic", thresholds?: Partial<Thresholds>): ScoreDistributionInput {
+export function view(
+  list: readonly Cand[],
+  mode: SearchMode = "semantic",
+  thresholds?: Partial<Thresholds>,
+): ScoreDistributionInput {
   const cands = candidates(list);
   return { candidates: cands, confidence: confidenceFor(cands, mode, thresholds), request: { search_mode: mode } };
 }
@@ -104,7 +112,8 @@ export const KEYWORD_WIRE: Wire = {
   top_score: 12.7,
   relative_margin: 3.2,
   result_count: 5,
-  rationale: "Keyword-only pool: top hit sits 3.20 background-std-devs above the candidate-pool background; clear separation from background.",
+  rationale:
+    "Keyword-only pool: top hit sits 3.20 background-std-devs above the candidate-pool background; clear separation from background.",
 };
 
 export function results(scores: readonly (number | null)[], dropped: readonly number[] = []): LoggedResult[] {

@@ -31,13 +31,7 @@ export type PointCategory = "pool" | "outside" | "returned" | "dropped";
 
 export type PointSymbol = "circle" | "ring" | "cross";
 
-export type MarkerKind =
-  | "background_mean"
-  | "top"
-  | "prominence_band"
-  | "absolute_guard"
-  | "near_duplicate"
-  | "z_band";
+export type MarkerKind = "background_mean" | "top" | "prominence_band" | "absolute_guard" | "near_duplicate" | "z_band";
 
 export type BandLevel = "high" | "moderate" | "low";
 

@@ -168,8 +168,23 @@ describe("prepareScoreDistribution: raw cosine view", () => {
     const p = prepareScoreDistribution(view(list), "raw_cosine");
     expect(p.points.map((pt) => pt.memoryId)).toEqual(["m1", "m2", "m3", "m4", "m5"]);
     const [a, b, c, d] = p.points;
-    expect(a).toMatchObject({ x: 0.9, rank: 1, inPool: true, returned: true, dropped: false, isTop: true, category: "pool", lane: "pool" });
-    expect(b).toMatchObject({ dropped: true, category: "dropped", lane: "pool", fill: POINT_STYLES.dropped.fill, symbol: "cross" });
+    expect(a).toMatchObject({
+      x: 0.9,
+      rank: 1,
+      inPool: true,
+      returned: true,
+      dropped: false,
+      isTop: true,
+      category: "pool",
+      lane: "pool",
+    });
+    expect(b).toMatchObject({
+      dropped: true,
+      category: "dropped",
+      lane: "pool",
+      fill: POINT_STYLES.dropped.fill,
+      symbol: "cross",
+    });
     expect(c).toMatchObject({ category: "pool", fill: POINT_STYLES.pool.fill, symbol: "circle", isTop: false });
     expect(d).toMatchObject({ inPool: false, returned: false, category: "outside", lane: "outside", symbol: "ring" });
     expect(a!.radius).toBeGreaterThan(c!.radius);
@@ -213,7 +228,9 @@ describe("prepareScoreDistribution: raw cosine view", () => {
     const p = prepareScoreDistribution(view(list, "hybrid"), "raw_cosine");
     expect(p.points.map((pt) => pt.memoryId)).toEqual(["m1", "m3", "m4"]);
     expect(p.points.some((pt) => pt.x === 0)).toBe(false);
-    expect(p.note).toMatch(/1 candidate has no raw cosine \(keyword-only hits\), 1 of them in the pool; it is left out, not drawn at 0/);
+    expect(p.note).toMatch(
+      /1 candidate has no raw cosine \(keyword-only hits\), 1 of them in the pool; it is left out, not drawn at 0/,
+    );
     const m2 = candidates(list)[1]!;
     expect(m2.raw_cosine).toBeNull();
     // The tooltip scores carry null, not 0, for the arms that did not score.
@@ -250,7 +267,10 @@ describe("prepareScoreDistribution: raw cosine view", () => {
 
   it("truncates long summaries and names missing ones", () => {
     const long = "word ".repeat(60);
-    const p = prepareScoreDistribution(view([{ cos: 0.8, summary: long }, { cos: 0.5, summary: null }, { cos: 0.4 }]), "raw_cosine");
+    const p = prepareScoreDistribution(
+      view([{ cos: 0.8, summary: long }, { cos: 0.5, summary: null }, { cos: 0.4 }]),
+      "raw_cosine",
+    );
     expect(p.points[0]!.summary.length).toBeLessThanOrEqual(90);
     expect(p.points[0]!.summary.endsWith("…")).toBe(true);
     expect(p.points[1]!.summary).toBe("(no summary)");

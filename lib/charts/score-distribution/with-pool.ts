@@ -5,9 +5,27 @@ import { emptyResult, type PreparedBase } from "./layout";
 import { HISTOGRAM_MIN_POOL, histogramBins } from "./histogram";
 import { LANE_Y, layoutChart, pointLegendOf } from "./layout";
 import { cosineMarkers, finishMarker, scoreMarkers, zscoreMarkers } from "./markers";
-import { AXIS_LABELS, SUMMARY_MAX, fallbackMetric, fallbackValueOf, isKeywordOnlyPool, metricOption, missingMetricReason, truncate, valueOf } from "./metrics";
+import {
+  AXIS_LABELS,
+  SUMMARY_MAX,
+  fallbackMetric,
+  fallbackValueOf,
+  isKeywordOnlyPool,
+  metricOption,
+  missingMetricReason,
+  truncate,
+  valueOf,
+} from "./metrics";
 import { HISTOGRAM_COLOR, POINT_RADIUS, POINT_STYLES, TOP_POINT_RADIUS } from "./palette";
-import { type ChartView, type DistributionPoint, type PointCategory, type PreparedScoreDistribution, SCORE_METRICS, type ScoreDistributionInput, type ScoreMetric } from "./types";
+import {
+  type ChartView,
+  type DistributionPoint,
+  type PointCategory,
+  type PreparedScoreDistribution,
+  SCORE_METRICS,
+  type ScoreDistributionInput,
+  type ScoreMetric,
+} from "./types";
 
 // ---------------------------------------------------------------------------------------------
 // Prepare, with the candidate pool
@@ -96,7 +114,8 @@ export function prepareWithPool(
 
   const poolPoints = points.filter((p) => p.inPool);
   let topPoint: DistributionPoint | null = null;
-  for (const p of poolPoints) if (topPoint === null || p.x > topPoint.x || (p.x === topPoint.x && p.rank < topPoint.rank)) topPoint = p;
+  for (const p of poolPoints)
+    if (topPoint === null || p.x > topPoint.x || (p.x === topPoint.x && p.rank < topPoint.rank)) topPoint = p;
   if (topPoint !== null) {
     topPoint.isTop = true;
     topPoint.radius = TOP_POINT_RADIUS;

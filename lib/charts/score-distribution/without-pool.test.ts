@@ -1,7 +1,20 @@
 import { describe, expect, it } from "vitest";
 import { confidenceFromWire } from "@/lib/recall/wire";
 import { NO_POOL_NOTE, POINT_STYLES, type ScoreDistributionInput, defaultScoreMetric, prepareScoreDistribution } from "./index";
-import { DERIVED_MEAN, KEYWORD_WIRE, MEAN_HALF, NO_POOL, S1_WIRE, type Wire, kinds, marker, remote, results, semantic, view } from "./test-fixtures";
+import {
+  DERIVED_MEAN,
+  KEYWORD_WIRE,
+  MEAN_HALF,
+  NO_POOL,
+  S1_WIRE,
+  type Wire,
+  kinds,
+  marker,
+  remote,
+  results,
+  semantic,
+  view,
+} from "./test-fixtures";
 
 describe("prepareScoreDistribution without the pool: semantic mode", () => {
   const v = remote(S1_WIRE, "semantic", [0.919, 0.676, 0.67, 0.615, 0.608], { dropped: [3] });
@@ -44,7 +57,12 @@ describe("prepareScoreDistribution without the pool: semantic mode", () => {
       expect(pt.y).toBeGreaterThan(p.yDomain[0]);
       expect(pt.y).toBeLessThan(p.yDomain[1]);
     }
-    expect(p.points[0]).toMatchObject({ summary: "result number 1", rank: 1, category: "returned", fill: POINT_STYLES.returned.fill });
+    expect(p.points[0]).toMatchObject({
+      summary: "result number 1",
+      rank: 1,
+      category: "returned",
+      fill: POINT_STYLES.returned.fill,
+    });
     expect(p.points[3]).toMatchObject({ dropped: true, category: "dropped", symbol: "cross" });
     expect(p.lanes).toEqual([{ id: "returned", y: 1, label: "Returned page", count: 5 }]);
     expect(p.pointLegend.map((i) => [i.category, i.count])).toEqual([
@@ -233,7 +251,11 @@ describe("prepareScoreDistribution without the pool: keyword-only and degraded",
   it("a hybrid pool without cosines (not degraded): the top and results on the hybrid axis", () => {
     const wire: Wire = { level: "moderate", top_score: 1, relative_margin: 1.4, result_count: 4 };
     // The rationale prefix tells the fallback path ran (docs/reference-rules.md "The confidence block").
-    const withRationale = remote({ ...wire, rationale: "Keyword-only pool: top hit sits 1.40 background-std-devs above …" }, "hybrid", [1, 0.4, 0.35]);
+    const withRationale = remote(
+      { ...wire, rationale: "Keyword-only pool: top hit sits 1.40 background-std-devs above …" },
+      "hybrid",
+      [1, 0.4, 0.35],
+    );
     expect(withRationale.confidence?.basis).toBe("zscore");
     expect(defaultScoreMetric(withRationale)).toBe("hybrid");
     const p = prepareScoreDistribution(withRationale, "hybrid");
@@ -244,7 +266,12 @@ describe("prepareScoreDistribution without the pool: keyword-only and degraded",
   });
 
   it("a single keyword-only candidate: the top (the only candidate), always moderate", () => {
-    const wire: Wire = { level: "moderate", top_score: 7.25, result_count: 1, rationale: "Single candidate — no background distribution to assess separation." };
+    const wire: Wire = {
+      level: "moderate",
+      top_score: 7.25,
+      result_count: 1,
+      rationale: "Single candidate — no background distribution to assess separation.",
+    };
     const v = remote(wire, "keyword", [7.25]);
     expect(v.confidence?.basis).toBe("single");
     const p = prepareScoreDistribution(v, "bm25");
@@ -289,7 +316,8 @@ describe("prepareScoreDistribution without the pool: other semantic blocks", () 
       top_score: 0.35,
       relative_margin: 2.1,
       result_count: 4,
-      rationale: "Top semantic cosine 0.35, prominence n/a above the candidate-pool mean (-0.02); top hit is weak — relevance uncertain, consider going external.",
+      rationale:
+        "Top semantic cosine 0.35, prominence n/a above the candidate-pool mean (-0.02); top hit is weak — relevance uncertain, consider going external.",
     };
     const v = remote(wire, "semantic", [0.35, 0.1]);
     expect(v.confidence?.basis).toBe("semantic");
@@ -307,7 +335,10 @@ describe("prepareScoreDistribution without the pool: other semantic blocks", () 
 
   it("an ingested recall with a logged (not derived) background mean labels it as logged", () => {
     const conf = { ...confidenceFromWire(S1_WIRE), background_derived: false, background_mean: 0.589429 };
-    const p = prepareScoreDistribution({ candidates: null, confidence: conf, request: { search_mode: "semantic" }, results: [] }, "raw_cosine");
+    const p = prepareScoreDistribution(
+      { candidates: null, confidence: conf, request: { search_mode: "semantic" }, results: [] },
+      "raw_cosine",
+    );
     expect(marker(p, "background_mean").label).toBe("background mean 0.589 (as logged with the recall)");
     expect(p.notes[0]).toMatch(/the background mean is the one logged with this recall/);
   });
@@ -334,7 +365,11 @@ describe("prepareScoreDistribution without the pool: nothing to draw", () => {
   });
 
   it("an empty pool", () => {
-    const wire: Wire = { level: "none", result_count: 0, rationale: "No candidates retrieved — likely nothing relevant in this context." };
+    const wire: Wire = {
+      level: "none",
+      result_count: 0,
+      rationale: "No candidates retrieved — likely nothing relevant in this context.",
+    };
     for (const metric of ["raw_cosine", "bm25", "hybrid"] as const) {
       const p = prepareScoreDistribution(remote(wire, "hybrid", []), metric);
       expect(p.status).toBe("empty");
@@ -358,7 +393,11 @@ describe("prepareScoreDistribution without the pool: nothing to draw", () => {
       remote(S1_WIRE, "hybrid", [1, 0.5], { rerank: true }),
       remote(KEYWORD_WIRE, "keyword", [12.7, 3]),
       remote(KEYWORD_WIRE, "hybrid", [12.7, 3], { degraded: "vector_search_unavailable" }),
-      remote({ level: "moderate", top_score: 0.9, result_count: 1, rationale: "Single semantic candidate (cosine 0.90); …" }, "semantic", [0.9]),
+      remote(
+        { level: "moderate", top_score: 0.9, result_count: 1, rationale: "Single semantic candidate (cosine 0.90); …" },
+        "semantic",
+        [0.9],
+      ),
       remote({ level: "none", result_count: 0 }, "hybrid", []),
       remote(null, "semantic", []),
       { candidates: null, confidence: null },

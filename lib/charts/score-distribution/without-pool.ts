@@ -6,7 +6,17 @@ import { emptyResult, layoutChart, pointLegendOf, type PreparedBase } from "./la
 import { type MarkerDraft, cosineMarkers, finishMarker } from "./markers";
 import { METRIC_LABELS, SUMMARY_MAX, missingMetricReason, truncate } from "./metrics";
 import { HISTOGRAM_COLOR, POINT_RADIUS, POINT_STYLES } from "./palette";
-import { type ChartView, type DistributionPoint, type MetricOption, type PointCategory, type PreparedScoreDistribution, type ResultInput, SCORE_METRICS, type ScoreDistributionInput, type ScoreMetric } from "./types";
+import {
+  type ChartView,
+  type DistributionPoint,
+  type MetricOption,
+  type PointCategory,
+  type PreparedScoreDistribution,
+  type ResultInput,
+  SCORE_METRICS,
+  type ScoreDistributionInput,
+  type ScoreMetric,
+} from "./types";
 
 // ---------------------------------------------------------------------------------------------
 // Without the candidate pool (a remote memory service, or an ingested recall without a pool)
@@ -211,7 +221,11 @@ function rerankNote(ctx: NoPoolContext, plotted: ScoreMetric): string | null {
   return "A rerank was requested: where the reranker ran, a result's score is its relevance score, not the hybrid score.";
 }
 
-export function prepareWithoutPool(view: ScoreDistributionInput, metric: ScoreMetric, ariaPrefix: string): PreparedScoreDistribution {
+export function prepareWithoutPool(
+  view: ScoreDistributionInput,
+  metric: ScoreMetric,
+  ariaPrefix: string,
+): PreparedScoreDistribution {
   const ctx = noPoolContext(view);
   const metricOptions = SCORE_METRICS.map((m) => noPoolMetricOption(ctx, m));
   const availableMetrics = metricOptions.filter((o) => o.available).map((o) => o.metric);
@@ -264,10 +278,14 @@ export function prepareWithoutPool(view: ScoreDistributionInput, metric: ScoreMe
             "score is its raw cosine, so they share this axis with the markers. The rest of the pool is not shown.",
         );
       } else {
-        notes.push(`${ctx.results.length === 0 ? "No results were returned" : "No returned result has a cosine"}, so only the markers are drawn.`);
+        notes.push(
+          `${ctx.results.length === 0 ? "No results were returned" : "No returned result has a cosine"}, so only the markers are drawn.`,
+        );
       }
     } else if (ctx.resultMetric === null) {
-      notes.push("The search mode is not known, so the returned results' scores cannot be placed on this axis: only the markers are drawn.");
+      notes.push(
+        "The search mode is not known, so the returned results' scores cannot be placed on this axis: only the markers are drawn.",
+      );
     } else if (ctx.scored > 0) {
       notes.push(
         `The returned results' scores are ${RESULT_SCORE_NAMES[ctx.resultMetric]}, not cosines, so they are not drawn ` +
@@ -285,7 +303,8 @@ export function prepareWithoutPool(view: ScoreDistributionInput, metric: ScoreMe
     plotted = metric;
     drafts = [];
     points = resultPoints(ctx, metric, notes);
-    if (points.length === 0) return emptyResult(base, `${NO_POOL_PHRASE}, and no returned result has a score on this axis.`, ariaPrefix);
+    if (points.length === 0)
+      return emptyResult(base, `${NO_POOL_PHRASE}, and no returned result has a score on this axis.`, ariaPrefix);
     notes.push(
       `The points are the ${plural(points.length, "returned result", "returned results")}' ${RESULT_SCORE_NAMES[metric]}, ` +
         "on their own axis: the confidence thresholds live in raw-cosine space, so none is drawn here (see Raw cosine).",

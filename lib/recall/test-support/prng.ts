@@ -67,7 +67,9 @@ export function randomPool(rng: Rng): RandomPool {
     }
     case 1: {
       const base = rng.uniform(0, 0.9);
-      const sem = Array.from({ length: n }, () => Math.min(1, grid(base + rng.pick([0, 0, 0.01, 0.05, 0.1]) * rng.int(-2, 3), 0.01)));
+      const sem = Array.from({ length: n }, () =>
+        Math.min(1, grid(base + rng.pick([0, 0, 0.01, 0.05, 0.1]) * rng.int(-2, 3), 0.01)),
+      );
       return { hybridScores: [], semanticRaw: sem };
     }
     case 2: {

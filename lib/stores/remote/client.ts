@@ -12,11 +12,7 @@
  * - Cancellation by the caller's signal rejects with the signal's reason (an `AbortError`).
  */
 import { z } from "zod";
-import {
-  RecallRequestSchema,
-  type RecallFilters,
-  type RecallResponse,
-} from "@/lib/recall/schemas";
+import { RecallRequestSchema, type RecallFilters, type RecallResponse } from "@/lib/recall/schemas";
 import { zodIssuesText } from "@/lib/recall/errors";
 import type { SearchMode } from "@/lib/recall/merge";
 import { decodeRecallResponse } from "@/lib/recall/wire";
@@ -60,9 +56,7 @@ export const RemoteMemoryStatsSchema = z.looseObject({
   working_count: nullish(z.number().int().min(0)),
   persistent_count: nullish(z.number().int().min(0)),
   by_type: nullish(z.record(z.string(), z.number())),
-  by_importance: nullish(
-    z.looseObject({ high: nullish(z.number()), medium: nullish(z.number()), low: nullish(z.number()) }),
-  ),
+  by_importance: nullish(z.looseObject({ high: nullish(z.number()), medium: nullish(z.number()), low: nullish(z.number()) })),
   recent_activity: z.unknown().optional(),
 });
 
@@ -174,7 +168,8 @@ export class RemoteMemoryService {
       else if (params.q.trim() !== "") query.set("q", params.q);
     }
     if (params.limit !== undefined) {
-      if (!Number.isInteger(params.limit) || params.limit < 1 || params.limit > 500) problems.push("limit must be a whole number from 1 to 500");
+      if (!Number.isInteger(params.limit) || params.limit < 1 || params.limit > 500)
+        problems.push("limit must be a whole number from 1 to 500");
       else query.set("limit", String(params.limit));
     }
     if (params.offset !== undefined) {
@@ -187,9 +182,14 @@ export class RemoteMemoryService {
     if (params.tags_match) query.set("tags_match", params.tags_match);
     if (params.order_by) query.set("order_by", params.order_by);
     if (problems.length > 0) {
-      throw new StoreError(422, "invalid_list_request", `Cannot list the memories of ${this.describe()}: ${problems.join("; ")}.`, {
-        store: this.config.name,
-      });
+      throw new StoreError(
+        422,
+        "invalid_list_request",
+        `Cannot list the memories of ${this.describe()}: ${problems.join("; ")}.`,
+        {
+          store: this.config.name,
+        },
+      );
     }
     const exchange = await this.exchange("GET", LIST_PATH, { query, ...opts, what: "list" });
     return this.decode(RemoteMemoryListSchema, exchange.json, "a memory list");
@@ -212,7 +212,10 @@ export class RemoteMemoryService {
     const started = performance.now();
     const latency = () => round(performance.now() - started);
     try {
-      const stats = await this.stats({ ...opts, timeoutMs: opts.timeoutMs ?? Math.min(this.config.timeoutMs, HEALTH_TIMEOUT_MS) });
+      const stats = await this.stats({
+        ...opts,
+        timeoutMs: opts.timeoutMs ?? Math.min(this.config.timeoutMs, HEALTH_TIMEOUT_MS),
+      });
       return { ok: true, latency_ms: latency(), memories: stats.total_count };
     } catch (error) {
       if (error instanceof StoreError) {
@@ -255,10 +258,15 @@ export class RemoteMemoryService {
     const checked = RecallRequestSchema.safeParse(body);
     if (!checked.success) {
       const problems = checked.error.issues.slice(0, 3).map((issue) => `${issue.path.join(".") || "request"}: ${issue.message}`);
-      throw new StoreError(422, "invalid_recall_request", `This recall cannot be sent to ${this.describe()}: ${problems.join("; ")}.`, {
-        store: this.config.name,
-        issues: checked.error.issues.map((issue) => ({ path: issue.path.map(String), message: issue.message })),
-      });
+      throw new StoreError(
+        422,
+        "invalid_recall_request",
+        `This recall cannot be sent to ${this.describe()}: ${problems.join("; ")}.`,
+        {
+          store: this.config.name,
+          issues: checked.error.issues.map((issue) => ({ path: issue.path.map(String), message: issue.message })),
+        },
+      );
     }
     return body;
   }
@@ -410,13 +418,31 @@ export class RemoteMemoryService {
     }
     if (status === 422) {
       const errors = validationErrors(envelope, (s) => this.config.redact(s));
-      const listed = errors.length > 0 ? `: ${errors.slice(0, 5).map((e) => (e.loc ? `${e.loc}: ${e.msg}` : e.msg)).join("; ")}` : serviceMessage ? `: ${serviceMessage}` : "";
-      return make(422, "remote_rejected", `The remote store ${name} rejected the request (422)${listed}.`, errors.length > 0 ? { errors } : {});
+      const listed =
+        errors.length > 0
+          ? `: ${errors
+              .slice(0, 5)
+              .map((e) => (e.loc ? `${e.loc}: ${e.msg}` : e.msg))
+              .join("; ")}`
+          : serviceMessage
+            ? `: ${serviceMessage}`
+            : "";
+      return make(
+        422,
+        "remote_rejected",
+        `The remote store ${name} rejected the request (422)${listed}.`,
+        errors.length > 0 ? { errors } : {},
+      );
     }
     const retryAfter = parseRetryAfter(response.headers.get("retry-after"));
     const retry = retryAfter !== null ? ` Retry after ${retryAfter} s.` : "";
     if (status === 429) {
-      return make(503, "remote_rate_limited", `The remote store ${name} is rate-limiting this key (429).${retry}${said}`, retryAfter !== null ? { retry_after_s: retryAfter } : {});
+      return make(
+        503,
+        "remote_rate_limited",
+        `The remote store ${name} is rate-limiting this key (429).${retry}${said}`,
+        retryAfter !== null ? { retry_after_s: retryAfter } : {},
+      );
     }
     if (status === 503) {
       return make(

@@ -135,7 +135,8 @@ type Check = { ok: true; value: string } | { ok: false; problem: string };
 function checkName(value: string): Check {
   if (value.length === 0) return { ok: false, problem: "is empty" };
   if (value.length > NAME_MAX) return { ok: false, problem: `is longer than ${NAME_MAX} characters` };
-  if (!/^[a-z0-9-]+$/.test(value)) return { ok: false, problem: "may hold only lowercase letters, digits and hyphens ([a-z0-9-]+)" };
+  if (!/^[a-z0-9-]+$/.test(value))
+    return { ok: false, problem: "may hold only lowercase letters, digits and hyphens ([a-z0-9-]+)" };
   if (RESERVED_NAMES.has(value)) return { ok: false, problem: `must not be "${value}" (that is the built-in store)` };
   return { ok: true, value };
 }
@@ -164,7 +165,8 @@ function checkBaseUrl(value: string): Check {
 
 function checkApiKey(value: string): Check {
   if (value.length === 0) return { ok: false, problem: "is empty" };
-  if (/[\s\u0000-\u001f\u007f]/.test(value)) return { ok: false, problem: "contains whitespace or control characters; paste the key alone" };
+  if (/[\s\u0000-\u001f\u007f]/.test(value))
+    return { ok: false, problem: "contains whitespace or control characters; paste the key alone" };
   return { ok: true, value };
 }
 
@@ -226,8 +228,7 @@ const RemoteStoreEntrySchema = z.strictObject(
 
 const RemoteStoresSchema = z.array(RemoteStoreEntrySchema, { error: "must be a JSON array of store objects" });
 
-const EXAMPLE =
-  '[{"name":"prod","base_url":"https://memory.example.com","api_key":"kagura_…","context_id":"<context uuid>"}]';
+const EXAMPLE = '[{"name":"prod","base_url":"https://memory.example.com","api_key":"kagura_…","context_id":"<context uuid>"}]';
 
 /** zod issues as one line, never including a value. */
 function describeIssues(issues: readonly z.core.$ZodIssue[]): string {
@@ -237,7 +238,8 @@ function describeIssues(issues: readonly z.core.$ZodIssue[]): string {
       .join("")
       .replace(/^\./, "");
     let message = issue.message;
-    if (issue.code === "unrecognized_keys") message = `has unknown key${issue.keys.length > 1 ? "s" : ""} ${issue.keys.join(", ")}`;
+    if (issue.code === "unrecognized_keys")
+      message = `has unknown key${issue.keys.length > 1 ? "s" : ""} ${issue.keys.join(", ")}`;
     return path ? `${path} ${message}` : message;
   });
   const more = issues.length > 3 ? ` (and ${issues.length - 3} more problems)` : "";
@@ -313,7 +315,9 @@ function fromSingleVariables(env: Readonly<Record<string, string | undefined>>):
   let timeoutMs = DEFAULT_REMOTE_TIMEOUT_MS;
   const rawTimeout = value("REMOTE_STORE_TIMEOUT_MS");
   if (rawTimeout) {
-    const parsed = /^\d+$/.test(rawTimeout) ? checkTimeout(Number(rawTimeout)) : ({ ok: false, problem: "must be a whole number of milliseconds" } as const);
+    const parsed = /^\d+$/.test(rawTimeout)
+      ? checkTimeout(Number(rawTimeout))
+      : ({ ok: false, problem: "must be a whole number of milliseconds" } as const);
     if (!parsed.ok) throw new RemoteStoreConfigError(`REMOTE_STORE_TIMEOUT_MS ${parsed.problem}.`, "REMOTE_STORE_TIMEOUT_MS");
     timeoutMs = parsed.value;
   }

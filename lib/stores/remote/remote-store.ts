@@ -17,7 +17,13 @@ import type { SearchMode } from "@/lib/recall/merge";
 import type { MemoryResponse, RecallResponse } from "@/lib/recall/schemas";
 import type { IngestedSelectorBlock } from "@/lib/recall/selector-block";
 import { confidenceFromWire, decodeSelectorBlock, degradedFromWire, type LoggedConfidence } from "@/lib/recall/wire";
-import { StoreError, type MemoryStore, type RecallResultItem, type StoreRecallOutcome, type StoreRecallRequest } from "@/lib/stores/types";
+import {
+  StoreError,
+  type MemoryStore,
+  type RecallResultItem,
+  type StoreRecallOutcome,
+  type StoreRecallRequest,
+} from "@/lib/stores/types";
 import {
   RemoteMemoryService,
   type RemoteCallOptions,
@@ -29,7 +35,6 @@ import {
   type RemoteRecallParams,
 } from "./client";
 import type { RemoteStoreConfig } from "./config";
-
 
 /** A remote recall's outcome: the store outcome plus what only a remote service reports. */
 export interface RemoteStoreRecallOutcome extends StoreRecallOutcome {

@@ -9,7 +9,12 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { RemoteMemoryService } from "@/lib/stores/remote/client";
 import { RemoteStore } from "@/lib/stores/remote/remote-store";
 import { StoreError, type StoreRecallRequest } from "@/lib/stores/types";
-import { FAKE_API_KEY, fullRecallResponse, startFakeMemoryService, type FakeMemoryService } from "../../support/fake-memory-service";
+import {
+  FAKE_API_KEY,
+  fullRecallResponse,
+  startFakeMemoryService,
+  type FakeMemoryService,
+} from "../../support/fake-memory-service";
 import { configFor, rejection, SECRET_QUERY } from "./helpers";
 
 const REQUEST: StoreRecallRequest = { query: SECRET_QUERY, k: 5, searchMode: "hybrid" };
@@ -107,7 +112,7 @@ describe("remote store failures", () => {
     const error = expectClean(await rejection(store.recall(REQUEST)));
     expect(error).toMatchObject({ status: 422, code: "remote_rejected" });
     expect(error.message).toBe(
-      'The remote store "prod" rejected the request (422): body.k: Input should be less than or equal to 100; body.filters.tags_match: tags_match must be \'any\' or \'all\'.',
+      "The remote store \"prod\" rejected the request (422): body.k: Input should be less than or equal to 100; body.filters.tags_match: tags_match must be 'any' or 'all'.",
     );
     expect(error.details).toMatchObject({
       remote_status: 422,
@@ -120,7 +125,12 @@ describe("remote store failures", () => {
   });
 
   it("422 without details.errors carries the service's message (a recall ValueError)", async () => {
-    fake.setNext({ error: 422, code: "HTTP-422", message: "recall() requires current_workspace_id and current_context_id", details: {} });
+    fake.setNext({
+      error: 422,
+      code: "HTTP-422",
+      message: "recall() requires current_workspace_id and current_context_id",
+      details: {},
+    });
     const error = expectClean(await rejection(store.recall(REQUEST)));
     expect(error.message).toBe(
       'The remote store "prod" rejected the request (422): recall() requires current_workspace_id and current_context_id.',
@@ -226,7 +236,9 @@ describe("remote store failures", () => {
     fake.setNext({ raw: '{"results": [ {"memory_id": ', status: 200 });
     const error = expectClean(await rejection(store.recall(REQUEST)));
     expect(error).toMatchObject({ status: 502, code: "remote_bad_response" });
-    expect(error.message).toBe(`The remote store "prod" (${fake.url}) answered with something that is not a RecallResponse (the body is not JSON).`);
+    expect(error.message).toBe(
+      `The remote store "prod" (${fake.url}) answered with something that is not a RecallResponse (the body is not JSON).`,
+    );
   });
 
   it("JSON that is not a RecallResponse: 502 with the schema problem", async () => {

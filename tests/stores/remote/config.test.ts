@@ -66,7 +66,12 @@ describe("readRemoteStoreConfigs", () => {
       REMOTE_STORE_LABEL: "Staging two",
       REMOTE_STORE_TIMEOUT_MS: "2500",
     });
-    expect(store).toMatchObject({ name: "staging-2", label: "Staging two", baseUrl: "http://127.0.0.1:8080/kagura", timeoutMs: 2500 });
+    expect(store).toMatchObject({
+      name: "staging-2",
+      label: "Staging two",
+      baseUrl: "http://127.0.0.1:8080/kagura",
+      timeoutMs: 2500,
+    });
   });
 
   it("reads REMOTE_STORES, then the single store, keeping order", () => {
@@ -113,12 +118,16 @@ describe("readRemoteStoreConfigs", () => {
     expect(configError({ REMOTE_STORES: JSON.stringify(entry()) }).message).toBe(
       "REMOTE_STORES is invalid: must be a JSON array of store objects.",
     );
-    expect(configError({ REMOTE_STORES: JSON.stringify(["prod"]) }).message).toBe("REMOTE_STORES is invalid: [0] must be an object.");
+    expect(configError({ REMOTE_STORES: JSON.stringify(["prod"]) }).message).toBe(
+      "REMOTE_STORES is invalid: [0] must be an object.",
+    );
   });
 
   it("names what is missing or wrong in an entry", () => {
     const { base_url: _u, ...noUrl } = entry();
-    expect(configError({ REMOTE_STORES: JSON.stringify([noUrl]) }).message).toBe("REMOTE_STORES is invalid: [0].base_url is required.");
+    expect(configError({ REMOTE_STORES: JSON.stringify([noUrl]) }).message).toBe(
+      "REMOTE_STORES is invalid: [0].base_url is required.",
+    );
     const { api_key: _k, ...noKey } = entry();
     expect(configError({ REMOTE_STORES: JSON.stringify([entry({ name: "a" }), noKey]) }).message).toBe(
       "REMOTE_STORES is invalid: [1].api_key is required.",
@@ -138,7 +147,9 @@ describe("readRemoteStoreConfigs", () => {
     expect(configError({ REMOTE_STORES: JSON.stringify([entry({ name: "Prod" })]) }).message).toBe(
       "REMOTE_STORES is invalid: [0].name may hold only lowercase letters, digits and hyphens ([a-z0-9-]+).",
     );
-    expect(configError({ REMOTE_STORES: JSON.stringify([entry({ name: "embedded" })]) }).message).toMatch(/\[0\]\.name must not be "embedded"/);
+    expect(configError({ REMOTE_STORES: JSON.stringify([entry({ name: "embedded" })]) }).message).toMatch(
+      /\[0\]\.name must not be "embedded"/,
+    );
     const dup = configError({ REMOTE_STORES: JSON.stringify([entry(), entry()]) });
     expect(dup.message).toBe('Two remote stores are named "prod" (REMOTE_STORES and REMOTE_STORES); store names must be unique.');
     const dupSingle = configError({
@@ -150,15 +161,23 @@ describe("readRemoteStoreConfigs", () => {
     expect(dupSingle.variable).toBe("REMOTE_STORE_NAME");
     expect(dupSingle.message).toMatch(/Two remote stores are named "remote" \(REMOTE_STORES and REMOTE_STORE_NAME\)/);
     expect(
-      configError({ REMOTE_STORE_URL: "https://m.example.com", REMOTE_STORE_API_KEY: KEY, REMOTE_STORE_CONTEXT_ID: CONTEXT, REMOTE_STORE_NAME: "embedded" })
-        .variable,
+      configError({
+        REMOTE_STORE_URL: "https://m.example.com",
+        REMOTE_STORE_API_KEY: KEY,
+        REMOTE_STORE_CONTEXT_ID: CONTEXT,
+        REMOTE_STORE_NAME: "embedded",
+      }).variable,
     ).toBe("REMOTE_STORE_NAME");
   });
 
   it("a key pasted into another field is not echoed", () => {
     expect(configError({ REMOTE_STORES: JSON.stringify([entry({ name: KEY })]) }).message).toMatch(/\[0\]\.name may hold only/);
-    expect(configError({ REMOTE_STORES: JSON.stringify([entry({ base_url: KEY })]) }).message).toMatch(/\[0\]\.base_url is not a valid URL/);
-    expect(configError({ REMOTE_STORES: JSON.stringify([entry({ context_id: `${KEY} x` })]) }).message).toMatch(/\[0\]\.context_id is not a context id/);
+    expect(configError({ REMOTE_STORES: JSON.stringify([entry({ base_url: KEY })]) }).message).toMatch(
+      /\[0\]\.base_url is not a valid URL/,
+    );
+    expect(configError({ REMOTE_STORES: JSON.stringify([entry({ context_id: `${KEY} x` })]) }).message).toMatch(
+      /\[0\]\.context_id is not a context id/,
+    );
     expect(configError({ REMOTE_STORE_URL: KEY, REMOTE_STORE_API_KEY: KEY, REMOTE_STORE_CONTEXT_ID: CONTEXT }).message).toMatch(
       /^REMOTE_STORE_URL is not a valid URL/,
     );
@@ -170,12 +189,17 @@ describe("readRemoteStoreConfigs", () => {
     expect(noUrl.message).toBe(
       "REMOTE_STORE_URL is not set, but REMOTE_STORE_API_KEY, REMOTE_STORE_CONTEXT_ID are: a remote store needs REMOTE_STORE_URL, REMOTE_STORE_API_KEY and REMOTE_STORE_CONTEXT_ID (or unset the other REMOTE_STORE_* variables).",
     );
-    expect(configError({ REMOTE_STORE_URL: "https://m.example.com", REMOTE_STORE_CONTEXT_ID: CONTEXT }).variable).toBe("REMOTE_STORE_API_KEY");
-    expect(configError({ REMOTE_STORE_URL: "https://m.example.com", REMOTE_STORE_API_KEY: KEY }).variable).toBe("REMOTE_STORE_CONTEXT_ID");
+    expect(configError({ REMOTE_STORE_URL: "https://m.example.com", REMOTE_STORE_CONTEXT_ID: CONTEXT }).variable).toBe(
+      "REMOTE_STORE_API_KEY",
+    );
+    expect(configError({ REMOTE_STORE_URL: "https://m.example.com", REMOTE_STORE_API_KEY: KEY }).variable).toBe(
+      "REMOTE_STORE_CONTEXT_ID",
+    );
   });
 
   it("checks the URL: http(s), no credentials, no query, the service root", () => {
-    const single = (url: string) => configError({ REMOTE_STORE_URL: url, REMOTE_STORE_API_KEY: KEY, REMOTE_STORE_CONTEXT_ID: CONTEXT }).message;
+    const single = (url: string) =>
+      configError({ REMOTE_STORE_URL: url, REMOTE_STORE_API_KEY: KEY, REMOTE_STORE_CONTEXT_ID: CONTEXT }).message;
     expect(single("ftp://memory.example.com")).toBe("REMOTE_STORE_URL must be an http:// or https:// URL.");
     expect(single(`https://user:${KEY}@memory.example.com`)).toBe(
       "REMOTE_STORE_URL must not carry credentials; put the key in the API key setting instead.",

@@ -56,7 +56,9 @@ describe("fake memory service from the command line", () => {
     expect(outcome.confidence.level).toBe("high");
 
     const wrong = new RemoteStore(readRemoteStoreConfigs({ ...env, REMOTE_STORE_API_KEY: "kagura_wrong" })[0]!);
-    await expect(wrong.recall({ query: "jwt", k: 5, searchMode: "hybrid" })).rejects.toMatchObject({ code: "remote_auth_failed" });
+    await expect(wrong.recall({ query: "jwt", k: 5, searchMode: "hybrid" })).rejects.toMatchObject({
+      code: "remote_auth_failed",
+    });
 
     // The control routes script the next answer (for Playwright).
     const queued = await fetch(`${url}/__fake/next`, { method: "POST", body: JSON.stringify({ error: 503 }) });

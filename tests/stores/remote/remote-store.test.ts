@@ -94,7 +94,12 @@ describe("RemoteStore against the fake memory service", () => {
     expect(outcome.results.map((r) => r.score)).toEqual([0.9333, 0.6, 0.342857]);
     expect(outcome.results[0]).toEqual(expected[0]);
     // Service fields beyond the dashboard's are kept; null/missing keys stay absent.
-    expect(outcome.results[1]).toMatchObject({ scope: "persistent", client: "api", context_summary: "Fix for the 401 storm", source_type: "manual" });
+    expect(outcome.results[1]).toMatchObject({
+      scope: "persistent",
+      client: "api",
+      context_summary: "Fix for the 401 storm",
+      source_type: "manual",
+    });
     expect(outcome.results[1]).not.toHaveProperty("updated_at");
 
     const c = outcome.confidence;
@@ -154,13 +159,26 @@ describe("RemoteStore against the fake memory service", () => {
     fake.setNext({
       json: {
         ...emptyRecallResponse(),
-        confidence: { level: "none", top_score: null, prominence: null, relative_margin: null, result_count: 0, rationale: "No candidates retrieved — likely nothing relevant in this context." },
+        confidence: {
+          level: "none",
+          top_score: null,
+          prominence: null,
+          relative_margin: null,
+          result_count: 0,
+          rationale: "No candidates retrieved — likely nothing relevant in this context.",
+        },
         degraded: null,
         selector: null,
       },
     });
     const outcome = await store.recall(REQUEST);
-    expect(outcome.confidence).toMatchObject({ top_score: null, prominence: null, relative_margin: null, basis: "empty", background_mean: null });
+    expect(outcome.confidence).toMatchObject({
+      top_score: null,
+      prominence: null,
+      relative_margin: null,
+      basis: "empty",
+      background_mean: null,
+    });
     expect(outcome.degraded).toBeUndefined();
     expect(outcome.selector).toBeNull();
   });
@@ -263,7 +281,12 @@ describe("RemoteStore against the fake memory service", () => {
 
     const stats = await store.stats();
     expect(fake.requests.at(-1)).toMatchObject({ path: "/api/v1/memory/stats", query: { context_id: fake.contextId } });
-    expect(stats).toMatchObject({ total_count: 4, working_count: 1, persistent_count: 3, by_importance: { high: 1, medium: 2, low: 1 } });
+    expect(stats).toMatchObject({
+      total_count: 4,
+      working_count: 1,
+      persistent_count: 3,
+      by_importance: { high: 1, medium: 2, low: 1 },
+    });
   });
 
   it("refuses list parameters the service would reject, without calling it", async () => {
@@ -304,8 +327,12 @@ describe("inferBasis", () => {
 
   it("reads the rationale prefix", () => {
     expect(inferBasis(block("Top semantic cosine 0.92, prominence 0.56 above …"))).toBe("semantic");
-    expect(inferBasis(block("Top semantic cosine 0.90, prominence n/a above the candidate-pool mean (-0.05); …"))).toBe("semantic");
-    expect(inferBasis(block("Single semantic candidate (cosine 0.91); single strong absolute match, no background to corroborate."))).toBe("single_semantic");
+    expect(inferBasis(block("Top semantic cosine 0.90, prominence n/a above the candidate-pool mean (-0.05); …"))).toBe(
+      "semantic",
+    );
+    expect(
+      inferBasis(block("Single semantic candidate (cosine 0.91); single strong absolute match, no background to corroborate.")),
+    ).toBe("single_semantic");
     expect(inferBasis(block("Keyword-only pool: top hit sits 3.20 background-std-devs above …"))).toBe("zscore");
     expect(inferBasis(block("Single candidate — no background distribution to assess separation."))).toBe("single");
     expect(inferBasis(block("No candidates retrieved — likely nothing relevant in this context."))).toBe("empty");

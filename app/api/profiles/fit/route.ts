@@ -11,8 +11,16 @@ import { HistoryFiltersSchema } from "@/lib/recall-log/history";
 export const dynamic = "force-dynamic";
 
 const FitBody = z.union([
-  z.strictObject({ run_id: z.uuid("run_id is an evaluation run's id"), name: ProfileNameSchema.optional(), description: z.string().max(2000).optional() }),
-  z.strictObject({ recall_filters: z.record(z.string(), z.unknown()), name: ProfileNameSchema.optional(), description: z.string().max(2000).optional() }),
+  z.strictObject({
+    run_id: z.uuid("run_id is an evaluation run's id"),
+    name: ProfileNameSchema.optional(),
+    description: z.string().max(2000).optional(),
+  }),
+  z.strictObject({
+    recall_filters: z.record(z.string(), z.unknown()),
+    name: ProfileNameSchema.optional(),
+    description: z.string().max(2000).optional(),
+  }),
 ]);
 
 /**
@@ -50,7 +58,11 @@ export const POST = apiRoute({ body: FitBody }, async ({ body }) => {
       {
         ...source,
         fitted_at: new Date().toISOString(),
-        estimate: { balanced_accuracy: fit.estimate.balanced_accuracy, train_balanced_accuracy: fit.estimate.train_balanced_accuracy, folds: fit.estimate.folds },
+        estimate: {
+          balanced_accuracy: fit.estimate.balanced_accuracy,
+          train_balanced_accuracy: fit.estimate.train_balanced_accuracy,
+          folds: fit.estimate.folds,
+        },
       },
     );
     saved = (await saveProfile(prisma, profile)).profile;

@@ -6,10 +6,12 @@ import { withInputRules } from "@/lib/validation/input-rules";
 
 export const dynamic = "force-dynamic";
 
-const RetentionBody = withInputRules(z.strictObject({
-  keep_days: z.number().int().min(1).max(36_500),
-  dry_run: z.boolean().default(false),
-}));
+const RetentionBody = withInputRules(
+  z.strictObject({
+    keep_days: z.number().int().min(1).max(36_500),
+    dry_run: z.boolean().default(false),
+  }),
+);
 
 /** Deletes logged recalls older than `keep_days` (or counts them with `dry_run`). `npm run retention` calls this. */
 export const POST = apiRoute({ body: RetentionBody }, async ({ body }) =>

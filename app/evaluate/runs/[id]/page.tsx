@@ -9,7 +9,10 @@ export default async function RunPage({ params }: { params: Promise<{ id: string
   const { id } = await params;
   return (
     <>
-      <PageHeader title="Evaluation run" description="How this store ranked the labeled queries, and how far its confidence level can be trusted." />
+      <PageHeader
+        title="Evaluation run"
+        description="How this store ranked the labeled queries, and how far its confidence level can be trusted."
+      />
       {/* The query table keeps its sort in the URL (useSearchParams), which needs a Suspense boundary. */}
       <Suspense fallback={<p role="status">Loading the run…</p>}>
         <RunReportView id={id} />

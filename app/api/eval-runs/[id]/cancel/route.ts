@@ -15,7 +15,9 @@ export const POST = apiRoute({ params: Params }, async ({ params }) => {
   if (!before) throw ApiError.notFound(`Evaluation run ${params.id}`);
   const after = (await cancelEvalRun(prisma, params.id))!;
   if (after.status !== "cancelled") {
-    throw new ApiError(409, "run_finished", `The run already ended (${after.status}); there is nothing to cancel.`, { status: after.status });
+    throw new ApiError(409, "run_finished", `The run already ended (${after.status}); there is nothing to cancel.`, {
+      status: after.status,
+    });
   }
   return after;
 });

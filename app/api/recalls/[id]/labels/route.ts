@@ -18,7 +18,10 @@ export const PUT = apiRoute({ params: Params, body: LabelsPatchSchema, maxBodyBy
   if (outcome.ok) return { id: params.id, labels: outcome.labels };
   if (outcome.reason === "not_found") throw ApiError.notFound(`Recall ${params.id}`);
   const { unknown } = outcome;
-  const shown = unknown.slice(0, 5).map((u) => JSON.stringify(u)).join(", ");
+  const shown = unknown
+    .slice(0, 5)
+    .map((u) => JSON.stringify(u))
+    .join(", ");
   throw new ApiError(
     422,
     "unknown_memory_ids",
