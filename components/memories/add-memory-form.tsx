@@ -170,6 +170,7 @@ export function AddMemoryForm({
         <label htmlFor={`${id}-content`}>Content</label>
         <textarea
           id={`${id}-content`}
+          // eslint-disable-next-line react-hooks/refs -- reads the latest value through a ref on purpose (stable callbacks, form ids); not a render dependency
           ref={refs.content}
           rows={3}
           value={values.content}
@@ -187,6 +188,7 @@ export function AddMemoryForm({
         <label htmlFor={`${id}-type`}>Type</label>
         <input
           id={`${id}-type`}
+          // eslint-disable-next-line react-hooks/refs -- reads the latest value through a ref on purpose (stable callbacks, form ids); not a render dependency
           ref={refs.type}
           type="text"
           list={`${id}-types`}
@@ -212,6 +214,7 @@ export function AddMemoryForm({
         <label htmlFor={`${id}-tags`}>Tags</label>
         <input
           id={`${id}-tags`}
+          // eslint-disable-next-line react-hooks/refs -- reads the latest value through a ref on purpose (stable callbacks, form ids); not a render dependency
           ref={refs.tags}
           type="text"
           value={values.tags}
@@ -230,6 +233,7 @@ export function AddMemoryForm({
         <label htmlFor={`${id}-importance`}>Importance</label>
         <input
           id={`${id}-importance`}
+          // eslint-disable-next-line react-hooks/refs -- reads the latest value through a ref on purpose (stable callbacks, form ids); not a render dependency
           ref={refs.importance}
           type="text"
           inputMode="decimal"

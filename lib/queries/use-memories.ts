@@ -7,7 +7,7 @@ import {
   type InfiniteData,
   type QueryClient,
 } from "@tanstack/react-query";
-import type { ImportItemResult, MemoryInput, MemoryListPage, MemoryStats, MemoryView } from "@/lib/stores/memory-schemas";
+import type { ImportItemResult, MemoryInput, MemoryListPage, MemoryStats } from "@/lib/stores/memory-schemas";
 
 export type { MemoryListPage, MemoryStats };
 import { ApiRequestError, fetchJson } from "./fetch-json";

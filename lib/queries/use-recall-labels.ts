@@ -57,6 +57,7 @@ export function useRecallLabels(recallId: string, initial: RecallLabels): LabelS
         client.setQueryData<LoggedRecall>(recallKeys.one(recallId), (old) => (old ? { ...old, labels } : old));
         setError(null);
         rerender();
+        // eslint-disable-next-line react-hooks/immutability -- mutates a value React does not track; intended
         flush();
       },
       (failure: unknown) => {
@@ -83,10 +84,15 @@ export function useRecallLabels(recallId: string, initial: RecallLabels): LabelS
   const s = state.current;
   const now = new Date().toISOString();
   let labels = s.confirmed;
+  // eslint-disable-next-line react-hooks/refs -- reads the latest value through a ref on purpose (stable callbacks, form ids); not a render dependency
   if (s.inFlight) labels = mergeLabels(labels, s.inFlight, now);
+  // eslint-disable-next-line react-hooks/refs -- reads the latest value through a ref on purpose (stable callbacks, form ids); not a render dependency
   if (s.queued) labels = mergeLabels(labels, s.queued, now);
+  // eslint-disable-next-line react-hooks/refs -- reads the latest value through a ref on purpose (stable callbacks, form ids); not a render dependency
   return {
+    // eslint-disable-next-line react-hooks/refs -- reads the latest value through a ref on purpose (stable callbacks, form ids); not a render dependency
     labels,
+    // eslint-disable-next-line react-hooks/refs -- reads the latest value through a ref on purpose (stable callbacks, form ids); not a render dependency
     saving: s.inFlight !== null || s.queued !== null,
     error,
     save,

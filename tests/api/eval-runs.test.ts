@@ -57,6 +57,7 @@ async function createSet(name: string, items: unknown[]): Promise<string> {
   return json.id;
 }
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- an untyped library boundary
 async function waitFor(id: string, until: (run: any) => boolean, timeoutMs = 60_000): Promise<any> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {

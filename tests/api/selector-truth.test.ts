@@ -44,6 +44,7 @@ const SEED = [
   { id: "garden", summary: "Water the tomato plants in the office garden twice a week in summer." },
 ];
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- an untyped library boundary
 type Json = Record<string, any>;
 
 beforeAll(async () => {

@@ -13,6 +13,7 @@ export async function callRoute(
     headers?: Record<string, string>;
     params?: Record<string, string>;
   } = {},
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- an untyped library boundary
 ): Promise<{ status: number; json: any }> {
   const body = init.rawBody ?? (init.body === undefined ? undefined : JSON.stringify(init.body));
   const request = new NextRequest(new URL(init.url ?? "/api/test", "http://localhost"), {
