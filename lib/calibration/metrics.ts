@@ -1,16 +1,8 @@
 /** Triage figures of a calibration: balanced accuracy and the level × present/absent matrix. */
-import type { Level } from "@/lib/recall/confidence";
+// The level × present/absent matrix is evaluation's (docs/ARCHITECTURE.md "Evaluation"); fitting counts into the same shape.
+import type { Confusion as LevelConfusion } from "@/lib/eval/triage";
 
-export type LevelConfusion = Record<Level, { present: number; absent: number }>;
-
-export function emptyConfusion(): LevelConfusion {
-  return {
-    high: { present: 0, absent: 0 },
-    moderate: { present: 0, absent: 0 },
-    low: { present: 0, absent: 0 },
-    none: { present: 0, absent: 0 },
-  };
-}
+export { emptyConfusion, type Confusion as LevelConfusion } from "@/lib/eval/triage";
 
 /** (TPR + TNR) / 2 with "worth reading" as the positive call; null when a class is empty. */
 export function balancedAccuracy(c: { tp: number; fn: number; tn: number; fp: number }): number | null {
