@@ -55,7 +55,8 @@ test("label a recall in the console with the keyboard, then find it with History
   await page.keyboard.press("r");
   await expect(rows.nth(3)).toHaveAttribute("data-label", "relevant");
   await expect(panel.getByTestId("labels-status")).toHaveText(/^Saved · 2 relevant, 2 not relevant$/, { timeout: 15_000 });
-  const relevant = [await rows.nth(0).getAttribute("data-memory-id"), await rows.nth(3).getAttribute("data-memory-id")];
+  // A set's relevant ids come back sorted (relevance is a set, not a ranking).
+  const relevant = [await rows.nth(0).getAttribute("data-memory-id"), await rows.nth(3).getAttribute("data-memory-id")].sort();
 
   // Stored: the recall page shows the same labels.
   await page.goto(`/recalls/${id}`);

@@ -28,6 +28,12 @@ describe("labeledSetItems", () => {
     expect(draft.skipped).toEqual([]);
   });
 
+  it("gives relevant ids sorted and once, whatever order the store returned them in", () => {
+    expect(labeledSetItems([recall("1", "q", "yes", ["mem-0229", "mem-0159", "mem-0229"])]).items).toEqual([
+      { query: "q", relevant: ["mem-0159", "mem-0229"] },
+    ]);
+  });
+
   it("takes present = no over rows marked relevant", () => {
     expect(labeledSetItems([recall("1", "q", "no", ["a"])]).items).toEqual([{ query: "q", relevant: [] }]);
   });

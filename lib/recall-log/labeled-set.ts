@@ -38,7 +38,7 @@ export const SKIP_REASON_TEXT: Record<SkipReason, string> = {
 };
 
 /**
- * One item per usable recall, in input order. Present = no gives `relevant: []` whatever rows were
+ * One item per usable recall, in input order, relevant ids sorted. Present = no gives `relevant: []` whatever rows were
  * marked (the person said none of them is); no present label but some rows marked relevant counts
  * as present. Identical items (same query text, same relevant ids) are kept once.
  */
@@ -54,12 +54,14 @@ export function labeledSetItems(recalls: readonly LabeledRecallInput[]): Labeled
       continue;
     }
     if (recall.label_present === "no") relevant = [];
-    else if (recall.label_relevant.length > 0) relevant = [...new Set(recall.label_relevant)];
+    // Sorted: relevance is a set, and the store hands labels back in its own key order
+    // (PostgreSQL's jsonb sorts keys by length), so input order would differ by database.
+    else if (recall.label_relevant.length > 0) relevant = [...new Set(recall.label_relevant)].sort();
     else {
       skip(recall.label_present === "yes" ? "present_without_relevant" : "unlabeled");
       continue;
     }
-    const key = JSON.stringify([recall.query, [...relevant].sort()]);
+    const key = JSON.stringify([recall.query, relevant]);
     if (seen.has(key)) {
       skip("duplicate");
       continue;
