@@ -90,4 +90,47 @@ export interface LoggedRecall {
   k_sensitivity?: KSensitivityPoint[];
   /** Relevance labels a person gave it (all empty when unlabeled). */
   labels: RecallLabels;
+  /**
+   * What the ranking hides that a person should know (issue 17 "API"): e.g. `buried_best_hit`,
+   * the candidate with the best raw cosine sitting outside the pool. Absent on older answers.
+   */
+  notices?: RecallNotice[];
+}
+
+/** Ranks of one memory in each arm and in the merged list; null where it was not fetched. */
+export interface ArmRanks {
+  semantic: number | null;
+  keyword: number | null;
+  merged: number | null;
+}
+
+/** The notice kinds the dashboard names; others are shown by their message alone. */
+export type RecallNoticeKind = "buried_best_hit" | (string & {});
+
+/** One notice of `POST /api/recall` / `GET /api/recalls/{id}`: `{kind, memory_id?, message, …}`. */
+export interface RecallNotice {
+  kind: RecallNoticeKind;
+  /** The memory it is about, when it is about one. */
+  memory_id?: string;
+  /** One or two sentences, shown as written. */
+  message: string;
+  raw_cosine?: number | null;
+  keyword_score?: number | null;
+  ranks?: Partial<ArmRanks>;
+}
+
+/**
+ * `GET /api/recalls/{id}/why?memory_id=…`: where one memory stood in this recall and the rule that
+ * kept it off the page (or that it is on it). `keyword_score` may be computed for display only: when
+ * `ranks.keyword` is null the merge did not use it.
+ */
+export interface WhyNotHereAnswer {
+  memory_id: string;
+  raw_cosine: number | null;
+  keyword_score: number | null;
+  ranks: ArmRanks;
+  /** A short code (outside the fetch window, below the page, filtered, deleted, another model, dropped by the selector…). */
+  reason: string;
+  /** The reason in a sentence. */
+  message: string;
 }
