@@ -12,6 +12,7 @@ import {
   type HistoryLabelFilter,
 } from "@/lib/recall-log/history";
 import { levelWord } from "@/lib/recall-log/format";
+import { isRecallSource, RECALL_SOURCE_LABELS, RECALL_SOURCES } from "@/lib/recall-log/sources";
 import { RANGE_PRESETS, type HistoryUrlState } from "./history-url";
 import styles from "./history.module.css";
 
@@ -232,13 +233,8 @@ export function HistoryFilterBar({ state, onChange, onQuery, onStore, stores }: 
       <TriSelect
         label="Source"
         value={filters.source ?? ""}
-        onChange={(v) => set({ source: v === "console" || v === "ingest" || v === "eval" ? v : undefined })}
-        options={[
-          ["", "Any"],
-          ["console", "Console"],
-          ["ingest", "Ingested"],
-          ["eval", "Evaluation runs"],
-        ]}
+        onChange={(v) => set({ source: isRecallSource(v) ? v : undefined })}
+        options={[["", "Any"], ...RECALL_SOURCES.map((s) => [s, RECALL_SOURCE_LABELS[s]] as [string, string])]}
       />
       <TriSelect
         label="Label"

@@ -108,6 +108,17 @@ function HistoryRow({ item, selection }: { item: HistoryItem; selection?: Select
           <span className={styles.chip} title="Made by an evaluation run">
             eval
           </span>
+        ) : item.source === "proxy" ? (
+          <span className={styles.chip} title="Captured by the recall proxy (/proxy/{store})">
+            proxy
+          </span>
+        ) : item.source === "otel" ? (
+          <span
+            className={styles.chip}
+            title={item.trace_id ? `From an OpenTelemetry span of trace ${item.trace_id}` : "From an OpenTelemetry span"}
+          >
+            otel
+          </span>
         ) : null}
       </td>
       <td className={styles.queryCell}>

@@ -65,6 +65,16 @@ export function RecallResultView({ view, showPermalink = true }: { view: LoggedR
               <dt>Source</dt>
               <dd>ingested</dd>
             </div>
+          ) : view.source === "proxy" ? (
+            <div>
+              <dt>Source</dt>
+              <dd>recall proxy</dd>
+            </div>
+          ) : view.source === "otel" ? (
+            <div>
+              <dt>Source</dt>
+              <dd>OpenTelemetry span</dd>
+            </div>
           ) : view.eval_run ? (
             <div>
               <dt>Source</dt>
@@ -72,6 +82,28 @@ export function RecallResultView({ view, showPermalink = true }: { view: LoggedR
                 <Link href={`/evaluate/runs/${view.eval_run.id}`}>evaluation run</Link>, item {view.eval_run.item + 1}
               </dd>
             </div>
+          ) : null}
+          {view.trace ? (
+            <>
+              <div>
+                <dt>Trace</dt>
+                <dd>
+                  <Link
+                    href={`/recalls?trace_id=${view.trace.trace_id}`}
+                    data-testid="recall-trace-id"
+                    title="Every recall of this trace"
+                  >
+                    <code>{view.trace.trace_id}</code>
+                  </Link>
+                </dd>
+              </div>
+              <div>
+                <dt>Span</dt>
+                <dd data-testid="recall-span-id">
+                  <code>{view.trace.span_id}</code>
+                </dd>
+              </div>
+            </>
           ) : null}
         </dl>
         {showPermalink ? (

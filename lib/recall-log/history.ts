@@ -17,6 +17,7 @@ import { LEVELS, type Level } from "@/lib/recall/confidence";
 import { decodeKeysetCursor, encodeKeysetCursor, keysetAfter, keysetPage, type KeysetPosition } from "@/lib/pagination/keyset";
 import { isoDateTime, withInputRules } from "@/lib/validation/input-rules";
 import { labelsFromColumns, relevantIds, type PresentLabel } from "./labels";
+import { RECALL_SOURCES, recallSource, type RecallSource } from "./sources";
 import { SELECTOR_REASON_KIND_NAMES, SELECTOR_REASON_KINDS, SELECTOR_REASONS } from "@/lib/recall/selector-reasons";
 
 export const HISTORY_PAGE_SIZE = 50;
@@ -98,7 +99,14 @@ const filterShape = {
   /** Exclusive upper bound on created_at. */
   to: IsoDateTime.optional(),
   status: z.enum(["ok", "error"]).optional(),
-  source: z.enum(["console", "ingest", "eval"]).optional(),
+  source: z.enum(RECALL_SOURCES).optional(),
+  /** The OpenTelemetry trace a captured recall came from (32 hex characters, any case). */
+  trace_id: z
+    .string()
+    .trim()
+    .regex(/^[0-9a-fA-F]{32}$/, "trace_id is 32 hexadecimal characters")
+    .transform((id) => id.toLowerCase())
+    .optional(),
   /** Exact selector model (only recalls the selector ran on have one). */
   selector_model: z.string().trim().min(1).max(200).optional(),
   /** A memory id the selector dropped: the recall's dropped_memory_ids (capped at 20) contain it. */
@@ -164,6 +172,7 @@ export const HISTORY_FILTER_KEYS = [
   "has_dropped",
   "status",
   "source",
+  "trace_id",
   "selector_model",
   "dropped_memory",
   "label",
@@ -204,7 +213,9 @@ export function hasHistoryFilters(filters: HistoryFilters): boolean {
 export interface HistoryItem {
   id: string;
   created_at: string;
-  source: "console" | "ingest" | "eval";
+  source: RecallSource;
+  /** The OpenTelemetry trace of a recall captured from a trace (source "otel"). */
+  trace_id: string | null;
   store: string;
   query: string;
   k: number;
@@ -249,6 +260,7 @@ const HISTORY_SELECT = {
   id: true,
   createdAt: true,
   source: true,
+  traceId: true,
   store: true,
   query: true,
   k: true,
@@ -286,6 +298,7 @@ export function historyWhere(query: HistoryFilters & { cursor?: HistoryCursor | 
   if (query.has_dropped === false) and.push({ OR: [{ selectorDropped: null }, { selectorDropped: { lte: 0 } }] });
   if (query.status !== undefined) and.push({ status: query.status });
   if (query.source !== undefined) and.push({ source: query.source });
+  if (query.trace_id !== undefined) and.push({ traceId: query.trace_id });
   if (query.selector_model !== undefined) and.push({ selectorModel: query.selector_model });
   // Array containment (@>), which the GIN index on dropped_memory_ids serves.
   if (query.dropped_memory !== undefined) and.push({ droppedMemoryIds: { has: query.dropped_memory } });
@@ -332,7 +345,8 @@ function toHistoryItem(row: HistoryRow): HistoryItem {
   return {
     id: row.id,
     created_at: row.createdAt.toISOString(),
-    source: row.source === "ingest" || row.source === "eval" ? row.source : "console",
+    source: recallSource(row.source),
+    trace_id: row.traceId,
     store: row.store,
     query: row.query,
     k: row.k,

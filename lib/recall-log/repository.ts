@@ -4,6 +4,7 @@ import type { IngestedSelectorBlock } from "@/lib/recall/selector-block";
 import type { StoreRecallOutcome } from "@/lib/stores/types";
 import { labelsFromColumns } from "./labels";
 import { splitPage } from "./page";
+import { recallSource } from "./sources";
 import type { LoggedCandidate, LoggedConfidence, LoggedRequest, LoggedResult, LoggedRecall, LoggedSelectorTrace } from "./types";
 
 /**
@@ -20,6 +21,8 @@ export interface LogRecallInput {
   source?: LoggedRecall["source"];
   /** Idempotency key of an ingested recall. */
   externalId?: string | null;
+  /** The OpenTelemetry span a captured recall came from (source "otel"). */
+  trace?: { traceId: string; spanId: string } | null;
   /** The evaluation run (and item position in its set) that made this recall. */
   evalRun?: { id: string; item: number };
   request: LoggedRequest;
@@ -79,6 +82,8 @@ export function recallRow(input: LogRecallInput): RecallRow {
     createdAt: input.createdAt,
     source: input.source ?? "console",
     externalId: input.externalId ?? null,
+    traceId: input.trace?.traceId ?? null,
+    spanId: input.trace?.spanId ?? null,
     store: request.store,
     query: request.query,
     k: request.k,
@@ -186,7 +191,8 @@ export async function insertRecalls(prisma: PrismaClient, rows: readonly RecallR
           "thresholds_profile", "confidence", "selector_applied", "selector_model", "selector_reason",
           "selector_kept", "selector_dropped", "dropped_memory_ids", "selector", "selector_usage", "results",
           "returned_count", "has_candidates", "degraded", "eval_run_id", "eval_item", "selector_prompt_version",
-          "top_memory_id", "top_dropped", "profile_name", "profile_level", "profile_confidence"
+          "top_memory_id", "top_dropped", "profile_name", "profile_level", "profile_confidence",
+          "trace_id", "span_id"
         ) VALUES ${Prisma.join(batch.map(recallValues))}
         ON CONFLICT ("external_id") DO NOTHING
         RETURNING "id"
@@ -219,7 +225,8 @@ function recallValues(row: RecallRow): Prisma.Sql {
     ${row.selectorDropped}::int, ${row.droppedMemoryIds}::text[], ${json(row.selector)}::jsonb,
     ${json(row.selectorUsage)}::jsonb, ${json(row.results)}::jsonb, ${row.returnedCount}::int, ${row.hasCandidates}, ${json(row.degraded)}::jsonb,
     ${row.evalRunId}::uuid, ${row.evalItem}::int, ${row.selectorPromptVersion}, ${row.topMemoryId}, ${row.topDropped},
-    ${row.profileName}, ${row.profileLevel}, ${json(row.profileConfidence)}::jsonb
+    ${row.profileName}, ${row.profileLevel}, ${json(row.profileConfidence)}::jsonb,
+    ${row.traceId}, ${row.spanId}
   )`;
 }
 
@@ -266,7 +273,8 @@ export function toRecallView(row: RecallRow): LoggedRecall {
   return {
     id: row.id,
     created_at: row.createdAt.toISOString(),
-    source: row.source === "ingest" || row.source === "eval" ? row.source : "console",
+    source: recallSource(row.source),
+    ...(row.traceId && row.spanId ? { trace: { trace_id: row.traceId, span_id: row.spanId } } : {}),
     store: row.store,
     status: row.status === "error" ? "error" : "ok",
     request: row.request as unknown as LoggedRequest,

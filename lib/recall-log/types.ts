@@ -8,6 +8,7 @@ import type { SearchMode } from "@/lib/recall/merge";
 import type { IngestedSelectorBlock } from "@/lib/recall/selector-block";
 import type { LoggedConfidence, LoggedResult } from "@/lib/recall/wire";
 import type { RecallLabels } from "./labels";
+import type { RecallSource } from "./sources";
 
 export type { Level, LoggedConfidence, LoggedResult };
 
@@ -61,7 +62,9 @@ export interface LoggedSelectorTrace {
 export interface LoggedRecall {
   id: string;
   created_at: string;
-  source: "console" | "ingest" | "eval";
+  source: RecallSource;
+  /** The OpenTelemetry trace and span a recall was captured from (source "otel"), lowercase hex. */
+  trace?: { trace_id: string; span_id: string };
   store: string;
   status: "ok" | "error";
   request: LoggedRequest;

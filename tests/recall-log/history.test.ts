@@ -228,6 +228,7 @@ describe.each(DATABASE_KINDS)("recall history on %s", (kind) => {
       label_not_relevant: [],
       labeler: null,
       labeled_at: null,
+      trace_id: null,
     } satisfies HistoryItem);
 
     const failed = page.items.find((i) => i.id === specs[6]!.id)!;
