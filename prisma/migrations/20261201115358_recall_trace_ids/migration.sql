@@ -4,4 +4,3 @@ ADD COLUMN     "trace_id" TEXT;
 
 -- CreateIndex
 CREATE INDEX "recalls_trace_id_idx" ON "recalls"("trace_id");
-
