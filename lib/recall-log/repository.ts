@@ -1,5 +1,7 @@
 import { kSensitivity, type ProfileConfidenceBlock } from "@/lib/calibration/level";
 import { Prisma, type PrismaClient, type Recall, type RecallCandidate } from "@prisma/client";
+import { candidatesK, DEFAULT_FETCH_FACTOR, fetchSize, type SearchMode } from "@/lib/recall/merge";
+import { buriedHitNotices, type RecallNotice } from "@/lib/recall/notices";
 import type { IngestedSelectorBlock } from "@/lib/recall/selector-block";
 import type { StoreRecallOutcome } from "@/lib/stores/types";
 import { labelsFromColumns } from "./labels";
@@ -49,6 +51,8 @@ export interface LogRecallInput {
     candidates: StoreRecallOutcome["candidates"];
     timings: Record<string, number>;
     degraded?: { reason: string };
+    /** What the store noticed (lib/recall/notices.ts); none when omitted. */
+    notices?: readonly RecallNotice[];
     /** The level under the store's profile when it is not the reference (lib/calibration/level.ts). */
     profileConfidence?: ProfileConfidenceBlock | null;
   };
@@ -120,6 +124,7 @@ export function recallRow(input: LogRecallInput): RecallRow {
     returnedCount: results.filter((r) => !r.dropped).length,
     hasCandidates: outcome?.candidates != null,
     degraded: outcome?.degraded ? (outcome.degraded as unknown as Prisma.JsonValue) : null,
+    notices: outcome ? ((outcome.notices ?? []) as unknown as Prisma.JsonValue) : null,
     // Labels come later, from a person; a recall is logged unlabeled.
     labelPresent: null,
     labelResults: null,
@@ -192,7 +197,7 @@ export async function insertRecalls(prisma: PrismaClient, rows: readonly RecallR
           "selector_kept", "selector_dropped", "dropped_memory_ids", "selector", "selector_usage", "results",
           "returned_count", "has_candidates", "degraded", "eval_run_id", "eval_item", "selector_prompt_version",
           "top_memory_id", "top_dropped", "profile_name", "profile_level", "profile_confidence",
-          "trace_id", "span_id"
+          "trace_id", "span_id", "notices"
         ) VALUES ${Prisma.join(batch.map(recallValues))}
         ON CONFLICT ("external_id") DO NOTHING
         RETURNING "id"
@@ -226,7 +231,7 @@ function recallValues(row: RecallRow): Prisma.Sql {
     ${json(row.selectorUsage)}::jsonb, ${json(row.results)}::jsonb, ${row.returnedCount}::int, ${row.hasCandidates}, ${json(row.degraded)}::jsonb,
     ${row.evalRunId}::uuid, ${row.evalItem}::int, ${row.selectorPromptVersion}, ${row.topMemoryId}, ${row.topDropped},
     ${row.profileName}, ${row.profileLevel}, ${json(row.profileConfidence)}::jsonb,
-    ${row.traceId}, ${row.spanId}
+    ${row.traceId}, ${row.spanId}, ${json(row.notices)}::jsonb
   )`;
 }
 
@@ -292,6 +297,7 @@ export function toRecallView(row: RecallRow): LoggedRecall {
     timings: (row.timings ?? {}) as Record<string, number>,
     latency_ms: row.latencyMs,
     ...(row.degraded ? { degraded: row.degraded as unknown as { reason: string } } : {}),
+    notices: recallNotices(row, candidates),
     ...(error ? { error: { code: error.code, message: error.message } } : {}),
     ...(row.evalRunId ? { eval_run: { id: row.evalRunId, item: row.evalItem ?? 0 } } : {}),
     ...(row.profileConfidence ? { profile_confidence: row.profileConfidence as unknown as ProfileConfidenceBlock } : {}),
@@ -301,6 +307,22 @@ export function toRecallView(row: RecallRow): LoggedRecall {
       : {}),
     labels: labelsFromColumns(row),
   };
+}
+
+/**
+ * The notices as the store made them at recall time; a recall logged before notices existed gets
+ * the buried-hit notices derived from its candidate list (without the BM25 computed for display,
+ * which needed the live index).
+ */
+function recallNotices(row: RecallRow, candidates: LoggedCandidate[] | null): RecallNotice[] {
+  if (Array.isArray(row.notices)) return row.notices as unknown as RecallNotice[];
+  if (!candidates || row.status === "error") return [];
+  const request = row.request as unknown as Partial<LoggedRequest> | null;
+  return buriedHitNotices({
+    searchMode: (row.searchMode as SearchMode) ?? "hybrid",
+    candidates,
+    fetchSize: fetchSize(candidatesK({ k: row.k }), DEFAULT_FETCH_FACTOR, { rerank: request?.use_rerank === true }),
+  });
 }
 
 function profileOf(block: ProfileConfidenceBlock | null) {

@@ -104,6 +104,7 @@ export async function runRecall(
       candidates: outcome.candidates,
       timings: { ...outcome.timings, ...(selection!.ms === null ? {} : { selector_ms: selection!.ms }) },
       degraded: outcome.degraded,
+      notices: outcome.notices,
       profileConfidence: profileBlock(options.profile, body.k, outcome),
     },
   });

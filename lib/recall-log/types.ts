@@ -5,12 +5,14 @@
 import type { KSensitivityPoint, ProfileConfidenceBlock } from "@/lib/calibration/level";
 import type { Level } from "@/lib/recall/confidence";
 import type { SearchMode } from "@/lib/recall/merge";
+import type { ArmRanks } from "@/lib/recall/arm-ranks";
+import type { NoticeKind, RecallNotice } from "@/lib/recall/notices";
 import type { IngestedSelectorBlock } from "@/lib/recall/selector-block";
 import type { LoggedConfidence, LoggedResult } from "@/lib/recall/wire";
 import type { RecallLabels } from "./labels";
 import type { RecallSource } from "./sources";
 
-export type { Level, LoggedConfidence, LoggedResult };
+export type { ArmRanks, Level, LoggedConfidence, LoggedResult, RecallNotice };
 
 /** One candidate the store saw, in merged rank order. */
 export interface LoggedCandidate {
@@ -94,33 +96,16 @@ export interface LoggedRecall {
   /** Relevance labels a person gave it (all empty when unlabeled). */
   labels: RecallLabels;
   /**
-   * What the ranking hides that a person should know (issue 17 "API"): e.g. `buried_best_hit`,
-   * the candidate with the best raw cosine sitting outside the pool. Absent on older answers.
+   * What the ranking hides that a person should know (issue 17 "API", lib/recall/notices.ts): e.g.
+   * `buried_best_hit`, the candidate with the best raw cosine sitting outside the pool; a BM25 left
+   * out by the keyword arm's fetch window; a rerank that ran or failed. Empty when nothing; a
+   * recall logged before notices existed gets its buried-hit notices derived on read.
    */
-  notices?: RecallNotice[];
+  notices: RecallNotice[];
 }
 
-/** Ranks of one memory in each arm and in the merged list; null where it was not fetched. */
-export interface ArmRanks {
-  semantic: number | null;
-  keyword: number | null;
-  merged: number | null;
-}
-
-/** The notice kinds the dashboard names; others are shown by their message alone. */
-export type RecallNoticeKind = "buried_best_hit" | (string & {});
-
-/** One notice of `POST /api/recall` / `GET /api/recalls/{id}`: `{kind, memory_id?, message, …}`. */
-export interface RecallNotice {
-  kind: RecallNoticeKind;
-  /** The memory it is about, when it is about one. */
-  memory_id?: string;
-  /** One or two sentences, shown as written. */
-  message: string;
-  raw_cosine?: number | null;
-  keyword_score?: number | null;
-  ranks?: Partial<ArmRanks>;
-}
+/** The notice kinds the dashboard names (lib/recall/notices.ts); each comes with its message. */
+export type RecallNoticeKind = NoticeKind;
 
 /**
  * `GET /api/recalls/{id}/why?memory_id=…`: where one memory stood in this recall and the rule that

@@ -23,6 +23,9 @@ export interface HybridWeights {
 
 export const DEFAULT_HYBRID_WEIGHTS: Readonly<HybridWeights> = Object.freeze({ semantic: 0.6, keyword: 0.4 });
 
+/** The reference's fetch factor: each arm fetches `min(candidates_k × 4, 200)` hits (× 2 with a rerank). */
+export const DEFAULT_FETCH_FACTOR = 4;
+
 /** The reference caps each arm's fetch at this many hits. */
 export const MAX_FETCH_SIZE = 200;
 

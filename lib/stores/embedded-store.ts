@@ -8,6 +8,7 @@ import {
   buildCandidatePool,
   candidatesK,
   confidenceInputFromPool,
+  DEFAULT_FETCH_FACTOR,
   fetchSize,
   type ArmHit,
 } from "@/lib/recall/merge";
@@ -17,8 +18,6 @@ import { MemoryRepository } from "./memory-repository";
 import { MemoryInputSchema, type ImportItemResult, type ValidMemoryInput } from "./memory-schemas";
 import { StoreError, type MemoryStore, type PoolMember, type StoreRecallOutcome, type StoreRecallRequest } from "./types";
 
-/** Hits fetched per arm are `min(candidates_k × FETCH_FACTOR, 200)`. */
-export const DEFAULT_FETCH_FACTOR = 4;
 const LOAD_PAGE = 2_000;
 const INSERT_CHUNK = 500;
 

@@ -1,5 +1,6 @@
 import type { ConfidenceResult } from "@/lib/recall/confidence";
 import type { SearchMode } from "@/lib/recall/merge";
+import type { RecallNotice } from "@/lib/recall/notices";
 import type { IngestedSelectorBlock } from "@/lib/recall/selector-block";
 import { CrossBundleError } from "@/lib/errors/cross-bundle";
 
@@ -53,6 +54,8 @@ export interface StoreRecallOutcome {
   selector?: IngestedSelectorBlock | null;
   /** Things worth telling the user about this answer (e.g. a malformed block that was ignored). */
   warnings?: string[];
+  /** What the store noticed about its ranking (a buried best hit, a rerank that ran or failed). */
+  notices?: RecallNotice[];
 }
 
 export interface MemoryStore {

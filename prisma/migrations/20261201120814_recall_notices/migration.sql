@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "recalls" ADD COLUMN     "notices" JSONB;
