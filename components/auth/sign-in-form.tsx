@@ -6,6 +6,8 @@ import { safeNextPath } from "@/lib/auth/access";
 import { SignInBodySchema } from "@/lib/auth/schemas";
 import { ApiRequestError, errorMessage } from "@/lib/queries/fetch-json";
 import { postSignIn } from "@/lib/queries/use-auth";
+import { Button } from "@/components/ui/button";
+import { controlClassName, Field, fieldDescribedBy } from "@/components/ui/field";
 import styles from "./auth.module.css";
 
 /** The password form; on success it goes where the visitor was sent from (`?next=`, this site only). */
@@ -45,13 +47,12 @@ export function SignInForm() {
   };
 
   return (
-    <form className={styles.form} onSubmit={onSubmit} noValidate aria-describedby={error ? `${id}-error` : undefined}>
-      <div className={styles.field}>
-        <label htmlFor={`${id}-password`}>Password</label>
+    <form className={styles.form} onSubmit={onSubmit} noValidate>
+      <Field id={`${id}-password`} label="Password" error={error}>
         <input
           ref={input}
           id={`${id}-password`}
-          className={styles.input}
+          className={controlClassName}
           type="password"
           name="password"
           autoComplete="current-password"
@@ -59,17 +60,13 @@ export function SignInForm() {
           value={password}
           onChange={(event) => setPassword(event.target.value)}
           aria-invalid={error ? true : undefined}
+          aria-describedby={fieldDescribedBy(`${id}-password`, { error })}
         />
-      </div>
-      {error ? (
-        <p id={`${id}-error`} className={styles.error} role="alert">
-          {error}
-        </p>
-      ) : null}
+      </Field>
       <div>
-        <button type="submit" className={`${styles.button} ${styles.primary}`} disabled={busy}>
+        <Button type="submit" variant="primary" disabled={busy}>
           {busy ? "Signing in…" : "Sign in"}
-        </button>
+        </Button>
       </div>
     </form>
   );

@@ -2,6 +2,7 @@
 
 import { useEffect, useState } from "react";
 import { fetchSession, postSignOut } from "@/lib/queries/use-auth";
+import { Button } from "@/components/ui/button";
 import styles from "./auth.module.css";
 
 /**
@@ -29,12 +30,13 @@ export function SignOutButton() {
       await postSignOut();
     } finally {
       // A full load, so no page keeps showing data after the session ended.
+      // eslint-disable-next-line @next/next/no-location-assign-relative-destination -- a full load on purpose: it drops every cached query of the ended session
       window.location.assign("/signin");
     }
   };
   return (
-    <button type="button" className={`${styles.button} ${styles.small} ${styles.signOut}`} onClick={onClick} disabled={busy}>
+    <Button size="small" className={styles.signOut} onClick={onClick} disabled={busy}>
       {busy ? "Signing out…" : "Sign out"}
-    </button>
+    </Button>
   );
 }

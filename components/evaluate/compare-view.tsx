@@ -8,6 +8,7 @@ import { compareRuns, type MetricDelta } from "@/lib/eval/compare";
 import { errorMessage } from "@/lib/queries/fetch-json";
 import { useEvalRun } from "@/lib/queries/use-eval";
 import { fmt, fmtDelta, RunStatus, settingsText } from "./run-status";
+import { Notice } from "@/components/ui/notice";
 import styles from "./evaluate.module.css";
 
 /** Two runs side by side (`?a=&b=`): metric deltas, per-query rank and level, flipped verdicts. */
@@ -29,11 +30,7 @@ export function CompareView() {
   }
   if (a.isPending || b.isPending) return <p role="status">Loading both runs…</p>;
   if (a.isError || b.isError || !a.data || !b.data || !comparison) {
-    return (
-      <p className={styles.alert} role="alert">
-        {errorMessage(a.error ?? b.error)}
-      </p>
-    );
+    return <Notice tone="error">{errorMessage(a.error ?? b.error)}</Notice>;
   }
   const rows = onlyChanged
     ? comparison.rows.filter((r) => r.flipped || r.rank_a !== r.rank_b || r.level_a !== r.level_b)
@@ -53,7 +50,7 @@ export function CompareView() {
           );
         })}
         {!comparison.sameSet ? (
-          <p className={styles.warning}>These runs are over different sets; rows are matched by position only.</p>
+          <Notice tone="warning">These runs are over different sets; rows are matched by position only.</Notice>
         ) : null}
       </section>
       <section className={`panel ${styles.panel}`} aria-labelledby="deltas-h">

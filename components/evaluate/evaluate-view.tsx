@@ -8,6 +8,9 @@ import { ApiRequestError, errorMessage } from "@/lib/queries/fetch-json";
 import { useCreateDataset, useDatasets, useEvalRuns, useStartEvalRun } from "@/lib/queries/use-eval";
 import { useStores } from "@/lib/queries/use-recall";
 import { RunStatus, settingsText } from "./run-status";
+import { buttonClassName } from "@/components/ui/button";
+import { controlClassName, Field } from "@/components/ui/field";
+import { Notice } from "@/components/ui/notice";
 import styles from "./evaluate.module.css";
 
 /**
@@ -55,9 +58,9 @@ function StartRunPanel() {
         the report opens in the console.
       </p>
       <form className={styles.row} onSubmit={submit}>
-        <div className={styles.field}>
-          <label htmlFor={`${id}-set`}>Labeled set</label>
+        <Field id={`${id}-set`} label="Labeled set">
           <select
+            className={controlClassName}
             id={`${id}-set`}
             value={chosen}
             onChange={(e) => setDatasetId(e.target.value)}
@@ -69,20 +72,19 @@ function StartRunPanel() {
               </option>
             ))}
           </select>
-        </div>
-        <div className={styles.field}>
-          <label htmlFor={`${id}-store`}>Store</label>
-          <select id={`${id}-store`} value={store} onChange={(e) => setStore(e.target.value)}>
+        </Field>
+        <Field id={`${id}-store`} label="Store">
+          <select className={controlClassName} id={`${id}-store`} value={store} onChange={(e) => setStore(e.target.value)}>
             {(stores.data ?? [{ name: "embedded", label: "Embedded" }]).map((s) => (
               <option key={s.name} value={s.name}>
                 {s.label}
               </option>
             ))}
           </select>
-        </div>
-        <div className={styles.field}>
-          <label htmlFor={`${id}-k`}>k (results)</label>
+        </Field>
+        <Field id={`${id}-k`} label="k (results)">
           <input
+            className={controlClassName}
             id={`${id}-k`}
             type="number"
             min={1}
@@ -90,43 +92,47 @@ function StartRunPanel() {
             value={k}
             onChange={(e) => setK(Math.max(1, Math.min(100, Number(e.target.value) || 1)))}
           />
-        </div>
-        <div className={styles.field}>
-          <label htmlFor={`${id}-mode`}>Search mode</label>
-          <select id={`${id}-mode`} value={mode} onChange={(e) => setMode(e.target.value as typeof mode)}>
+        </Field>
+        <Field id={`${id}-mode`} label="Search mode">
+          <select
+            className={controlClassName}
+            id={`${id}-mode`}
+            value={mode}
+            onChange={(e) => setMode(e.target.value as typeof mode)}
+          >
             <option value="hybrid">hybrid</option>
             <option value="semantic">semantic</option>
             <option value="keyword">keyword</option>
           </select>
-        </div>
-        <div className={styles.field}>
-          <label htmlFor={`${id}-selector`}>Selector</label>
-          <select id={`${id}-selector`} value={selector} onChange={(e) => setSelector(e.target.value as typeof selector)}>
+        </Field>
+        <Field id={`${id}-selector`} label="Selector">
+          <select
+            className={controlClassName}
+            id={`${id}-selector`}
+            value={selector}
+            onChange={(e) => setSelector(e.target.value as typeof selector)}
+          >
             <option value="off">off</option>
             <option value="gap">score gap</option>
             <option value="llm">LLM</option>
           </select>
-        </div>
-        <div className={styles.field}>
-          <label htmlFor={`${id}-profile`}>Profile (optional)</label>
+        </Field>
+        <Field id={`${id}-profile`} label="Profile (optional)">
           <input
+            className={controlClassName}
             id={`${id}-profile`}
             type="text"
             value={profile}
             placeholder="store default"
             onChange={(e) => setProfile(e.target.value)}
           />
-        </div>
-        <button className={`${styles.button} ${styles.buttonPrimary}`} type="submit" disabled={!chosen || start.isPending}>
+        </Field>
+        <button className={buttonClassName({ variant: "primary" })} type="submit" disabled={!chosen || start.isPending}>
           {start.isPending ? "Starting…" : "Start run"}
         </button>
       </form>
-      {sets.isError ? <p className={styles.alert}>{errorMessage(sets.error)}</p> : null}
-      {start.isError ? (
-        <p className={styles.alert} role="alert">
-          {errorMessage(start.error)}
-        </p>
-      ) : null}
+      {sets.isError ? <Notice tone="error">{errorMessage(sets.error)}</Notice> : null}
+      {start.isError ? <Notice tone="error">{errorMessage(start.error)}</Notice> : null}
     </section>
   );
 }
@@ -140,7 +146,7 @@ function RunsPanel() {
       <div className={styles.row} style={{ justifyContent: "space-between" }}>
         <h2 id="runs-h">Runs</h2>
         {picked.length === 2 ? (
-          <Link className={styles.button} href={`/evaluate/compare?a=${picked[0]}&b=${picked[1]}`} data-testid="compare-link">
+          <Link className={buttonClassName()} href={`/evaluate/compare?a=${picked[0]}&b=${picked[1]}`} data-testid="compare-link">
             Compare the two selected runs
           </Link>
         ) : (
@@ -150,7 +156,7 @@ function RunsPanel() {
       {runs.isPending ? (
         <p role="status">Loading runs…</p>
       ) : runs.isError ? (
-        <p className={styles.alert}>{errorMessage(runs.error)}</p>
+        <Notice tone="error">{errorMessage(runs.error)}</Notice>
       ) : runs.data.runs.length === 0 ? (
         <p className={styles.muted}>No run yet. Start one above: the demo set runs in about a minute.</p>
       ) : (
@@ -202,7 +208,7 @@ function DatasetsPanel() {
       {sets.isPending ? (
         <p role="status">Loading sets…</p>
       ) : sets.isError ? (
-        <p className={styles.alert}>{errorMessage(sets.error)}</p>
+        <Notice tone="error">{errorMessage(sets.error)}</Notice>
       ) : sets.data.datasets.length === 0 ? (
         <p className={styles.muted}>No labeled set yet. Upload one below.</p>
       ) : (
@@ -266,13 +272,19 @@ function UploadForm() {
         <code> relevant</code> says nothing relevant is stored. A bad line refuses the whole upload.
       </p>
       <div className={styles.row}>
-        <div className={styles.field}>
-          <label htmlFor={`${id}-name`}>Name</label>
-          <input id={`${id}-name`} type="text" required value={name} onChange={(e) => setName(e.target.value)} />
-        </div>
-        <div className={styles.field}>
-          <label htmlFor={`${id}-file`}>File</label>
+        <Field id={`${id}-name`} label="Name">
           <input
+            className={controlClassName}
+            id={`${id}-name`}
+            type="text"
+            required
+            value={name}
+            onChange={(e) => setName(e.target.value)}
+          />
+        </Field>
+        <Field id={`${id}-file`} label="File">
+          <input
+            className={controlClassName}
             id={`${id}-file`}
             type="file"
             accept=".jsonl,.ndjson,.txt,application/x-ndjson"
@@ -284,15 +296,20 @@ function UploadForm() {
               }
             }}
           />
-        </div>
+        </Field>
       </div>
-      <div className={`${styles.field} ${styles.wide}`}>
-        <label htmlFor={`${id}-text`}>Items</label>
-        <textarea id={`${id}-text`} value={text} onChange={(e) => setText(e.target.value)} spellCheck={false} />
-      </div>
+      <Field id={`${id}-text`} label="Items" className={styles.wide}>
+        <textarea
+          className={controlClassName}
+          id={`${id}-text`}
+          value={text}
+          onChange={(e) => setText(e.target.value)}
+          spellCheck={false}
+        />
+      </Field>
       <div className={styles.row}>
         <button
-          className={`${styles.button} ${styles.buttonPrimary}`}
+          className={buttonClassName({ variant: "primary" })}
           type="submit"
           disabled={!name.trim() || !text.trim() || create.isPending}
         >
@@ -305,7 +322,7 @@ function UploadForm() {
         ) : null}
       </div>
       {create.isError ? (
-        <div className={styles.alert} role="alert">
+        <Notice tone="error">
           {lineErrors.length ? (
             <>
               Nothing was stored; fix these lines:
@@ -319,7 +336,7 @@ function UploadForm() {
           ) : (
             errorMessage(create.error)
           )}
-        </div>
+        </Notice>
       ) : null}
     </form>
   );

@@ -2,6 +2,7 @@ import { LevelBadge } from "@/components/recall/level-badge";
 import type { EvalMetrics, MetricBlock } from "@/lib/eval/metrics";
 import { LEVELS } from "@/lib/recall/confidence";
 import { fmt } from "./run-status";
+import { Notice } from "@/components/ui/notice";
 import styles from "./evaluate.module.css";
 
 /** The headline metrics, each with the count it stands on. */
@@ -34,9 +35,7 @@ export function MetricsPanel({ metrics }: { metrics: EvalMetrics }) {
           </div>
         ))}
       </dl>
-      {m.errors ? (
-        <p className={styles.warning}>{m.errors} recall(s) failed and are not judged; their rows say so below.</p>
-      ) : null}
+      {m.errors ? <Notice tone="warning">{m.errors} recall(s) failed and are not judged; their rows say so below.</Notice> : null}
     </section>
   );
 }

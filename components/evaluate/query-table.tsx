@@ -7,6 +7,7 @@ import { LevelBadge } from "@/components/recall/level-badge";
 import { parseSortDir, parseSortKey, sortItems, type SortKey } from "@/lib/eval/report-table";
 import type { EvalRunItem } from "@/lib/eval/run-schemas";
 import { fmt } from "./run-status";
+import { buttonClassName } from "@/components/ui/button";
 import styles from "./evaluate.module.css";
 
 const COLUMNS: { key: SortKey; label: string; num?: boolean }[] = [
@@ -40,10 +41,10 @@ export function QueryTable({ items, runId }: { items: readonly EvalRunItem[]; ru
       <div className={styles.row} style={{ justifyContent: "space-between" }}>
         <h2 id="queries-h">Queries ({items.length})</h2>
         <span className={styles.row} style={{ gap: 8 }}>
-          <a className={styles.button} href={`/api/eval-runs/${runId}/export?format=csv`} download>
+          <a className={buttonClassName()} href={`/api/eval-runs/${runId}/export?format=csv`} download>
             Export CSV
           </a>
-          <a className={styles.button} href={`/api/eval-runs/${runId}/export?format=jsonl`} download>
+          <a className={buttonClassName()} href={`/api/eval-runs/${runId}/export?format=jsonl`} download>
             Export JSONL
           </a>
         </span>

@@ -10,6 +10,8 @@ import { ByKindPanel, ConfusionPanel, MetricsPanel } from "./metric-panels";
 import { QueryTable } from "./query-table";
 import { RocChart, SignalDistributionChart } from "./report-charts";
 import { RunStatus, settingsText } from "./run-status";
+import { buttonClassName } from "@/components/ui/button";
+import { Notice } from "@/components/ui/notice";
 import styles from "./evaluate.module.css";
 
 /**
@@ -34,9 +36,7 @@ export function RunReportView({ id }: { id: string }) {
   if (run.isError || !report || !charts) {
     return (
       <section className={`panel ${styles.panel}`}>
-        <p className={styles.alert} role="alert">
-          {errorMessage(run.error)}
-        </p>
+        <Notice tone="error">{errorMessage(run.error)}</Notice>
         <p>
           <Link href="/evaluate">Back to Evaluate</Link>
         </p>
@@ -57,36 +57,36 @@ export function RunReportView({ id }: { id: string }) {
           </div>
           <span className={styles.row} style={{ gap: 8 }}>
             {running ? (
-              <button className={styles.button} type="button" onClick={() => cancel.mutate()} disabled={cancel.isPending}>
+              <button className={buttonClassName()} type="button" onClick={() => cancel.mutate()} disabled={cancel.isPending}>
                 {cancel.isPending ? "Cancelling…" : "Cancel run"}
               </button>
             ) : null}
-            <Link className={styles.button} href="/evaluate">
+            <Link className={buttonClassName()} href="/evaluate">
               All runs
             </Link>
           </span>
         </div>
         {report.missing_ids?.checked && report.missing_ids.count ? (
-          <p className={styles.warning} data-testid="missing-ids">
+          <Notice tone="warning" data-testid="missing-ids">
             {report.missing_ids.count} relevant id{report.missing_ids.count === 1 ? "" : "s"} of the set{" "}
             {report.missing_ids.count === 1 ? "is" : "are"} not in the store (they can never be found):{" "}
             <span className={styles.ids}>{report.missing_ids.ids.slice(0, 20).join(" ")}</span>
             {report.missing_ids.count > 20 ? " …" : ""}
-          </p>
+          </Notice>
         ) : null}
         {report.missing_ids && !report.missing_ids.checked ? (
           <p className={styles.hint}>Whether the set&apos;s relevant ids exist in this remote store was not checked.</p>
         ) : null}
         {report.status === "interrupted" ? (
-          <p className={styles.warning}>
+          <Notice tone="warning">
             The server stopped while this run was unfinished; the figures cover the queries it reached.
-          </p>
+          </Notice>
         ) : null}
         {report.status === "cancelled" ? (
-          <p className={styles.warning}>Cancelled; the figures cover the queries it reached.</p>
+          <Notice tone="warning">Cancelled; the figures cover the queries it reached.</Notice>
         ) : null}
-        {report.error ? <p className={styles.alert}>The run failed: {report.error.message}</p> : null}
-        {cancel.isError ? <p className={styles.alert}>{errorMessage(cancel.error)}</p> : null}
+        {report.error ? <Notice tone="error">The run failed: {report.error.message}</Notice> : null}
+        {cancel.isError ? <Notice tone="error">{errorMessage(cancel.error)}</Notice> : null}
         {running ? <p className={styles.hint}>Figures update as queries finish.</p> : null}
       </section>
       <MetricsPanel metrics={report.metrics} />

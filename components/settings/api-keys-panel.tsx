@@ -1,8 +1,14 @@
 "use client";
 
 import { useId, useRef, useState, type FormEvent } from "react";
+import { Button } from "@/components/ui/button";
 import { CopyButton } from "@/components/ui/copy-button";
-import styles from "@/components/auth/auth.module.css";
+import { controlClassName, Field, fieldDescribedBy } from "@/components/ui/field";
+import { Notice } from "@/components/ui/notice";
+import { EmptyState, ErrorState, LoadingState } from "@/components/ui/states";
+import { DataTable } from "@/components/ui/table";
+import { VisuallyHidden } from "@/components/ui/visually-hidden";
+import styles from "./settings.module.css";
 import { CreateApiKeyBodySchema } from "@/lib/auth/schemas";
 import { API_KEY_SCOPES, SCOPE_DESCRIPTIONS, type ApiKeyScope } from "@/lib/auth/scopes";
 import { errorMessage } from "@/lib/queries/fetch-json";
@@ -20,21 +26,21 @@ export function ApiKeysPanel() {
       <section className="panel" aria-labelledby="signin-state">
         <h2 id="signin-state">Sign-in</h2>
         {session.isPending ? (
-          <p role="status">Checking…</p>
+          <LoadingState>Checking…</LoadingState>
         ) : session.isError ? (
-          <p className={styles.error} role="alert">
-            Could not read the sign-in state: {errorMessage(session.error)}
-          </p>
+          <ErrorState title="Could not read the sign-in state." error={session.error} onRetry={() => void session.refetch()} />
         ) : session.data.auth_enabled ? (
           <p>
             Sign-in is <strong>on</strong>: pages need the team password, and API clients an API key sent as{" "}
-            <code className={styles.mono}>Authorization: Bearer &lt;key&gt;</code>.
+            <code>Authorization: Bearer &lt;key&gt;</code>.
           </p>
         ) : (
-          <p className={styles.notice}>
-            Sign-in is <strong>off</strong> (AUTH_PASSWORD is not set): anyone who can reach this server may use it, and keys are
-            not checked. Keys created now start counting once AUTH_PASSWORD is set.
-          </p>
+          <Notice tone="warning">
+            <p>
+              Sign-in is <strong>off</strong> (AUTH_PASSWORD is not set): anyone who can reach this server may use it, and keys
+              are not checked. Keys created now start counting once AUTH_PASSWORD is set.
+            </p>
+          </Notice>
         )}
       </section>
       <CreateKey />
@@ -75,26 +81,24 @@ function CreateKey() {
       <h2 id={`${id}-title`}>Create an API key</h2>
       <form className={styles.form} onSubmit={onSubmit} noValidate>
         <div className={styles.createRow}>
-          <div className={styles.field}>
-            <label htmlFor={`${id}-name`}>Name</label>
+          <Field id={`${id}-name`} label="Name" error={error} className={styles.grow}>
             <input
               ref={nameRef}
               id={`${id}-name`}
-              className={styles.input}
+              className={controlClassName}
               type="text"
               value={name}
               maxLength={80}
               placeholder="e.g. support-agent ingest"
               onChange={(event) => setName(event.target.value)}
               aria-invalid={error ? true : undefined}
-              aria-describedby={error ? `${id}-error` : undefined}
+              aria-describedby={fieldDescribedBy(`${id}-name`, { error })}
             />
-          </div>
-          <div className={styles.field}>
-            <label htmlFor={`${id}-scope`}>Scope</label>
+          </Field>
+          <Field id={`${id}-scope`} label="Scope" className={styles.grow}>
             <select
               id={`${id}-scope`}
-              className={styles.select}
+              className={controlClassName}
               value={scope}
               onChange={(event) => setScope(event.target.value as ApiKeyScope)}
             >
@@ -104,19 +108,14 @@ function CreateKey() {
                 </option>
               ))}
             </select>
-          </div>
-          <button type="submit" className={`${styles.button} ${styles.primary}`} disabled={create.isPending}>
+          </Field>
+          <Button type="submit" variant="primary" disabled={create.isPending}>
             {create.isPending ? "Creating…" : "Create key"}
-          </button>
+          </Button>
         </div>
-        {error ? (
-          <p id={`${id}-error`} className={styles.error} role="alert">
-            {error}
-          </p>
-        ) : null}
       </form>
       {created ? (
-        <div className={`${styles.success} ${styles.newKey}`} role="status">
+        <Notice tone="success" className={styles.newKey}>
           <p>
             Key <strong>{created.item.name}</strong> ({created.item.scope}) created. Copy it now: it is not stored and will not be
             shown again.
@@ -127,7 +126,7 @@ function CreateKey() {
           <div>
             <CopyButton value={created.key} label="API key" />
           </div>
-        </div>
+        </Notice>
       ) : null}
     </section>
   );
@@ -152,24 +151,20 @@ function KeyList() {
   return (
     <section className="panel" aria-labelledby="api-keys-title">
       <h2 id="api-keys-title">API keys</h2>
-      {error ? (
-        <p className={styles.error} role="alert">
-          {error}
-        </p>
-      ) : null}
+      {error ? <Notice tone="error">{error}</Notice> : null}
       {keys.isPending ? (
-        <p role="status">Loading keys…</p>
+        <LoadingState>Loading keys…</LoadingState>
       ) : keys.isError ? (
-        <p className={styles.error} role="alert">
-          Could not load the keys: {errorMessage(keys.error)}
-        </p>
+        <ErrorState title="Could not load the keys." error={keys.error} onRetry={() => void keys.refetch()} />
       ) : keys.data.items.length === 0 ? (
-        <p className={styles.hint}>
-          No API keys yet. Agents that send their recalls here need an <code>ingest</code> key; scripts that only read, a{" "}
-          <code>read</code> key. Also: <code>npm run apikey -- create --scope ingest</code>.
-        </p>
+        <EmptyState title="No API keys yet.">
+          <p>
+            Agents that send their recalls here need an <code>ingest</code> key; scripts that only read, a <code>read</code> key.
+            Also: <code>npm run apikey -- create --scope ingest</code>.
+          </p>
+        </EmptyState>
       ) : (
-        <table className={styles.table}>
+        <DataTable>
           <thead>
             <tr>
               <th scope="col">Name</th>
@@ -178,7 +173,7 @@ function KeyList() {
               <th scope="col">Created</th>
               <th scope="col">Last used</th>
               <th scope="col">
-                <span className={styles.visuallyHidden}>Actions</span>
+                <VisuallyHidden>Actions</VisuallyHidden>
               </th>
             </tr>
           </thead>
@@ -187,7 +182,9 @@ function KeyList() {
               <tr key={key.id} className={key.revoked_at ? styles.revoked : undefined}>
                 <td>{key.name}</td>
                 <td>{key.scope}</td>
-                <td className={styles.mono}>{key.prefix}…</td>
+                <td>
+                  <code>{key.prefix}…</code>
+                </td>
                 <td>{when(key.created_at)}</td>
                 <td>{when(key.last_used_at)}</td>
                 <td>
@@ -195,28 +192,23 @@ function KeyList() {
                     <span>revoked {when(key.revoked_at)}</span>
                   ) : confirming === key.id ? (
                     <span>
-                      <button
-                        type="button"
-                        className={`${styles.button} ${styles.small} ${styles.danger}`}
-                        onClick={() => onRevoke(key)}
-                        disabled={revoke.isPending}
-                      >
+                      <Button size="small" variant="danger" onClick={() => onRevoke(key)} disabled={revoke.isPending}>
                         Yes, revoke {key.name}
-                      </button>{" "}
-                      <button type="button" className={`${styles.button} ${styles.small}`} onClick={() => setConfirming(null)}>
+                      </Button>{" "}
+                      <Button size="small" onClick={() => setConfirming(null)}>
                         Cancel
-                      </button>
+                      </Button>
                     </span>
                   ) : (
-                    <button type="button" className={`${styles.button} ${styles.small}`} onClick={() => setConfirming(key.id)}>
-                      Revoke<span className={styles.visuallyHidden}> {key.name}</span>
-                    </button>
+                    <Button size="small" onClick={() => setConfirming(key.id)}>
+                      Revoke<VisuallyHidden> {key.name}</VisuallyHidden>
+                    </Button>
                   )}
                 </td>
               </tr>
             ))}
           </tbody>
-        </table>
+        </DataTable>
       )}
     </section>
   );

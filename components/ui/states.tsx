@@ -1,0 +1,69 @@
+import type { ReactNode } from "react";
+import { errorMessage } from "@/lib/queries/fetch-json";
+import { Button } from "./button";
+import { classNames } from "./class-names";
+import { Notice } from "./notice";
+import styles from "./ui.module.css";
+
+/** While something loads: says what, with a spinner that stops for reduced motion. */
+export function LoadingState({ children = "Loading…", className }: { children?: ReactNode; className?: string }) {
+  return (
+    <p className={classNames(styles.state, className)} role="status" aria-live="polite">
+      <span className={styles.spinner} aria-hidden="true" />
+      {children}
+    </p>
+  );
+}
+
+/** Nothing to show: a title that says so and, in `children`, what would make something appear. */
+export function EmptyState({
+  title,
+  children,
+  className,
+  "data-testid": testId,
+}: {
+  title: ReactNode;
+  children?: ReactNode;
+  className?: string;
+  "data-testid"?: string;
+}) {
+  return (
+    <div className={classNames(styles.state, className)} data-testid={testId}>
+      <strong className={styles.stateTitle}>{title}</strong>
+      {children}
+    </div>
+  );
+}
+
+/**
+ * A failed load: the error envelope's message (which says what to do) and, when the caller can
+ * try again, a Retry button.
+ */
+export function ErrorState({
+  error,
+  title = "Could not load this.",
+  onRetry,
+  className,
+}: {
+  error: unknown;
+  title?: ReactNode;
+  onRetry?: () => void;
+  className?: string;
+}) {
+  return (
+    <Notice
+      tone="error"
+      title={title}
+      className={className}
+      action={
+        onRetry ? (
+          <Button size="small" onClick={onRetry}>
+            Retry
+          </Button>
+        ) : null
+      }
+    >
+      {errorMessage(error)}
+    </Notice>
+  );
+}
