@@ -30,7 +30,7 @@ export function topHistogram(points: readonly SignalPoint[], step = 0.05): Histo
   for (const p of points) {
     if (p.top === null) continue;
     const i = Math.min(n - 1, Math.max(0, Math.floor((p.top - lo) / step + 1e-9)));
-    p.present ? bins[i]!.present++ : bins[i]!.absent++;
+    bins[i]![p.present ? "present" : "absent"]++;
   }
   return bins;
 }

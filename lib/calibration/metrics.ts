@@ -29,8 +29,7 @@ export function countsFromCalls(calls: readonly { present: boolean; worth: boole
 } {
   const c = { tp: 0, fn: 0, tn: 0, fp: 0 };
   for (const { present, worth } of calls) {
-    if (present) worth ? c.tp++ : c.fn++;
-    else worth ? c.fp++ : c.tn++;
+    c[present ? (worth ? "tp" : "fn") : worth ? "fp" : "tn"]++;
   }
   return c;
 }

@@ -74,7 +74,7 @@ export class WhatIfTally {
     const after = this.levelOf(r);
     const s = this.s;
     s.total++;
-    r.candidates ? s.from_pool++ : s.from_stated++;
+    s[r.candidates ? "from_pool" : "from_stated"]++;
     s.before[r.level]++;
     s.after[after]++;
     s.flip_matrix[r.level][after]++;

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { mulberry32 } from "@/lib/recall/test-support/prng";
 import { validateThresholds } from "@/lib/recall/thresholds";
-import { assignFolds, evaluateProfile, FitInputError, fitProfile, ruleThresholds, type FitExample } from "./fit";
-import { semanticList } from "./test-pools";
+import { evaluateProfile, FitInputError, fitProfile, type FitExample } from "./index";
+import { semanticList } from "../test-pools";
 
 /** Queries labeled by a known rule: present ⇔ top ≥ cut (and prominence ≥ mp when given). */
 function labeled(seed: number, n: number, rule: (top: number, p: number) => boolean, noise = 0): FitExample[] {
@@ -108,28 +108,5 @@ describe("fitProfile", () => {
     const oneAbsent = [...examples.filter((e) => e.present), { ...examples.find((e) => !e.present)! }];
     const fit = fitProfile(oneAbsent);
     expect(fit.estimate).toMatchObject({ balanced_accuracy: null, folds: 0 });
-  });
-});
-
-describe("assignFolds", () => {
-  it("keeps a group in one fold and stratifies by class", () => {
-    const examples: FitExample[] = [];
-    for (let q = 0; q < 20; q++)
-      for (const k of [5, 10, 20]) examples.push({ group: `q${q}`, present: q < 12, k, candidates: [] });
-    const folds = assignFolds(examples, 4, 1);
-    for (let q = 0; q < 20; q++) expect(new Set(folds.slice(q * 3, q * 3 + 3)).size).toBe(1);
-    for (let f = 0; f < 4; f++) {
-      const present = examples.filter((e, i) => folds[i] === f && e.present).length / 3;
-      expect(present).toBe(3);
-    }
-    expect(assignFolds(examples, 4, 1)).toEqual(folds);
-  });
-});
-
-describe("ruleThresholds", () => {
-  it("makes the cut the decision when prominence is 0", () => {
-    const t = ruleThresholds(0.41, 0);
-    expect(t).toMatchObject({ moderate_prominence: 0, abs_low_cosine: 0.41, abs_moderate_cosine: 0.41, strong_abs_cosine: 0.85 });
-    expect(ruleThresholds(0.9, 0.5).strong_abs_cosine).toBe(0.9);
   });
 });
