@@ -32,6 +32,9 @@ export async function examplesFromRun(prisma: PrismaClient, runId: string): Prom
     prisma.recall.findMany({
       where: { evalRunId: runId, status: "ok" },
       select: { id: true, k: true, evalItem: true, hasCandidates: true },
+      // In set order: the folds are assigned in example order, so an unordered read made the
+      // estimate depend on the order the database returned rows in.
+      orderBy: [{ evalItem: "asc" }, { id: "asc" }],
       take: MAX_FIT_RECALLS,
     }),
     prisma.datasetItem.findMany({

@@ -9,7 +9,7 @@ import { callRoute } from "../support/call-route";
 
 /**
  * Profiles, store assignment, profile_confidence and k_sensitivity on recalls, fitting from
- * labeled recalls, and what-if, through the real handlers on a throw-away PGlite database.
+ * labeled recalls and from an evaluation run, and what-if, through the real handlers on a throw-away PGlite database.
  */
 const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "recall-inspector-profiles-"));
 process.env.PGLITE_DATA_DIR = path.join(scratch, "data");
@@ -25,6 +25,10 @@ const fitRoute = await import("@/app/api/profiles/fit/route");
 const storesRoute = await import("@/app/api/stores/route");
 const storeProfileRoute = await import("@/app/api/stores/[name]/profile/route");
 const whatIfRoute = await import("@/app/api/what-if/route");
+const datasetsRoute = await import("@/app/api/datasets/route");
+const runsRoute = await import("@/app/api/eval-runs/route");
+const { evalQueueIdle } = await import("@/lib/eval/runs");
+const { fitProfile } = await import("@/lib/calibration/fit");
 const { getDatabase } = await import("@/lib/db");
 const { getEmbedder } = await import("@/lib/embeddings");
 const { SHIPPED_PROFILE } = await import("@/lib/profiles/builtin");
@@ -43,6 +47,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+  await evalQueueIdle();
   const db = await getDatabase();
   await (getEmbedder() as { close?: () => Promise<void> }).close?.();
   await db.prisma.$disconnect();
@@ -214,5 +219,125 @@ describe("fit and what-if over logged recalls", () => {
     }
     expect((await streamWhatIf({ filters: {} })).status).toBe(422);
     expect((await streamWhatIf({ profile: "use-lite", filters: { level: "bogus" } })).status).toBe(422);
+  });
+});
+
+describe("fit from an evaluation run", () => {
+  // Present items name a seeded memory; absent ones name none; near-misses are reported apart.
+  const ITEMS = [
+    { id: "p1", query: "who is on call this week", relevant: ["oncall"], kind: "on_topic" },
+    { id: "p2", query: "kafka consumer lag alerts", relevant: ["kafka"], kind: "on_topic" },
+    { id: "p3", query: "why pgbouncer in front of postgres", relevant: ["db"], kind: "on_topic" },
+    { id: "p4", query: "which editor does Maya use", relevant: ["editor"], kind: "on_topic" },
+    { id: "p5", query: "are deploys frozen on friday", relevant: ["deploy"], kind: "on_topic" },
+    { id: "p6", query: "where is the thursday team lunch", relevant: ["lunch"], kind: "on_topic" },
+    { id: "a1", query: "how many moons does Jupiter have", relevant: [], kind: "off_topic" },
+    { id: "a2", query: "recipe for sourdough bread", relevant: [], kind: "off_topic" },
+    { id: "a3", query: "the capital of Mongolia", relevant: [], kind: "off_topic" },
+    { id: "a4", query: "rules of cricket", relevant: [], kind: "off_topic" },
+    { id: "n1", query: "who is on call next month", relevant: [], kind: "near_miss" },
+    { id: "n2", query: "kafka producer retries", relevant: [], kind: "near_miss" },
+  ];
+
+  let fittedRun = "";
+
+  async function runOf(name: string, items: unknown[]): Promise<string> {
+    const set = await callRoute(datasetsRoute.POST, { body: { name, items } });
+    expect(set.status, JSON.stringify(set.json)).toBe(201);
+    const started = await callRoute(runsRoute.POST, { body: { dataset_id: set.json.id, k: 5 } });
+    expect(started.status).toBe(202);
+    await evalQueueIdle();
+    return started.json.id;
+  }
+
+  it("fits from a run's logged recalls labeled by its set, equal to fitting those pools directly, and saves it with its source", async () => {
+    const runId = await runOf("fit-from-run", ITEMS);
+    fittedRun = runId;
+    const fit = await callRoute(fitRoute.POST, { body: { run_id: runId, name: "from-run", description: "fitted in a test" } });
+    expect(fit.status, JSON.stringify(fit.json)).toBe(200);
+    expect(fit.json).toMatchObject({ examples: ITEMS.length, used: ITEMS.length - 2, skipped: 0 });
+    expect(fit.json.by_kind).toMatchObject({
+      on_topic: { count: 6, present: 6, absent: 0 },
+      off_topic: { count: 4, present: 0, absent: 4 },
+      near_miss: { count: 2, present: 0, absent: 2 },
+    });
+    const cells = Object.values(fit.json.confusion as Record<string, { present: number; absent: number }>);
+    expect(cells.reduce((n, c) => n + c.present + c.absent, 0)).toBe(ITEMS.length - 2);
+    expect(fit.json.estimate.folds).toBeGreaterThanOrEqual(2);
+    expect(fit.json.estimate.balanced_accuracy).toBeLessThanOrEqual(fit.json.estimate.train_balanced_accuracy + 1e-12);
+
+    // The same fit from the logged pools read here, each labeled by its set item (by position).
+    const db = await getDatabase();
+    const recalls = await db.prisma.recall.findMany({
+      where: { evalRunId: runId },
+      orderBy: { evalItem: "asc" },
+      include: { candidates: { orderBy: { rank: "asc" } } },
+    });
+    expect(recalls).toHaveLength(ITEMS.length);
+    const examples = recalls.map((r) => {
+      const item = ITEMS[r.evalItem!]!;
+      expect(r.query).toBe(item.query);
+      return {
+        group: item.id,
+        present: item.relevant.length > 0,
+        kind: item.kind,
+        k: r.k,
+        candidates: r.candidates.map((c) => ({
+          raw_cosine: c.rawCosine,
+          hybrid_score: c.hybridScore,
+          keyword_score: c.keywordScore,
+        })),
+      };
+    });
+    const direct = fitProfile(examples, { name: "from-run" });
+    expect(fit.json).toMatchObject({
+      shape: direct.shape,
+      pool_size: direct.pool_size,
+      thresholds: direct.thresholds,
+      estimate: direct.estimate,
+      confusion: direct.confusion,
+      reference: direct.reference,
+    });
+
+    // Saved under its name, with where it came from.
+    expect(fit.json.saved).toMatchObject({ name: "from-run", builtin: false });
+    const { json: saved } = await callRoute(profileRoute.GET, { params: { name: "from-run" } });
+    expect(saved).toMatchObject({
+      name: "from-run",
+      description: "fitted in a test",
+      pool_size: direct.pool_size,
+      thresholds: direct.thresholds,
+      source: {
+        kind: "fit",
+        run_id: runId,
+        fitted_at: expect.any(String),
+        estimate: {
+          balanced_accuracy: direct.estimate.balanced_accuracy,
+          train_balanced_accuracy: direct.estimate.train_balanced_accuracy,
+          folds: direct.estimate.folds,
+        },
+      },
+    });
+    // Without a name nothing is saved.
+    const unsaved = await callRoute(fitRoute.POST, { body: { run_id: runId } });
+    expect(unsaved.status).toBe(200);
+    expect(unsaved.json.saved).toBeNull();
+    expect(unsaved.json.thresholds).toEqual({ ...direct.thresholds, name: "fitted" });
+  });
+
+  it("refuses a run whose set has one class, an unknown run, a bad id, and a built-in name", async () => {
+    const onlyPresent = await runOf(
+      "fit-one-class",
+      ITEMS.filter((i) => i.relevant.length > 0),
+    );
+    const one = await callRoute(fitRoute.POST, { body: { run_id: onlyPresent } });
+    expect(one.status).toBe(422);
+    expect(one.json).toMatchObject({ error: "not_enough_labels", details: { examples: 6, skipped: 0 } });
+    const unknown = await callRoute(fitRoute.POST, { body: { run_id: "00000000-0000-4000-8000-000000000000" } });
+    expect(unknown.status).toBe(404);
+    expect((await callRoute(fitRoute.POST, { body: { run_id: "run-1" } })).status).toBe(422);
+    const builtin = await callRoute(fitRoute.POST, { body: { run_id: fittedRun, name: "use-lite" } });
+    expect(builtin.status).toBe(409);
+    expect((await callRoute(profileRoute.GET, { params: { name: "use-lite" } })).json.builtin).toBe(true);
   });
 });
