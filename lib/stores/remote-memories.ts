@@ -13,7 +13,7 @@
  */
 import { fromBase64Url, toBase64Url } from "@/lib/pagination/keyset";
 import type { MemoryListPage, MemoryListQuery, MemoryView } from "./memory-schemas";
-import type { RemoteListParams, RemoteMemoryList, RemoteMemoryRow, RemoteMemoryStats } from "./remote/client";
+import type { RemoteListParams, RemoteMemoryList, RemoteMemoryRow, RemoteMemoryStats } from "./remote/service-api";
 import { StoreError } from "./types";
 
 /** What the list and stats need of a remote store (a RemoteStore; structural, so another bundle's instance fits). */

@@ -12,117 +12,40 @@
  * - Cancellation by the caller's signal rejects with the signal's reason (an `AbortError`).
  */
 import { z } from "zod";
-import { RecallRequestSchema, type RecallFilters, type RecallResponse } from "@/lib/recall/schemas";
-import { zodIssuesText } from "@/lib/recall/errors";
-import type { SearchMode } from "@/lib/recall/merge";
+import { RecallRequestSchema, type RecallResponse } from "@/lib/recall/schemas";
 import { decodeRecallResponse } from "@/lib/recall/wire";
 import { StoreError } from "@/lib/stores/types";
+import {
+  AnswerTooLarge,
+  capitalize,
+  issueText,
+  MAX_REMOTE_ANSWER_BYTES,
+  networkReason,
+  oneLine,
+  parseEnvelope,
+  parseRetryAfter,
+  readCapped,
+  round,
+  validationErrors,
+} from "./answer-reading";
 import type { RemoteStoreConfig } from "./config";
-
-export const RECALL_PATH = "/api/v1/memory/recall";
-export const LIST_PATH = "/api/v1/memory/list";
-export const STATS_PATH = "/api/v1/memory/stats";
+import {
+  LIST_PATH,
+  RECALL_PATH,
+  RemoteMemoryListSchema,
+  RemoteMemoryStatsSchema,
+  STATS_PATH,
+  type RemoteCallOptions,
+  type RemoteHealth,
+  type RemoteListParams,
+  type RemoteMemoryList,
+  type RemoteMemoryStats,
+  type RemoteRecallAnswer,
+  type RemoteRecallParams,
+} from "./service-api";
 
 /** Timeout of a health probe, capped by the store's own timeout. */
 export const HEALTH_TIMEOUT_MS = 5_000;
-const MESSAGE_MAX = 300;
-
-// ---------------------------------------------------------------------------------------------
-// Wire types beyond recall (spec §8, "Memory endpoints that accept an API key")
-
-function nullish<T extends z.ZodType>(schema: T) {
-  return z.optional(schema.nullable().transform((v) => (v === null ? undefined : v)));
-}
-
-/** One row of `GET /api/v1/memory/list` (`updated_at` falls back to `created_at` there). */
-export const RemoteMemoryRowSchema = z.looseObject({
-  id: z.string().min(1),
-  summary: nullish(z.string()),
-  type: nullish(z.string()),
-  scope: nullish(z.string()),
-  importance: nullish(z.number()),
-  created_at: nullish(z.string()),
-  updated_at: nullish(z.string()),
-});
-
-export const RemoteMemoryListSchema = z.looseObject({
-  memories: z.array(RemoteMemoryRowSchema),
-  total: nullish(z.number().int().min(0)),
-  has_more: nullish(z.boolean()),
-});
-
-export const RemoteMemoryStatsSchema = z.looseObject({
-  total_count: z.number().int().min(0),
-  working_count: nullish(z.number().int().min(0)),
-  persistent_count: nullish(z.number().int().min(0)),
-  by_type: nullish(z.record(z.string(), z.number())),
-  by_importance: nullish(z.looseObject({ high: nullish(z.number()), medium: nullish(z.number()), low: nullish(z.number()) })),
-  recent_activity: z.unknown().optional(),
-});
-
-export type RemoteMemoryRow = z.output<typeof RemoteMemoryRowSchema>;
-export type RemoteMemoryList = z.output<typeof RemoteMemoryListSchema>;
-export type RemoteMemoryStats = z.output<typeof RemoteMemoryStatsSchema>;
-
-/** The service's error envelope: `{error, message, details}`. */
-const ErrorEnvelopeSchema = z.looseObject({
-  error: z.string(),
-  message: nullish(z.string()),
-  details: nullish(z.record(z.string(), z.unknown())),
-});
-
-const ValidationErrorSchema = z.looseObject({
-  loc: nullish(z.array(z.union([z.string(), z.number()]))),
-  msg: nullish(z.string()),
-  type: nullish(z.string()),
-});
-
-// ---------------------------------------------------------------------------------------------
-// Parameters
-
-/** A recall as the client sends it. The context comes from the store's configuration. */
-export interface RemoteRecallParams {
-  query: string;
-  /** 1–100; the service's default is 5. */
-  k?: number;
-  /** Unset lets the service choose (hybrid, or its query router's lane). */
-  search_mode?: SearchMode;
-  use_rerank?: boolean;
-  /** Recognised filter keys (spec §2.3) other than `context_id`, which the client sets. */
-  filters?: Omit<Partial<RecallFilters>, "context_id"> & Record<string, unknown>;
-}
-
-export interface RemoteListParams {
-  /** ILIKE on the summary, at most 200 characters. */
-  q?: string;
-  /** 1–500; the service's default is 50. */
-  limit?: number;
-  offset?: number;
-  type?: string;
-  scope?: "working" | "persistent";
-  tags?: string[];
-  tags_match?: "any" | "all";
-  order_by?: "created_at" | "trigger_from";
-}
-
-export interface RemoteCallOptions {
-  signal?: AbortSignal;
-  /** Overrides the store's timeout for this call. */
-  timeoutMs?: number;
-}
-
-/** A decoded recall answer. */
-export interface RemoteRecallAnswer {
-  response: RecallResponse;
-  /** Wall time of the HTTP exchange, body included. */
-  ms: number;
-  /** Parts of the answer that were ignored, e.g. a malformed selector block. */
-  warnings: string[];
-}
-
-export type RemoteHealth =
-  | { ok: true; latency_ms: number; memories: number }
-  | { ok: false; latency_ms: number; status: number; code: string; message: string };
 
 export interface RemoteMemoryServiceOptions {
   fetch?: typeof fetch;
@@ -474,142 +397,4 @@ export class RemoteMemoryService {
     }
     return make(502, "remote_error", `The remote store ${name} answered HTTP ${status}.${said}`);
   }
-}
-
-// ---------------------------------------------------------------------------------------------
-// Helpers
-
-function round(ms: number): number {
-  return Math.round(ms * 1000) / 1000;
-}
-
-function capitalize(text: string): string {
-  return text.charAt(0).toUpperCase() + text.slice(1);
-}
-
-function oneLine(text: string): string {
-  const flat = text.replace(/\s+/g, " ").trim();
-  return flat.length > MESSAGE_MAX ? `${flat.slice(0, MESSAGE_MAX - 1)}…` : flat;
-}
-
-function issueText(issues: readonly z.core.$ZodIssue[]): string {
-  return zodIssuesText(issues);
-}
-
-function parseEnvelope(text: string): z.output<typeof ErrorEnvelopeSchema> | null {
-  try {
-    const parsed = ErrorEnvelopeSchema.safeParse(JSON.parse(text));
-    return parsed.success ? parsed.data : null;
-  } catch {
-    return null;
-  }
-}
-
-/** `details.errors[{loc, msg, type}]` of a 422, as `loc` text and message (never the input). */
-function validationErrors(
-  envelope: z.output<typeof ErrorEnvelopeSchema> | null,
-  redact: (s: string) => string,
-): { loc: string | null; msg: string; type: string | null }[] {
-  const raw = envelope?.details?.errors;
-  if (!Array.isArray(raw)) return [];
-  const out: { loc: string | null; msg: string; type: string | null }[] = [];
-  for (const item of raw) {
-    const parsed = ValidationErrorSchema.safeParse(item);
-    if (!parsed.success || !parsed.data.msg) continue;
-    out.push({
-      // FastAPI puts the offending value's name in `loc`, and for a header that can be the value
-      // itself ("header.Bearer sk-…"): every part is redacted, and an Authorization value masked.
-      loc: parsed.data.loc && parsed.data.loc.length > 0 ? parsed.data.loc.map((part) => locPart(part, redact)).join(".") : null,
-      msg: oneLine(redact(parsed.data.msg)),
-      type: parsed.data.type ?? null,
-    });
-  }
-  return out;
-}
-
-function locPart(part: string | number, redact: (s: string) => string): string {
-  const text = redact(String(part));
-  return /^(bearer|basic|token)\s/i.test(text) || /\bsk-[A-Za-z0-9_-]{4,}/.test(text) ? "[redacted]" : oneLine(text);
-}
-
-/** The most of a remote answer read into memory (a recall page is kilobytes; 200 MB was seen). */
-export const MAX_REMOTE_ANSWER_BYTES = 10_000_000;
-
-class AnswerTooLarge extends Error {
-  constructor(readonly bytes: number) {
-    super("answer too large");
-  }
-}
-
-/** The body as text, counted while it streams and cancelled past `max` bytes. */
-async function readCapped(response: Response, max: number): Promise<string> {
-  const declared = Number(response.headers.get("content-length") ?? NaN);
-  if (declared > max) {
-    await response.body?.cancel().catch(() => undefined);
-    throw new AnswerTooLarge(declared);
-  }
-  if (!response.body) return "";
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.byteLength;
-    if (total > max) {
-      await reader.cancel().catch(() => undefined);
-      throw new AnswerTooLarge(total);
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks, total).toString("utf8");
-}
-
-/** Retry-After in seconds: delta-seconds or an HTTP date. */
-function parseRetryAfter(value: string | null): number | null {
-  if (!value) return null;
-  const trimmed = value.trim();
-  if (/^\d+$/.test(trimmed)) return Number(trimmed);
-  const at = Date.parse(trimmed);
-  if (Number.isNaN(at)) return null;
-  return Math.max(0, Math.ceil((at - Date.now()) / 1000));
-}
-
-/** Why a connection failed, in words ("connection refused", "host not found"…). */
-function networkReason(error: unknown): string | null {
-  const codes: string[] = [];
-  let current: unknown = error;
-  for (let depth = 0; depth < 5 && current && typeof current === "object"; depth++) {
-    const code = (current as { code?: unknown }).code;
-    if (typeof code === "string") codes.push(code);
-    const errors = (current as { errors?: unknown }).errors; // AggregateError (happy eyeballs)
-    if (Array.isArray(errors)) {
-      for (const e of errors) {
-        const c = (e as { code?: unknown })?.code;
-        if (typeof c === "string") codes.push(c);
-      }
-    }
-    current = (current as { cause?: unknown }).cause;
-  }
-  const known: Record<string, string> = {
-    ECONNREFUSED: "connection refused",
-    ENOTFOUND: "host not found",
-    EAI_AGAIN: "host name lookup failed",
-    ECONNRESET: "connection reset",
-    EHOSTUNREACH: "host unreachable",
-    ENETUNREACH: "network unreachable",
-    ETIMEDOUT: "connection timed out",
-    UND_ERR_SOCKET: "connection closed",
-    UND_ERR_CONNECT_TIMEOUT: "connection timed out",
-    CERT_HAS_EXPIRED: "TLS certificate expired",
-    DEPTH_ZERO_SELF_SIGNED_CERT: "self-signed TLS certificate",
-    SELF_SIGNED_CERT_IN_CHAIN: "self-signed TLS certificate",
-    UNABLE_TO_VERIFY_LEAF_SIGNATURE: "TLS certificate not trusted",
-    ERR_TLS_CERT_ALTNAME_INVALID: "TLS certificate does not match the host",
-  };
-  for (const code of codes) if (known[code]) return known[code];
-  if (codes[0]) return codes[0];
-  // No code (e.g. undici's "bad port"): the innermost cause's message, if short.
-  const cause = error instanceof Error && error.cause instanceof Error ? error.cause : null;
-  return cause && cause.message.length <= 80 ? cause.message : null;
 }

@@ -8,6 +8,7 @@ import { RemoteStore } from "./remote-store";
 
 export * from "./config";
 export * from "./client";
+export * from "./service-api";
 export * from "./remote-store";
 
 /**

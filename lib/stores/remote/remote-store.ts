@@ -24,17 +24,16 @@ import {
   type StoreRecallOutcome,
   type StoreRecallRequest,
 } from "@/lib/stores/types";
-import {
-  RemoteMemoryService,
-  type RemoteCallOptions,
-  type RemoteHealth,
-  type RemoteListParams,
-  type RemoteMemoryList,
-  type RemoteMemoryServiceOptions,
-  type RemoteMemoryStats,
-  type RemoteRecallParams,
-} from "./client";
+import { RemoteMemoryService, type RemoteMemoryServiceOptions } from "./client";
 import type { RemoteStoreConfig } from "./config";
+import type {
+  RemoteCallOptions,
+  RemoteHealth,
+  RemoteListParams,
+  RemoteMemoryList,
+  RemoteMemoryStats,
+  RemoteRecallParams,
+} from "./service-api";
 
 /** A remote recall's outcome: the store outcome plus what only a remote service reports. */
 export interface RemoteStoreRecallOutcome extends StoreRecallOutcome {
