@@ -58,14 +58,14 @@ test("filters that match nothing say so and can be cleared; the query link is ke
 
   await page.goto(`/recalls?q=${encodeURIComponent(`no such recall ${run}`)}&level=high,none&range=24h`);
   await expect(page.getByTestId("history-empty")).toContainText("No recalls match these filters");
-  await expect(page.getByRole("checkbox", { name: "High" })).toBeChecked();
+  await expect(page.getByTestId("history-level").getByRole("checkbox", { name: "High" })).toBeChecked();
   await expect(page.getByRole("combobox", { name: "Time" })).toHaveValue("24h");
 
   await page.getByTestId("history-empty").getByRole("button", { name: "Clear filters" }).click();
   await expect(page).toHaveURL(/\/recalls$/);
   const first = page.getByTestId("history-row").first();
   await expect(first).toHaveAttribute("data-recall-id", id);
-  await expect(page.getByRole("checkbox", { name: "High" })).not.toBeChecked();
+  await expect(page.getByTestId("history-level").getByRole("checkbox", { name: "High" })).not.toBeChecked();
 
   // The query text is a link: focus it and press Enter.
   await first.getByRole("link").focus();

@@ -1,9 +1,14 @@
 "use client";
 
+import {
+  CheckChips,
+  DebouncedText,
+  FilterBar,
+  FilterGroup,
+  FilterSelect,
+  TIME_RANGE_CLASSES,
+} from "@/components/filters/filter-controls";
 import { TimeRangePicker } from "@/components/filters/time-range-picker";
-import { useDebouncedCommit } from "@/lib/hooks/use-debounced-commit";
-import { useCallback, useId, type FormEvent } from "react";
-import type { Level } from "@/lib/recall/confidence";
 import {
   HISTORY_LABEL_FILTERS,
   HISTORY_LEVELS,
@@ -14,193 +19,92 @@ import {
 import { levelWord } from "@/lib/recall-log/format";
 import { isRecallSource, RECALL_SOURCE_LABELS, RECALL_SOURCES } from "@/lib/recall-log/sources";
 import { RANGE_PRESETS, type HistoryUrlState } from "./history-url";
-import styles from "./history.module.css";
-
-const DEBOUNCE_MS = 300;
-
-/**
- * A text box that keeps what the person types and commits it after a pause (or on Enter); when
- * the committed value changes on its own (back/forward, "Clear filters") the box follows it.
- */
-function DebouncedText({
-  label,
-  value,
-  onCommit,
-  placeholder,
-  list,
-  maxLength,
-  type = "text",
-  className,
-  eager,
-}: {
-  label: string;
-  value: string;
-  onCommit: (text: string) => void;
-  placeholder?: string;
-  list?: string;
-  maxLength?: number;
-  type?: "text" | "search";
-  className?: string;
-  /** Whether a value commits after a pause (default: always); otherwise on Enter or leaving the box. */
-  eager?: (text: string) => boolean;
-}) {
-  const id = useId();
-  const { text, setText, commitNow: commit } = useDebouncedCommit(value, onCommit, { delayMs: DEBOUNCE_MS, eager });
-  const commitNow = (event?: FormEvent) => {
-    event?.preventDefault();
-    commit();
-  };
-
-  return (
-    <form className={`${styles.field} ${className ?? ""}`} onSubmit={commitNow} role={type === "search" ? "search" : undefined}>
-      <label htmlFor={id}>{label}</label>
-      <input
-        id={id}
-        type={type}
-        value={text}
-        onChange={(e) => setText(e.target.value)}
-        onBlur={() => commitNow()}
-        placeholder={placeholder}
-        list={list}
-        maxLength={maxLength}
-        autoComplete="off"
-        spellCheck={false}
-      />
-    </form>
-  );
-}
 
 type Tri = "" | "true" | "false";
 const triOf = (value: boolean | undefined): Tri => (value === undefined ? "" : value ? "true" : "false");
 const boolOf = (value: string): boolean | undefined => (value === "true" ? true : value === "false" ? false : undefined);
 
-function TriSelect({
-  label,
-  value,
-  onChange,
-  options,
-}: {
-  label: string;
-  value: string;
-  onChange: (value: string) => void;
-  options: readonly [value: string, label: string][];
-}) {
-  const id = useId();
-  return (
-    <div className={styles.field}>
-      <label htmlFor={id}>{label}</label>
-      <select id={id} value={value} onChange={(e) => onChange(e.target.value)}>
-        {options.map(([v, text]) => (
-          <option key={v} value={v}>
-            {text}
-          </option>
-        ))}
-      </select>
-    </div>
-  );
-}
-
-function TimeRange({ state, onChange }: { state: HistoryUrlState; onChange: (next: HistoryUrlState) => void }) {
-  return (
-    <div className={styles.timeRange}>
-      <TimeRangePicker
-        value={{ range: state.range, from: state.filters.from, to: state.filters.to }}
-        onChange={({ range, from, to }) => onChange({ filters: { ...state.filters, from, to }, range })}
-        allowAll
-        requireBoth={false}
-        customStart={() => {
-          const preset = RANGE_PRESETS.find((p) => p.value === state.range);
-          return preset ? { from: new Date(Date.now() - preset.ms) } : {};
-        }}
-        classes={{
-          field: styles.field!,
-          customRange: styles.customRange!,
-          button: styles.button!,
-          fieldError: styles.fieldError!,
-        }}
-      />
-    </div>
-  );
-}
-
-function LevelChecks({
-  value,
-  onChange,
-}: {
-  value: readonly Level[] | undefined;
-  onChange: (levels: Level[] | undefined) => void;
-}) {
-  const id = useId();
-  const selected = new Set(value ?? []);
-  const toggle = (level: Level, on: boolean) => {
-    const next = HISTORY_LEVELS.filter((l) => (l === level ? on : selected.has(l)));
-    onChange(next.length ? next : undefined);
-  };
-  return (
-    <div className={styles.levels} role="group" aria-labelledby={`${id}-legend`}>
-      <span id={`${id}-legend`} className={styles.groupLabel}>
-        Level
-      </span>
-      <div className={styles.levelOptions}>
-        {HISTORY_LEVELS.map((level) => (
-          <label key={level} htmlFor={`${id}-${level}`} className={styles.check} data-level={level}>
-            <input
-              id={`${id}-${level}`}
-              type="checkbox"
-              checked={selected.has(level)}
-              onChange={(e) => toggle(level, e.target.checked)}
-            />
-            {levelWord(level)}
-          </label>
-        ))}
-      </div>
-    </div>
-  );
+/** A store the pickers offer: configured here, or only seen in the log. */
+export interface StoreChoice {
+  name: string;
+  configured: boolean;
 }
 
 export interface HistoryFiltersProps {
   state: HistoryUrlState;
   onChange: (next: HistoryUrlState) => void;
   onQuery: (q: string) => void;
-  onStore: (store: string) => void;
-  stores: readonly string[];
+  stores: readonly StoreChoice[];
+  profiles: readonly string[];
+}
+
+/** The store picker's options: any, the known stores, and the URL's own value when it is none of them. */
+export function storeOptions(stores: readonly StoreChoice[], current: string | undefined): [string, string][] {
+  const options: [string, string][] = [["", "Any store"]];
+  for (const store of stores) options.push([store.name, store.configured ? store.name : `${store.name} (in the log only)`]);
+  if (current && !stores.some((s) => s.name === current)) options.push([current, `${current} (no recalls seen)`]);
+  return options;
 }
 
 /** The filter bar: every control writes the URL (through `onChange`), nothing is kept only here. */
-export function HistoryFilterBar({ state, onChange, onQuery, onStore, stores }: HistoryFiltersProps) {
-  const ids = useId();
+export function HistoryFilterBar({ state, onChange, onQuery, stores, profiles }: HistoryFiltersProps) {
   const { filters } = state;
-  const knownStore = useCallback((text: string) => text === "" || stores.includes(text), [stores]);
   const set = (patch: Partial<HistoryFilters>) => onChange({ ...state, filters: { ...filters, ...patch } });
+  const profileOptions: [string, string][] = [["", "Any profile"], ...profiles.map((p): [string, string] => [p, p])];
+  if (filters.profile && !profiles.includes(filters.profile)) profileOptions.push([filters.profile, filters.profile]);
 
   return (
-    <div className={styles.filters} aria-label="Filters" role="group">
+    <FilterBar>
       <DebouncedText
         label="Search queries"
         type="search"
+        search
         value={filters.q ?? ""}
         onCommit={onQuery}
         placeholder="Text in the query, e.g. kafka"
         maxLength={HISTORY_QUERY_MAX_CHARS}
-        className={styles.search}
       />
-      {/* An exact match: a known store (or none) applies at once, other text on Enter or leaving the box. */}
-      <DebouncedText
+      <FilterSelect
         label="Store"
         value={filters.store ?? ""}
-        onCommit={onStore}
-        placeholder="Any store"
-        list={`${ids}-stores`}
-        className={styles.storeField}
-        eager={knownStore}
+        onChange={(v) => set({ store: v || undefined })}
+        options={storeOptions(stores, filters.store)}
+        testId="history-store"
       />
-      <datalist id={`${ids}-stores`}>
-        {stores.map((store) => (
-          <option key={store} value={store} />
-        ))}
-      </datalist>
-      <LevelChecks value={filters.level} onChange={(level) => set({ level })} />
-      <TriSelect
+      <CheckChips
+        label="Level"
+        options={HISTORY_LEVELS}
+        value={filters.level}
+        onChange={(level) => set({ level })}
+        word={levelWord}
+        testId="history-level"
+      />
+      <CheckChips
+        label="Profile level"
+        options={HISTORY_LEVELS}
+        value={filters.profile_level}
+        onChange={(profile_level) => set({ profile_level })}
+        word={levelWord}
+        testId="history-profile-level"
+      />
+      <FilterSelect
+        label="Profile"
+        value={filters.profile ?? ""}
+        onChange={(v) => set({ profile: v || undefined })}
+        options={profileOptions}
+      />
+      <FilterSelect
+        label="Mode"
+        value={filters.mode ?? ""}
+        onChange={(v) => set({ mode: v === "semantic" || v === "keyword" || v === "hybrid" ? v : undefined })}
+        options={[
+          ["", "Any"],
+          ["hybrid", "Hybrid"],
+          ["semantic", "Semantic"],
+          ["keyword", "Keyword"],
+        ]}
+      />
+      <FilterSelect
         label="Selector"
         value={triOf(filters.selector_applied)}
         onChange={(v) => set({ selector_applied: boolOf(v) })}
@@ -210,7 +114,7 @@ export function HistoryFilterBar({ state, onChange, onQuery, onStore, stores }: 
           ["false", "Not applied"],
         ]}
       />
-      <TriSelect
+      <FilterSelect
         label="Dropped results"
         value={triOf(filters.has_dropped)}
         onChange={(v) => set({ has_dropped: boolOf(v) })}
@@ -220,7 +124,7 @@ export function HistoryFilterBar({ state, onChange, onQuery, onStore, stores }: 
           ["false", "None dropped"],
         ]}
       />
-      <TriSelect
+      <FilterSelect
         label="Status"
         value={filters.status ?? ""}
         onChange={(v) => set({ status: v === "ok" || v === "error" ? v : undefined })}
@@ -230,13 +134,13 @@ export function HistoryFilterBar({ state, onChange, onQuery, onStore, stores }: 
           ["error", "Failed"],
         ]}
       />
-      <TriSelect
+      <FilterSelect
         label="Source"
         value={filters.source ?? ""}
         onChange={(v) => set({ source: isRecallSource(v) ? v : undefined })}
         options={[["", "Any"], ...RECALL_SOURCES.map((s) => [s, RECALL_SOURCE_LABELS[s]] as [string, string])]}
       />
-      <TriSelect
+      <FilterSelect
         label="Label"
         value={filters.label ?? ""}
         onChange={(v) =>
@@ -251,7 +155,19 @@ export function HistoryFilterBar({ state, onChange, onQuery, onStore, stores }: 
           ["unsure", "Unsure"],
         ]}
       />
-      <TimeRange state={state} onChange={onChange} />
-    </div>
+      <FilterGroup>
+        <TimeRangePicker
+          value={{ range: state.range, from: state.filters.from, to: state.filters.to }}
+          onChange={({ range, from, to }) => onChange({ filters: { ...state.filters, from, to }, range })}
+          allowAll
+          requireBoth={false}
+          customStart={() => {
+            const preset = RANGE_PRESETS.find((p) => p.value === state.range);
+            return preset ? { from: new Date(Date.now() - preset.ms) } : {};
+          }}
+          classes={TIME_RANGE_CLASSES}
+        />
+      </FilterGroup>
+    </FilterBar>
   );
 }

@@ -6,7 +6,7 @@ import type { MouseEvent } from "react";
 import { LevelBadge } from "@/components/recall/level-badge";
 import type { HistoryItem } from "@/lib/recall-log/history";
 import { formatNumber, formatScore, MISSING } from "@/lib/format";
-import { selectorReasonText } from "@/lib/recall-log/format";
+import { levelWord, selectorReasonText, topScoreLabel, topScoreUnit } from "@/lib/recall-log/format";
 import { presentWord } from "@/lib/recall-log/labels";
 import { selectorReasonKind, selectorReasonKindLabel, selectorReasonLabel } from "@/lib/recall/selector-reasons";
 import styles from "./history.module.css";
@@ -18,8 +18,9 @@ export function recallHref(id: string): string {
 }
 
 /** What the selector column says: counts when it ran, "off" or why not when it did not. */
-export function selectorCell(item: HistoryItem): { text: string; title: string; dropped: boolean } {
-  if (item.status === "error") return { text: MISSING, title: "The recall failed; no selector ran.", dropped: false };
+export function selectorCell(item: HistoryItem): { text: string; title: string; dropped: boolean; model: string | null } {
+  if (item.status === "error")
+    return { text: MISSING, title: "The recall failed; no selector ran.", dropped: false, model: null };
   if (item.selector_applied) {
     const kept = item.selector_kept ?? null;
     const dropped = item.selector_dropped ?? null;
@@ -28,16 +29,21 @@ export function selectorCell(item: HistoryItem): { text: string; title: string; 
       text: `${kept ?? "?"} kept · ${dropped ?? "?"} dropped`,
       title: `${model} kept ${kept ?? "an unknown number of"} and dropped ${dropped ?? "an unknown number of"} results.`,
       dropped: (dropped ?? 0) > 0,
+      model: item.selector_model,
     };
   }
   const reason = item.selector_reason;
-  if (reason === "disabled" || reason === "off") return { text: "off", title: selectorReasonText(reason), dropped: false };
+  if (reason === "disabled" || reason === "off")
+    return { text: "off", title: selectorReasonText(reason), dropped: false, model: null };
   // An ingested recall may state neither; that is unknown, not "off".
-  if (reason === null || reason.trim() === "") return { text: "not run", title: selectorReasonText(null), dropped: false };
+  if (reason === null || reason.trim() === "") {
+    return { text: "not run", title: selectorReasonText(null), dropped: false, model: null };
+  }
   const kind = selectorReasonKind(reason);
   const words =
     kind === "unknown" ? reason : `${selectorReasonKindLabel(kind).toLowerCase()}: ${selectorReasonLabel(reason).toLowerCase()}`;
-  return { text: words, title: `${selectorReasonText(reason)} (reason: ${reason})`, dropped: false };
+  // A model that was asked and failed is still named (selector truth logs it).
+  return { text: words, title: `${selectorReasonText(reason)} (reason: ${reason})`, dropped: false, model: item.selector_model };
 }
 
 /** The label column: the present label, and how many memories were marked either way. */
@@ -68,6 +74,7 @@ function HistoryRow({ item, selection }: { item: HistoryItem; selection?: Select
   const selector = selectorCell(item);
   const created = new Date(item.created_at);
   const label = labelCell(item);
+  const top = topScoreLabel(item.top_score, topScoreUnit(item.basis, item.search_mode, item.degraded));
 
   // The query cell's link is the keyboard and assistive-technology target; a click anywhere else
   // on the row goes to the same place for the mouse (but not while selecting text).
@@ -91,12 +98,12 @@ function HistoryRow({ item, selection }: { item: HistoryItem; selection?: Select
           />
         </td>
       ) : null}
-      <td className={styles.nowrap}>
+      <td className={`${styles.nowrap} ${styles.secondary}`}>
         <time dateTime={item.created_at} title={item.created_at}>
           {timeFormat.format(created)}
         </time>
       </td>
-      <td className={styles.storeCell}>
+      <td className={`${styles.storeCell} ${styles.secondary}`}>
         <span className={styles.store} title={item.store}>
           {item.store}
         </span>
@@ -128,6 +135,15 @@ function HistoryRow({ item, selection }: { item: HistoryItem; selection?: Select
       </td>
       <td className={styles.levelCell}>
         <LevelBadge level={failed ? null : item.level} />
+        {item.profile_level && !failed ? (
+          <span
+            className={styles.profileLevel}
+            title={`Under the ${item.profile_name ?? "store's"} profile: ${levelWord(item.profile_level).toLowerCase()}`}
+            data-testid="history-profile-level"
+          >
+            {item.profile_name ?? "profile"}: {levelWord(item.profile_level).toLowerCase()}
+          </span>
+        ) : null}
         {failed ? (
           <span className={`${styles.chip} ${styles.chipError}`} title="The store failed; the detail page says how">
             failed
@@ -142,19 +158,26 @@ function HistoryRow({ item, selection }: { item: HistoryItem; selection?: Select
           </span>
         ) : null}
       </td>
-      <td className={styles.num}>{formatScore(item.top_score)}</td>
-      <td className={styles.num}>{formatScore(item.prominence)}</td>
-      <td className={styles.num}>{failed ? MISSING : item.returned_count}</td>
-      <td className={styles.nowrap} title={selector.title}>
+      <td className={styles.num} title={top.title} data-testid="history-top-score" data-unit={top.unit}>
+        {top.value}
+        {top.unit ? <span className={styles.unit}> {top.unit}</span> : null}
+      </td>
+      <td className={`${styles.num} ${styles.secondary}`}>{formatScore(item.prominence)}</td>
+      <td className={`${styles.nowrap} ${styles.secondary}`} data-testid="history-mode">
+        {item.search_mode} · k {item.k}
+      </td>
+      <td className={`${styles.num} ${styles.secondary}`}>{failed ? MISSING : item.returned_count}</td>
+      <td className={styles.nowrap} title={selector.title} data-testid="history-selector">
         <span className={selector.dropped ? styles.dropped : selector.text === "off" ? styles.muted : undefined}>
           {selector.text}
         </span>
+        {selector.model ? <span className={styles.subline}>{selector.model}</span> : null}
       </td>
-      <td className={`${styles.num} ${styles.nowrap}`}>
+      <td className={`${styles.num} ${styles.nowrap} ${styles.secondary}`}>
         {item.latency_ms === null ? MISSING : `${formatNumber(item.latency_ms, 1)} ms`}
       </td>
       <td
-        className={styles.nowrap}
+        className={`${styles.nowrap} ${styles.secondary}`}
         title={label.title}
         data-testid="history-label"
         data-label={item.label_present ?? (item.labeled_at ? "rows" : "none")}
@@ -184,28 +207,43 @@ export function HistoryTable({ items, busy, selection }: { items: HistoryItem[];
                 />
               </th>
             ) : null}
-            <th scope="col">Time</th>
-            <th scope="col">Store</th>
+            <th scope="col" className={styles.secondary}>
+              Time
+            </th>
+            <th scope="col" className={styles.secondary}>
+              Store
+            </th>
             <th scope="col">Query</th>
-            <th scope="col">Level</th>
+            <th scope="col" title="The reference level, and the level under the store's profile when it has one">
+              Level
+            </th>
             <th
               scope="col"
               className={styles.num}
-              title="Raw cosine of the best candidate (hybrid or BM25 score for keyword-only pools)"
+              title="The best candidate's score, with its scale: cos = raw cosine, BM25 = raw keyword score, hyb = hybrid score"
             >
               Top score
             </th>
-            <th scope="col" className={styles.num}>
+            <th scope="col" className={`${styles.num} ${styles.secondary}`}>
               Prominence
             </th>
-            <th scope="col" className={styles.num} title="Results on the returned page">
+            <th scope="col" className={styles.secondary} title="Search mode and k (results asked for)">
+              Mode · k
+            </th>
+            <th scope="col" className={`${styles.num} ${styles.secondary}`} title="Results on the returned page">
               Results
             </th>
-            <th scope="col">Selector</th>
-            <th scope="col" className={styles.num}>
+            <th scope="col" title="Kept and dropped by the selector, and its model">
+              Selector
+            </th>
+            <th scope="col" className={`${styles.num} ${styles.secondary}`}>
               Latency
             </th>
-            <th scope="col" title="Relevance label: present (a relevant memory was there), absent, unsure">
+            <th
+              scope="col"
+              className={styles.secondary}
+              title="Relevance label: present (a relevant memory was there), absent, unsure"
+            >
               Label
             </th>
           </tr>

@@ -7,8 +7,9 @@ import { errorMessage } from "@/lib/queries/fetch-json";
 import { hasHistoryFilters, historyFilterParams } from "@/lib/recall-log/history";
 import { selectorReasonText } from "@/lib/recall-log/format";
 import { selectorReasonKindLabel } from "@/lib/recall/selector-reasons";
-import { useHistory } from "@/lib/queries/use-history";
+import { useHistory, useHistoryCount, useHistoryFacets } from "@/lib/queries/use-history";
 import { useStores } from "@/lib/queries/use-recall";
+import { countLine, splitLine } from "./history-count-line";
 import type { HistoryItem } from "@/lib/recall-log/history";
 import { CreateSetBar } from "./create-set";
 import { HistoryFilterBar } from "./history-filters";
@@ -48,7 +49,9 @@ export function HistoryView() {
   const anchor = useMemo(() => Date.now(), [url.range, refreshed]);
   const filters = useMemo(() => effectiveFilters(state, anchor), [state, anchor]);
   const list = useHistory(filters, { enabled: url.invalid === null });
+  const count = useHistoryCount(filters, { enabled: url.invalid === null });
   const stores = useStores();
+  const facets = useHistoryFacets();
 
   // The latest state, for callbacks that fire after a pause (the debounced text boxes).
   const stateRef = useRef(state);
@@ -63,10 +66,6 @@ export function HistoryView() {
   );
   const onQuery = useCallback(
     (q: string) => navigate({ ...stateRef.current, filters: { ...stateRef.current.filters, q: q || undefined } }),
-    [navigate],
-  );
-  const onStore = useCallback(
-    (store: string) => navigate({ ...stateRef.current, filters: { ...stateRef.current.filters, store: store || undefined } }),
     [navigate],
   );
   const clearFilters = () => navigate(EMPTY_STATE);
@@ -103,23 +102,35 @@ export function HistoryView() {
   );
   const filtered = isFiltered(state);
   const busy = list.isFetching && !list.isFetchingNextPage;
-  const storeNames = useMemo(() => {
-    const names = (stores.data ?? []).map((s) => s.name);
-    return state.filters.store && !names.includes(state.filters.store) ? [...names, state.filters.store] : names;
-  }, [stores.data, state.filters.store]);
+  // Configured stores (from /api/stores, at once) and stores only seen in the log (facets).
+  const storeChoices = useMemo(() => {
+    const configured = (stores.data ?? []).map((s) => ({ name: s.name, configured: true }));
+    const names = new Set(configured.map((s) => s.name));
+    const logged = (facets.data?.stores ?? [])
+      .filter((s) => !names.has(s.name))
+      .map((s) => ({ name: s.name, configured: false }));
+    return [...configured, ...logged];
+  }, [stores.data, facets.data]);
 
   let resultsLine = "";
   if (list.data && !list.isPlaceholderData) {
     if (items.length > 0) {
       const since = url.range ? ` in the ${RANGE_PRESETS.find((p) => p.value === url.range)!.label.toLowerCase()}` : "";
-      resultsLine = `Showing ${plural(items.length, "recall", "recalls")}${since}${hasHistoryFilters(state.filters) ? " matching the filters" : ""}, newest first${list.hasNextPage ? "; more below" : ""}.`;
+      const total = count.data && !count.isPlaceholderData ? countLine(count.data) : null;
+      resultsLine = `${total ? `${total} ` : ""}Showing ${plural(items.length, "recall", "recalls")}${since}${hasHistoryFilters(state.filters) ? " matching the filters" : ""}, newest first${list.hasNextPage ? "; more below" : ""}.`;
     }
   }
 
   return (
     <div className={styles.history}>
       <section className={`panel ${styles.panel}`} aria-label="Recall history">
-        <HistoryFilterBar state={state} onChange={navigate} onQuery={onQuery} onStore={onStore} stores={storeNames} />
+        <HistoryFilterBar
+          state={state}
+          onChange={navigate}
+          onQuery={onQuery}
+          stores={storeChoices}
+          profiles={facets.data?.profiles ?? []}
+        />
         <DrillDownChips state={state} onChange={navigate} />
         {selected.size > 0 ? <CreateSetBar selected={[...selected.values()]} onClear={() => setSelected(new Map())} /> : null}
         <div className={styles.toolbar}>
@@ -159,6 +170,21 @@ export function HistoryView() {
           </div>
         </div>
 
+        {count.data && !count.isPlaceholderData && count.data.grouped > 0 && url.invalid === null ? (
+          <dl className={styles.split} data-testid="history-split">
+            <div>
+              <dt>By level</dt>
+              <dd>{splitLine(count.data.by_level, [["unknown", "failed or unknown"]])}</dd>
+            </div>
+            <div>
+              <dt>By profile level</dt>
+              <dd>{splitLine(count.data.by_profile_level, [["reference", "reference profile only"]])}</dd>
+            </div>
+            {count.data.exact ? null : (
+              <p className={styles.muted}>Split over the newest {count.data.grouped.toLocaleString("en-US")} matching recalls.</p>
+            )}
+          </dl>
+        ) : null}
         {url.invalid !== null ? (
           <div className={styles.alert} role="alert">
             <p>

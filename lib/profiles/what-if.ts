@@ -3,7 +3,8 @@ import { WhatIfTally, type WhatIfSummary } from "@/lib/calibration/what-if";
 import type { Level } from "@/lib/recall/confidence";
 import type { Thresholds } from "@/lib/recall/thresholds";
 import type { StoredCandidate } from "@/lib/calibration/level";
-import { escapeLike, type HistoryFilters } from "@/lib/recall-log/history";
+import type { HistoryFilters } from "@/lib/recall-log/history";
+import { historyWhereSql } from "@/lib/recall-log/history-sql";
 
 /** Recalls read per batch: big enough that 1M is ~200 round trips, small enough to stream progress. */
 export const WHAT_IF_BATCH = 5_000;
@@ -14,25 +15,11 @@ export type WhatIfEvent =
   | ({ type: "result"; cancelled: boolean } & WhatIfSummary);
 
 /**
- * The History filters as SQL over "recalls", the same conditions as historyWhere (lib/recall-log/
- * history.ts) — raw because at 1M recalls Prisma's row mapping cost more than the recomputation
- * (tests/api/profiles.test.ts holds the two to the same counts).
+ * The History filters as SQL over "recalls" (lib/recall-log/history-sql.ts, every History filter),
+ * plus what a what-if needs: a recall that ran and has a level.
  */
 export function filtersSql(f: HistoryFilters): Prisma.Sql {
-  const and: Prisma.Sql[] = [Prisma.sql`"status" = 'ok'`, Prisma.sql`"level" IS NOT NULL`];
-  if (f.store !== undefined) and.push(Prisma.sql`"store" = ${f.store}`);
-  if (f.level !== undefined && f.level.length > 0) and.push(Prisma.sql`"level" = ANY(${[...f.level]}::text[])`);
-  if (f.selector_applied !== undefined) and.push(Prisma.sql`"selector_applied" = ${f.selector_applied}`);
-  if (f.has_dropped === true) and.push(Prisma.sql`"selector_dropped" > 0`);
-  if (f.has_dropped === false) and.push(Prisma.sql`("selector_dropped" IS NULL OR "selector_dropped" <= 0)`);
-  if (f.status !== undefined) and.push(Prisma.sql`"status" = ${f.status}`);
-  if (f.source !== undefined) and.push(Prisma.sql`"source" = ${f.source}`);
-  if (f.selector_model !== undefined) and.push(Prisma.sql`"selector_model" = ${f.selector_model}`);
-  if (f.dropped_memory !== undefined) and.push(Prisma.sql`"dropped_memory_ids" @> ARRAY[${f.dropped_memory}]::text[]`);
-  if (f.q !== undefined) and.push(Prisma.sql`"query" ILIKE ${`%${escapeLike(f.q)}%`}`);
-  if (f.from !== undefined) and.push(Prisma.sql`"created_at" >= ${f.from}::timestamptz`);
-  if (f.to !== undefined) and.push(Prisma.sql`"created_at" < ${f.to}::timestamptz`);
-  return Prisma.join(and, " AND ");
+  return Prisma.sql`"status" = 'ok' AND "level" IS NOT NULL AND ${historyWhereSql(f, null)}`;
 }
 
 interface BatchRow {

@@ -1,4 +1,5 @@
-import { keepPreviousData, useInfiniteQuery } from "@tanstack/react-query";
+import { keepPreviousData, useInfiniteQuery, useQuery } from "@tanstack/react-query";
+import type { HistoryCount, HistoryFacets } from "@/lib/recall-log/history-count";
 import { HISTORY_PAGE_SIZE, historyFilterParams, type HistoryFilters, type HistoryPage } from "@/lib/recall-log/history";
 import { fetchJson } from "./fetch-json";
 
@@ -30,5 +31,29 @@ export function useHistory(filters: HistoryFilters, options: { enabled?: boolean
     placeholderData: keepPreviousData,
     staleTime: 0,
     enabled: options.enabled ?? true,
+  });
+}
+
+/** How many recalls the filters select (`GET /api/recalls/count`): exact up to 10,000, estimated beyond. */
+export function useHistoryCount(filters: HistoryFilters, options: { enabled?: boolean } = {}) {
+  return useQuery({
+    queryKey: [...historyKeys.all, "count", historyFilterParams(filters).toString()],
+    queryFn: ({ signal }) => fetchJson<HistoryCount>(`/api/recalls/count?${historyFilterParams(filters).toString()}`, { signal }),
+    placeholderData: keepPreviousData,
+    staleTime: 0,
+    enabled: options.enabled ?? true,
+  });
+}
+
+export interface HistoryFacetsAnswer extends HistoryFacets {
+  profiles: string[];
+}
+
+/** The stores, selector models and profiles History's pickers offer (`GET /api/recalls/facets`). */
+export function useHistoryFacets() {
+  return useQuery({
+    queryKey: [...historyKeys.all, "facets"],
+    queryFn: ({ signal }) => fetchJson<HistoryFacetsAnswer>("/api/recalls/facets", { signal }),
+    staleTime: 60_000,
   });
 }

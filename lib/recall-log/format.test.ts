@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
 import {
+  topScoreLabel,
+  topScoreUnit,
   basisText,
   droppedListNote,
   emptyResultsMessage,
@@ -142,5 +144,26 @@ describe("emptyResultsMessage", () => {
 
   it("says when the recall failed", () => {
     expect(emptyResultsMessage(5, true)).toBe("No results: the recall failed.");
+  });
+});
+
+describe("topScoreUnit / topScoreLabel", () => {
+  it("names the scale of the top score from the basis and the search", () => {
+    expect(topScoreUnit("semantic", "hybrid")).toBe("cosine");
+    expect(topScoreUnit("single_semantic", "keyword")).toBe("cosine");
+    expect(topScoreUnit("zscore", "keyword")).toBe("BM25");
+    expect(topScoreUnit("zscore", "hybrid", true)).toBe("BM25");
+    expect(topScoreUnit("zscore", "hybrid")).toBe("hybrid");
+    expect(topScoreUnit("single", "keyword")).toBe("BM25");
+    expect(topScoreUnit("empty", "hybrid")).toBeNull();
+    expect(topScoreUnit(null, "hybrid")).toBeNull();
+  });
+
+  it("writes cosines to 3 decimals and BM25 to 2, with the unit and a title that says what it is", () => {
+    expect(topScoreLabel(0.52849, "cosine")).toMatchObject({ value: "0.528", unit: "cos" });
+    expect(topScoreLabel(10.875, "BM25")).toMatchObject({ value: "10.88", unit: "BM25" });
+    expect(topScoreLabel(0.6, "hybrid").title).toMatch(/Hybrid/);
+    expect(topScoreLabel(null, "cosine")).toMatchObject({ value: "—", unit: "" });
+    expect(topScoreLabel(0.5, null)).toMatchObject({ value: "0.500", unit: "" });
   });
 });

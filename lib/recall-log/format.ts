@@ -6,7 +6,7 @@
 import type { Basis, Level } from "@/lib/recall/confidence";
 import { LEVELS } from "@/lib/recall/confidence";
 import type { SearchMode } from "@/lib/recall/merge";
-import { plural } from "@/lib/format";
+import { formatBm25, formatScore, MISSING, plural } from "@/lib/format";
 import { selectorReasonKind, selectorReasonKindLabel, selectorReasonLabel } from "@/lib/recall/selector-reasons";
 
 /** The element id of a result row, which the selector panel links to. */
@@ -56,6 +56,47 @@ export function basisText(basis: string | null | undefined): string {
 /** True when the top score is a raw cosine (the semantic paths), false when it is a hybrid/BM25 score. */
 export function topScoreIsCosine(basis: string | null | undefined): boolean {
   return basis === "semantic" || basis === "single_semantic";
+}
+
+/** What a logged top score is measured in. */
+export type TopScoreUnit = "cosine" | "BM25" | "hybrid";
+
+/**
+ * The scale of a recall's `top_score` (reference-rules.md "Fields"): on the semantic paths the
+ * raw cosine; on the fallback path the largest hybrid score, raw BM25 when the search was
+ * keyword-only (keyword mode, or a hybrid search degraded to its keyword arm). Null when the basis
+ * is unknown or the pool was empty (no top score to read).
+ */
+export function topScoreUnit(
+  basis: string | null | undefined,
+  mode: string | null | undefined,
+  degraded = false,
+): TopScoreUnit | null {
+  if (topScoreIsCosine(basis)) return "cosine";
+  if (basis !== "zscore" && basis !== "single") return null;
+  if (mode === "keyword" || degraded) return "BM25";
+  if (mode === "hybrid") return "hybrid";
+  return mode === "semantic" ? "cosine" : null;
+}
+
+/** A top score with its scale, as a table cell shows it: "0.528 cos", "10.875 BM25". */
+export function topScoreLabel(
+  score: number | null | undefined,
+  unit: TopScoreUnit | null,
+): { value: string; unit: string; title: string } {
+  if (score === null || score === undefined || !Number.isFinite(score)) {
+    return { value: MISSING, unit: "", title: "No top score (empty pool or failed recall)" };
+  }
+  const short = unit === "cosine" ? "cos" : unit === "BM25" ? "BM25" : unit === "hybrid" ? "hyb" : "";
+  const title =
+    unit === "cosine"
+      ? "Raw cosine of the best candidate (−1 to 1)"
+      : unit === "BM25"
+        ? "Raw BM25 of the best candidate (keyword-only pool; unbounded, not comparable with cosines)"
+        : unit === "hybrid"
+          ? "Hybrid score of the best candidate (0.6 × semantic + 0.4 × BM25, max-normalized; no raw cosines in the pool)"
+          : "The store's top score (its scale was not recorded)";
+  return { value: unit === "BM25" ? formatBm25(score) : formatScore(score), unit: short, title };
 }
 
 /**

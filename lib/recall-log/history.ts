@@ -60,30 +60,40 @@ const BooleanParam = z.enum(["true", "false"], "expected true or false").transfo
 
 const IsoDateTime = isoDateTime();
 
-const LevelList = z
-  .string()
-  .max(100)
-  .transform((text, ctx) => {
-    const parts = text
-      .split(",")
-      .map((part) => part.trim().toLowerCase())
-      .filter(Boolean);
-    const unknown = parts.filter((part) => !(HISTORY_LEVELS as readonly string[]).includes(part));
-    if (parts.length === 0 || unknown.length > 0) {
-      ctx.addIssue({
-        code: "custom",
-        message: `level takes one or more of ${HISTORY_LEVELS.join(", ")}, comma-separated${unknown.length ? ` (not ${unknown.map((u) => `"${u}"`).join(", ")})` : ""}`,
-      });
-      return z.NEVER;
-    }
-    return HISTORY_LEVELS.filter((level) => parts.includes(level));
-  });
+const levelList = (name: string) =>
+  z
+    .string()
+    .max(100)
+    .transform((text, ctx) => {
+      const parts = text
+        .split(",")
+        .map((part) => part.trim().toLowerCase())
+        .filter(Boolean);
+      const unknown = parts.filter((part) => !(HISTORY_LEVELS as readonly string[]).includes(part));
+      if (parts.length === 0 || unknown.length > 0) {
+        ctx.addIssue({
+          code: "custom",
+          message: `${name} takes one or more of ${HISTORY_LEVELS.join(", ")}, comma-separated${unknown.length ? ` (not ${unknown.map((u) => `"${u}"`).join(", ")})` : ""}`,
+        });
+        return z.NEVER;
+      }
+      return HISTORY_LEVELS.filter((level) => parts.includes(level));
+    });
 
 const filterShape = {
   /** Exact store name. */
   store: z.string().trim().min(1).max(100).optional(),
   /** One or several levels (OR). */
-  level: LevelList.optional(),
+  level: levelList("level").optional(),
+  /**
+   * One or several levels under the store's threshold profile (OR); `none` is a level here too.
+   * Recalls judged by the reference profile have no profile level and never match.
+   */
+  profile_level: levelList("level").optional(),
+  /** Exact threshold profile name (recalls judged by a non-reference profile). */
+  profile: z.string().trim().min(1).max(100).optional(),
+  /** Exact search mode. */
+  mode: z.enum(["semantic", "keyword", "hybrid"], "mode takes semantic, keyword or hybrid").optional(),
   selector_applied: BooleanParam.optional(),
   /** true: the selector dropped at least one result; false: it dropped none or did not run. */
   has_dropped: BooleanParam.optional(),
@@ -168,6 +178,9 @@ export type HistoryQuery = z.output<typeof HistoryQuerySchema>;
 export const HISTORY_FILTER_KEYS = [
   "store",
   "level",
+  "profile_level",
+  "profile",
+  "mode",
   "selector_applied",
   "has_dropped",
   "status",
@@ -225,6 +238,14 @@ export interface HistoryItem {
   level: string | null;
   top_score: number | null;
   prominence: number | null;
+  /** The confidence basis (semantic, single_semantic, zscore, single, empty); says what top_score is. */
+  basis: string | null;
+  /** A hybrid search that ran keyword-only (its top score is raw BM25). */
+  degraded: boolean;
+  /** The threshold profile that judged `profile_level`; null when the reference profile judged it. */
+  profile_name: string | null;
+  /** The level under that profile; null when the reference profile judged the recall. */
+  profile_level: string | null;
   /** Results on the returned page (after the selector). */
   returned_count: number;
   selector_applied: boolean;
@@ -269,6 +290,10 @@ const HISTORY_SELECT = {
   level: true,
   topScore: true,
   prominence: true,
+  basis: true,
+  degraded: true,
+  profileName: true,
+  profileLevel: true,
   returnedCount: true,
   selectorApplied: true,
   selectorModel: true,
@@ -293,6 +318,11 @@ export function historyWhere(query: HistoryFilters & { cursor?: HistoryCursor | 
   if (query.level !== undefined && query.level.length > 0) {
     and.push({ level: query.level.length === 1 ? query.level[0] : { in: [...query.level] } });
   }
+  if (query.profile_level !== undefined && query.profile_level.length > 0) {
+    and.push({ profileLevel: query.profile_level.length === 1 ? query.profile_level[0] : { in: [...query.profile_level] } });
+  }
+  if (query.profile !== undefined) and.push({ profileName: query.profile });
+  if (query.mode !== undefined) and.push({ searchMode: query.mode });
   if (query.selector_applied !== undefined) and.push({ selectorApplied: query.selector_applied });
   if (query.has_dropped === true) and.push({ selectorDropped: { gt: 0 } });
   if (query.has_dropped === false) and.push({ OR: [{ selectorDropped: null }, { selectorDropped: { lte: 0 } }] });
@@ -355,6 +385,10 @@ function toHistoryItem(row: HistoryRow): HistoryItem {
     level: row.level,
     top_score: row.topScore,
     prominence: row.prominence,
+    basis: row.basis,
+    degraded: row.degraded !== null && row.degraded !== undefined,
+    profile_name: row.profileName,
+    profile_level: row.profileLevel,
     returned_count: row.returnedCount,
     selector_applied: row.selectorApplied,
     selector_model: row.selectorModel,

@@ -2,18 +2,21 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { randomUUID } from "node:crypto";
-import { PrismaClient } from "@prisma/client";
+import { Prisma, PrismaClient } from "@prisma/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase, type OpenDatabase } from "@/lib/db/connection";
 import { migrate } from "@/lib/db/migrator";
 import type { Level } from "@/lib/recall/confidence";
 import {
+  decodeHistoryCursor,
   encodeHistoryCursor,
   HistoryQuerySchema,
   listRecalls,
   type HistoryFilters,
   type HistoryItem,
 } from "@/lib/recall-log/history";
+import { countRecalls } from "@/lib/recall-log/history-count";
+import { historyWhereSql } from "@/lib/recall-log/history-sql";
 import { insertRecall, recallRow } from "@/lib/recall-log/repository";
 import type { LoggedConfidence, LoggedRequest } from "@/lib/recall-log/types";
 import { callRoute } from "../support/call-route";
@@ -36,6 +39,12 @@ interface Spec {
   /** null: selector not applied; a number: applied, with this many dropped. */
   dropped: number | null;
   pool: boolean;
+}
+
+/** The level under a non-reference profile for some recalls (every third ok one), else null. */
+function profileLevelOf(spec: Spec, index: number): Level | null {
+  if (spec.level === null || index % 3 !== 1) return null;
+  return LEVEL_CYCLE[(index + 1) % 4]!;
 }
 
 const T0 = Date.parse("2025-01-01T00:00:00.000Z");
@@ -134,8 +143,18 @@ function toRow(spec: Spec) {
         returned: true,
       }))
     : null;
-  return recallRow({ ...base, outcome: { results, confidence, selector, candidates, timings: { total: 12.5 } } });
+  const index = SPEC_INDEX.get(spec.id) ?? 0;
+  const profileLevel = profileLevelOf(spec, index);
+  const profileConfidence = profileLevel
+    ? ({ profile: "use-lite", level: profileLevel, trace: [], thresholds: {}, pool_size: 5 } as never)
+    : null;
+  return recallRow({
+    ...base,
+    outcome: { results, confidence, selector, candidates, timings: { total: 12.5 }, profileConfidence },
+  });
 }
+
+const SPEC_INDEX = new Map<string, number>();
 
 /** Newest first; ties by id, descending (uuid order is the order of its lowercase text). */
 function byHistoryOrder(a: Spec, b: Spec): number {
@@ -154,6 +173,8 @@ describe.each(DATABASE_KINDS)("recall history on %s", (kind) => {
   let db: OpenDatabase;
   let prisma: PrismaClient;
   const specs = buildSpecs();
+  specs.forEach((spec, index) => SPEC_INDEX.set(spec.id, index));
+  const profileOf = (spec: Spec) => profileLevelOf(spec, SPEC_INDEX.get(spec.id)!);
 
   /** Every matching id, walking the pages with the cursor. */
   async function walk(params: Record<string, string>, limit: number): Promise<{ ids: string[]; pages: number }> {
@@ -172,10 +193,25 @@ describe.each(DATABASE_KINDS)("recall history on %s", (kind) => {
     return { ids, pages };
   }
 
+  /**
+   * The one page of a filter's matches; the raw-SQL form of the filter (history-sql.ts) and the
+   * count (history-count.ts) must select exactly the same rows.
+   */
   async function first(params: Record<string, string>): Promise<string[]> {
-    const page = await listRecalls(prisma, HistoryQuerySchema.parse({ ...params, limit: "200" }));
+    const query = HistoryQuerySchema.parse({ ...params, limit: "200" });
+    const page = await listRecalls(prisma, query);
     expect(page.next_cursor).toBeNull();
-    return page.items.map((item) => item.id);
+    const ids = page.items.map((item) => item.id);
+    const raw = await prisma.$queryRaw<{ id: string }[]>(
+      Prisma.sql`SELECT r."id"::text AS id FROM "recalls" AS r WHERE ${historyWhereSql(query)} ORDER BY r."created_at" DESC, r."id" DESC`,
+    );
+    expect(
+      raw.map((row) => row.id),
+      `raw SQL of ${JSON.stringify(params)}`,
+    ).toEqual(ids);
+    const count = await countRecalls(prisma, query);
+    expect(count, `count of ${JSON.stringify(params)}`).toMatchObject({ total: ids.length, exact: true, grouped: ids.length });
+    return ids;
   }
 
   beforeAll(async () => {
@@ -214,6 +250,10 @@ describe.each(DATABASE_KINDS)("recall history on %s", (kind) => {
       level: "moderate",
       top_score: 0.812345,
       prominence: 0.4567,
+      basis: "semantic",
+      degraded: false,
+      profile_name: "use-lite",
+      profile_level: profileOf(spec),
       returned_count: 3, // the page after the selector: 5 results, 2 dropped
       selector_applied: true,
       selector_model: "selector-model",
@@ -259,6 +299,12 @@ describe.each(DATABASE_KINDS)("recall history on %s", (kind) => {
       [{ store: "nowhere" }, () => false],
       [{ level: "high" }, (s) => s.level === "high"],
       [{ level: "low,none" }, (s) => s.level === "low" || s.level === "none"],
+      [{ profile_level: "high" }, (s) => profileOf(s) === "high"],
+      [{ profile_level: "low,none" }, (s) => profileOf(s) === "low" || profileOf(s) === "none"],
+      [{ profile: "use-lite" }, (s) => profileOf(s) !== null],
+      [{ profile: "use-lite", level: "high" }, (s) => profileOf(s) !== null && s.level === "high"],
+      [{ mode: "hybrid" }, () => true],
+      [{ mode: "keyword" }, () => false],
       [{ selector_applied: "true" }, (s) => s.dropped !== null],
       [{ selector_applied: "false" }, (s) => s.dropped === null],
       [{ has_dropped: "true" }, (s) => (s.dropped ?? 0) > 0],
@@ -276,6 +322,11 @@ describe.each(DATABASE_KINDS)("recall history on %s", (kind) => {
       [{ dropped_memory: "m-1" }, (s) => (s.dropped ?? 0) >= 2],
       [{ dropped_memory: "m-0" }, (s) => (s.dropped ?? 0) >= 1],
       [{ dropped_memory: "m-4" }, () => false],
+      [{ selector_reason: "disabled" }, (s) => s.dropped === null && s.level !== null],
+      [{ selector_kind: "off" }, (s) => s.dropped === null && s.level !== null],
+      [{ selector_kind: "failed" }, () => false],
+      [{ label: "unlabeled" }, () => true],
+      [{ label: "present" }, () => false],
       [{ dropped_memory: "m-0", store: "remote-prod" }, (s) => (s.dropped ?? 0) >= 1 && s.store === "remote-prod"],
     ];
     for (const [params, keep] of cases) {
@@ -323,6 +374,42 @@ describe.each(DATABASE_KINDS)("recall history on %s", (kind) => {
     expect(ids).toEqual(expected(specs, (s) => s.store === "remote-prod" && s.level !== null));
     const dropped = await walk({ has_dropped: "false", q: "kafka" }, 3);
     expect(dropped.ids).toEqual(expected(specs, (s) => (s.dropped ?? 0) === 0 && s.query.toLowerCase().includes("kafka")));
+  });
+
+  it("counts exactly up to the cap and splits by level and profile level; beyond it, estimates and says so", async () => {
+    const all = await countRecalls(prisma, {});
+    expect(all).toMatchObject({ total: specs.length, exact: true, grouped: specs.length });
+    const byLevel: Record<string, number> = {};
+    const byProfile: Record<string, number> = {};
+    for (const spec of specs) {
+      byLevel[spec.level ?? "unknown"] = (byLevel[spec.level ?? "unknown"] ?? 0) + 1;
+      byProfile[profileOf(spec) ?? "reference"] = (byProfile[profileOf(spec) ?? "reference"] ?? 0) + 1;
+    }
+    expect(all.by_level).toEqual(byLevel);
+    expect(all.by_profile_level).toEqual(byProfile);
+
+    // A cap below the matches: the total is an estimate (never below cap + 1), the split is of the newest `cap`.
+    const capped = await countRecalls(prisma, {}, 10);
+    expect(capped.exact).toBe(false);
+    expect(capped.total).toBeGreaterThanOrEqual(11);
+    expect(capped.grouped).toBe(10);
+    const newest = [...specs].sort(byHistoryOrder).slice(0, 10);
+    const newestByLevel: Record<string, number> = {};
+    for (const spec of newest) newestByLevel[spec.level ?? "unknown"] = (newestByLevel[spec.level ?? "unknown"] ?? 0) + 1;
+    expect(capped.by_level).toEqual(newestByLevel);
+    // Exactly at the cap is still exact.
+    expect(await countRecalls(prisma, {}, specs.length)).toMatchObject({ exact: true, total: specs.length });
+  });
+
+  it("keyset position in raw SQL walks the same pages as Prisma's", async () => {
+    const query = HistoryQuerySchema.parse({ limit: "7" });
+    const page = await listRecalls(prisma, query);
+    const cursor = decodeHistoryCursor(page.next_cursor!)!;
+    const next = await listRecalls(prisma, { ...query, cursor });
+    const raw = await prisma.$queryRaw<{ id: string }[]>(
+      Prisma.sql`SELECT r."id"::text AS id FROM "recalls" AS r WHERE ${historyWhereSql({ cursor })} ORDER BY r."created_at" DESC, r."id" DESC LIMIT 7`,
+    );
+    expect(raw.map((row) => row.id)).toEqual(next.items.map((item) => item.id));
   });
 
   it("pages from a cursor inside the big tie without repeating or skipping a tied row", async () => {

@@ -1,0 +1,27 @@
+import { apiRoute, methodNotAllowed } from "@/lib/api/route";
+import { getPrisma } from "@/lib/db";
+import { listProfiles } from "@/lib/profiles";
+import { historyFacets } from "@/lib/recall-log/history-count";
+import { listStores } from "@/lib/stores/registry";
+
+export const dynamic = "force-dynamic";
+
+/** The values History's pickers offer: stores configured or seen in the log, selector models, threshold profiles. */
+export const GET = apiRoute({}, async () => {
+  const prisma = await getPrisma();
+  const [facets, profiles] = await Promise.all([
+    historyFacets(
+      prisma,
+      listStores().map((s) => s.name),
+    ),
+    listProfiles(prisma),
+  ]);
+  // The reference profile never sets a profile level, so it is not a choice here.
+  return { ...facets, profiles: profiles.map((p) => p.name).filter((name) => name !== "default") };
+});
+
+// Other methods answer 405 in the envelope.
+export const POST = methodNotAllowed(["GET"]);
+export const PUT = methodNotAllowed(["GET"]);
+export const PATCH = methodNotAllowed(["GET"]);
+export const DELETE = methodNotAllowed(["GET"]);
