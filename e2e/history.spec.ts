@@ -130,3 +130,30 @@ test("an ingested recall appears in the history with its selector block, and the
   expect(lines).toHaveLength(2);
   expect(lines[1]).toContain(marker);
 });
+
+test("History shows mode and k, the top score with its scale, the selector and the filter's total; the store is a picker", async ({
+  page,
+  recallConsole,
+  stamp,
+}) => {
+  const query = `Which team owns the billing exporter? (columns ${stamp})`;
+  const id = (await recallConsole.run(query)).id;
+
+  await page.goto(`/recalls?q=${encodeURIComponent(`columns ${stamp}`)}`);
+  const row = page.locator(`[data-testid="history-row"][data-recall-id="${id}"]`);
+  await expect(row).toBeVisible({ timeout: 30_000 });
+  await expect(row.getByTestId("history-mode")).toHaveText(/^hybrid · k \d+$/);
+  // The embedded store exposes raw cosines: the top score says so.
+  await expect(row.getByTestId("history-top-score")).toHaveAttribute("data-unit", "cos");
+  await expect(row.getByTestId("history-top-score")).toHaveText(/^-?\d\.\d{3} cos$/);
+  await expect(row.getByTestId("history-selector")).toHaveText(/off|kept/);
+  await expect(page.getByRole("status").filter({ hasText: "1 recall matches." })).toBeVisible();
+  await expect(page.getByTestId("history-split")).toContainText("By profile level");
+
+  // The store filter is a picker of known stores, and it narrows the list.
+  const store = page.getByTestId("history-store");
+  await expect(store.locator("option", { hasText: /^embedded$/ })).toHaveCount(1);
+  await store.selectOption("embedded");
+  await expect(page).toHaveURL(/[?&]store=embedded(&|$)/);
+  await expect(row).toBeVisible();
+});

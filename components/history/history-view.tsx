@@ -28,7 +28,7 @@ import { plural } from "@/lib/format";
 const EMPTY_STATE: HistoryUrlState = { filters: {}, range: null };
 
 /** The filtered history as a file (streamed by the server, however many recalls match). */
-function exportHref(filters: Parameters<typeof historyFilterParams>[0], format: "csv" | "jsonl"): string {
+function exportHref(filters: Parameters<typeof historyFilterParams>[0], format: "csv" | "jsonl" | "candidates"): string {
   const params = historyFilterParams(filters);
   params.set("format", format);
   return `/api/recalls/export?${params.toString()}`;
@@ -154,14 +154,25 @@ export function HistoryView() {
                   href={exportHref(filters, "csv")}
                   download
                   data-testid="export-csv"
+                  title="One row per recall: the table's columns"
                 >
                   Export CSV
+                </a>
+                <a
+                  className={`${styles.button} ${styles.buttonGhost}`}
+                  href={exportHref(filters, "candidates")}
+                  download
+                  data-testid="export-candidates"
+                  title="One row per candidate: rank, memory id, raw cosine, BM25, hybrid, in pool, returned, dropped, relevant label"
+                >
+                  Export candidates CSV
                 </a>
                 <a
                   className={`${styles.button} ${styles.buttonGhost}`}
                   href={exportHref(filters, "jsonl")}
                   download
                   data-testid="export-jsonl"
+                  title="Every recall whole, one a line: request, results and dropped results, candidates with every score, confidence with its trace, selector block and trace, labels"
                 >
                   Export JSONL
                 </a>
