@@ -1,0 +1,206 @@
+/**
+ * The **LLM** selector: asks any OpenAI-compatible chat-completions endpoint
+ * (`POST {base_url}/chat/completions`: OpenAI, Ollama, vLLM, llama.cpp server…) which results
+ * of the page to keep, and parses the answer strictly.
+ *
+ * Request: `{ model, messages: [system, user], temperature: 0, stream: false }`, with
+ * `authorization: Bearer <key>` when a key is configured. `response_format` is NOT sent:
+ * `json_object` is accepted by current OpenAI, Ollama, vLLM and llama.cpp server, but not by
+ * every version or model behind them (some reject the field with a 400, OpenAI rejects it for
+ * some models), and the strict parser below already copes with prose and code fences. Asking
+ * for JSON in the prompt works everywhere.
+ *
+ * Any failure leaves the page unselected with a specific reason (lib/recall/selector-reasons.ts):
+ * `timeout`, `unreachable`, `aborted` (the caller's signal), `http_error` (the status in the
+ * trace), `bad_response` (2xx but not a chat completion), `refused` (a refusal,
+ * `content_filter`, or empty content), `truncated` (`finish_reason: "length"` and no usable
+ * answer), `unparseable`, `unknown_id`. A readable answer is applied, whatever it keeps.
+ *
+ * Every run that reached the model carries a trace (what it saw and said): the prompt version and
+ * the page, the raw answer, the parsed keep list and any invented id. The key is never in it.
+ */
+import { z } from "zod";
+import { type Selector, type SelectorInput, type SelectorRun, type SelectorTrace, type SelectorUsage } from "../types";
+import { appliedRun, notAppliedRun, pageProblem } from "../run";
+import { chatCompletionsUrl, type LlmSelectorConfig } from "./config";
+import { capText, parseKeepList, snippet } from "./keep-list";
+import { buildSelectorPrompt, LLM_SELECTOR_PROMPT_VERSION } from "./prompt";
+
+export * from "./config";
+export { parseKeepList, type KeepListParse } from "./keep-list";
+export { buildSelectorPrompt, LLM_SELECTOR_PROMPT_VERSION, SELECTOR_SYSTEM_PROMPT } from "./prompt";
+
+const ChatCompletionSchema = z.object({
+  choices: z
+    .array(
+      z.object({
+        message: z.object({ content: z.string().nullish(), refusal: z.string().nullish() }).nullish(),
+        finish_reason: z.string().nullish(),
+      }),
+    )
+    .min(1),
+  usage: z.unknown().optional(),
+});
+
+/** The endpoint's `usage`, keeping only well-formed counts. */
+export function readUsage(raw: unknown): SelectorUsage | undefined {
+  if (typeof raw !== "object" || raw === null) return undefined;
+  const usage: SelectorUsage = {};
+  for (const key of ["prompt_tokens", "completion_tokens", "total_tokens"] as const) {
+    const v = (raw as Record<string, unknown>)[key];
+    if (typeof v === "number" && Number.isSafeInteger(v) && v >= 0) usage[key] = v;
+  }
+  return Object.keys(usage).length > 0 ? usage : undefined;
+}
+
+function describeError(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  const cause = (error as { cause?: unknown }).cause;
+  const code = typeof cause === "object" && cause !== null ? (cause as { code?: unknown }).code : undefined;
+  const causeMessage = cause instanceof Error ? cause.message : undefined;
+  return [error.message, typeof code === "string" ? code : causeMessage].filter(Boolean).join(": ");
+}
+
+export interface LlmSelectorOptions {
+  /** Injected for tests; the real `fetch` by default. */
+  fetch?: typeof fetch;
+}
+
+/** The LLM strategy as a {@link Selector}; `model` (and the block's model) is the configured model name. */
+export function createLlmSelector(config: LlmSelectorConfig, options: LlmSelectorOptions = {}): Selector {
+  const doFetch = options.fetch ?? globalThis.fetch;
+  const url = chatCompletionsUrl(config.baseUrl);
+  // An endpoint may echo the request (headers included) in an error body: the key never reaches the trace.
+  const capAnswer = (text: string) => (config.apiKey ? capText(text).split(config.apiKey).join("[key]") : capText(text));
+
+  async function select(input: SelectorInput, signal?: AbortSignal): Promise<SelectorRun> {
+    const started = performance.now();
+    const { page } = input;
+    const model = config.model;
+    const problem = pageProblem(page);
+    if (problem) return notAppliedRun(model, page, problem.reason, started, { detail: problem.detail });
+    if (signal?.aborted) return notAppliedRun(model, page, "aborted", started, { detail: "The recall was cancelled." });
+
+    // What the model is shown: kept with every run that got this far.
+    const trace: SelectorTrace = { prompt_version: LLM_SELECTOR_PROMPT_VERSION, page_ids: page.map((item) => item.memory_id) };
+    const timeout = AbortSignal.timeout(config.timeoutMs);
+    const combined = signal ? AbortSignal.any([timeout, signal]) : timeout;
+    const transportFailure = (error: unknown): SelectorRun => {
+      if (signal?.aborted) return notAppliedRun(model, page, "aborted", started, { detail: "The recall was cancelled.", trace });
+      if (timeout.aborted) {
+        return notAppliedRun(model, page, "timeout", started, {
+          detail: `${url} did not answer within ${config.timeoutMs} ms.`,
+          trace,
+        });
+      }
+      return notAppliedRun(model, page, "unreachable", started, {
+        detail: `${url} could not be reached (${describeError(error)}).`,
+        trace,
+      });
+    };
+
+    const prompt = buildSelectorPrompt(input.query, page);
+    let status: number;
+    let ok: boolean;
+    let text: string;
+    try {
+      const response = await doFetch(url, {
+        method: "POST",
+        headers: {
+          "content-type": "application/json",
+          accept: "application/json",
+          ...(config.apiKey ? { authorization: `Bearer ${config.apiKey}` } : {}),
+        },
+        body: JSON.stringify({
+          model: config.model,
+          messages: [
+            { role: "system", content: prompt.system },
+            { role: "user", content: prompt.user },
+          ],
+          temperature: 0,
+          stream: false,
+        }),
+        signal: combined,
+      });
+      status = response.status;
+      ok = response.ok;
+      text = await response.text();
+    } catch (error) {
+      return transportFailure(error);
+    }
+
+    if (!ok) {
+      return notAppliedRun(model, page, "http_error", started, {
+        detail: `${url} answered ${status}: ${snippet(text)}`,
+        trace: { ...trace, http_status: status, raw_answer: capAnswer(text) },
+      });
+    }
+
+    let body: z.infer<typeof ChatCompletionSchema>;
+    try {
+      body = ChatCompletionSchema.parse(JSON.parse(text));
+    } catch {
+      return notAppliedRun(model, page, "bad_response", started, {
+        detail: `${url} answered ${status} with something that is not a chat completion.`,
+        trace: { ...trace, raw_answer: capAnswer(text) },
+      });
+    }
+    const usage = readUsage(body.usage);
+    const choice = body.choices[0]!;
+    const finish = choice.finish_reason ?? undefined;
+    const refusal = choice.message?.refusal?.trim();
+    const raw = choice.message?.content ?? "";
+    const said: SelectorTrace = { ...trace, raw_answer: capAnswer(refusal || raw) };
+    const content = raw.replace(/<think>[\s\S]*?<\/think>/gi, "").trim();
+
+    if (finish === "content_filter") {
+      return notAppliedRun(model, page, "refused", started, {
+        usage,
+        detail: "The endpoint's content filter stopped the answer.",
+        trace: said,
+      });
+    }
+    if (refusal)
+      return notAppliedRun(model, page, "refused", started, {
+        usage,
+        detail: `The model refused: ${snippet(refusal)}`,
+        trace: said,
+      });
+    if (content.length === 0) {
+      return finish === "length"
+        ? notAppliedRun(model, page, "truncated", started, {
+            usage,
+            detail: "The answer hit the token limit before any content.",
+            trace: said,
+          })
+        : notAppliedRun(model, page, "refused", started, {
+            usage,
+            detail: "The model answered with empty content.",
+            trace: said,
+          });
+    }
+
+    const parsed = parseKeepList(
+      content,
+      page.map((item) => item.memory_id),
+    );
+    if (!parsed.ok) {
+      const failed: SelectorTrace = {
+        ...said,
+        ...(parsed.keep ? { keep_ids: parsed.keep } : {}),
+        ...(parsed.unknownIds ? { unknown_ids: parsed.unknownIds } : {}),
+      };
+      if (finish === "length" && parsed.reason === "unparseable") {
+        return notAppliedRun(model, page, "truncated", started, {
+          usage,
+          detail: `The answer hit the token limit: ${parsed.detail}`,
+          trace: failed,
+        });
+      }
+      return notAppliedRun(model, page, parsed.reason, started, { usage, detail: parsed.detail, trace: failed });
+    }
+    return appliedRun(model, page, new Set(parsed.keptIds), started, { usage, trace: { ...said, keep_ids: parsed.keep } });
+  }
+
+  return { id: "llm", model: config.model, select };
+}
