@@ -3,6 +3,7 @@
 import { useState, type FormEvent } from "react";
 import { Bar, BarChart, CartesianGrid, Legend, ReferenceLine, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
 import { cutBinLabel, topHistogram } from "@/lib/calibration/chart";
+import { filtersObject } from "@/lib/calibration/what-if-params";
 import type { LevelConfusion } from "@/lib/calibration/metrics";
 import { errorMessage } from "@/lib/queries/fetch-json";
 import { useFitProfile, type FitResponse } from "@/lib/queries/use-profiles";
@@ -19,10 +20,7 @@ export function FitPanel() {
   const [filters, setFilters] = useState("");
   const [name, setName] = useState("");
   function body(save: boolean) {
-    const base =
-      from === "run"
-        ? { run_id: runId.trim() }
-        : { recall_filters: Object.fromEntries(new URLSearchParams(filters.replace(/^\?/, ""))) };
+    const base = from === "run" ? { run_id: runId.trim() } : { recall_filters: filtersObject(filters) };
     return save && name.trim() ? { ...base, name: name.trim() } : base;
   }
   function submit(event: FormEvent) {

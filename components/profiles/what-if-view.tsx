@@ -1,210 +1,212 @@
 "use client";
 
-import Link from "next/link";
-import { useSearchParams } from "next/navigation";
-import { useRef, useState, type FormEvent } from "react";
-import type { WhatIfSummary } from "@/lib/calibration/what-if";
-import { LevelBadge } from "@/components/recall/level-badge";
+import { usePathname, useRouter, useSearchParams } from "next/navigation";
+import { useEffect, useRef, useState, type FormEvent } from "react";
+import { Button } from "@/components/ui/button";
+import { controlClassName, Field } from "@/components/ui/field";
+import { Notice } from "@/components/ui/notice";
+import { editProfile, type Profile } from "@/lib/calibration/profile";
+import {
+  describeEdits,
+  parseConstant,
+  parsePoolSize,
+  parseWhatIfParams,
+  profileEdits,
+  whatIfSearch,
+  type WhatIfParams,
+} from "@/lib/calibration/what-if-params";
 import { useProfiles } from "@/lib/queries/use-profiles";
+import { ThresholdsError } from "@/lib/recall/errors";
+import type { ThresholdKey } from "@/lib/recall/thresholds";
+import { useWhatIfRun } from "./use-what-if-run";
+import { ConstantsEditor, type Drafts } from "./what-if-editor";
+import { WhatIfResultView } from "./what-if-result";
 import styles from "./profiles.module.css";
 
-const LEVELS = ["high", "moderate", "low", "none"] as const;
+/** How long typing pauses before a live edit reruns the what-if. */
+const LIVE_DELAY_MS = 400;
 
-type Result = WhatIfSummary & { cancelled: boolean };
+/** The band-order and range problems of the edited constants, by constant (none when the base is not loaded yet). */
+function editErrors(base: Profile | null, params: WhatIfParams): Partial<Record<ThresholdKey | "pool_size", string>> {
+  if (!base) return {};
+  try {
+    editProfile(base, profileEdits(params));
+    return {};
+  } catch (error) {
+    if (!(error instanceof ThresholdsError)) throw error;
+    const out: Partial<Record<ThresholdKey | "pool_size", string>> = {};
+    for (const issue of error.details.issues) {
+      const key = String(issue.path[issue.path.length - 1]) as ThresholdKey;
+      out[key] ??= `${issue.message}.`;
+    }
+    return out;
+  }
+}
 
 /**
  * What-if over history: every logged recall matching a History filter, its level recomputed
- * under a profile (from its stored pool, or from its stated values), streamed with progress and
- * cancellable. The filters and profile live in the URL, so a what-if can be shared.
+ * under a profile — saved, or with its constants and pool size edited here, unsaved — streamed
+ * with progress and cancellable. Once a what-if has run, each edit reruns it (the previous run
+ * is cancelled), so the mix and the flips follow the values. The whole state is in the URL
+ * (lib/calibration/what-if-params.ts), so an edited what-if can be shared; the page keeps it
+ * locally and mirrors it into the URL on every change.
  */
 export function WhatIfView() {
-  const params = useSearchParams();
+  const search = useSearchParams();
+  const router = useRouter();
+  const pathname = usePathname();
+  const [opened] = useState(() => parseWhatIfParams(new URLSearchParams(search.toString())));
+  const [params, setParams] = useState<WhatIfParams>(opened.params);
+  const [drafts, setDrafts] = useState<Drafts>({});
+  const [filtersDraft, setFiltersDraft] = useState(opened.params.filters);
   const profiles = useProfiles();
-  const [profile, setProfile] = useState(params.get("profile") ?? "use-lite");
-  const [pool, setPool] = useState("");
-  const [filters, setFilters] = useState(params.get("filters") ?? "");
-  const [progress, setProgress] = useState<{ done: number; total: number } | null>(null);
-  const [result, setResult] = useState<Result | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [running, setRunning] = useState(false);
-  const abort = useRef<AbortController | null>(null);
+  const { state, start, cancel } = useWhatIfRun();
+  const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
+  const initial = useRef(opened.params);
 
-  async function run(event: FormEvent) {
-    event.preventDefault();
-    setError(null);
-    setResult(null);
-    setProgress(null);
-    const controller = new AbortController();
-    abort.current = controller;
-    setRunning(true);
-    try {
-      const body = {
-        profile,
-        ...(pool.trim() ? { pool_size: Number(pool) } : {}),
-        filters: Object.fromEntries(new URLSearchParams(filters.replace(/^\?/, ""))),
-      };
-      const response = await fetch("/api/what-if", {
-        method: "POST",
-        body: JSON.stringify(body),
-        headers: { "content-type": "application/json" },
-        signal: controller.signal,
-      });
-      if (!response.ok || !response.body) {
-        const envelope = await response.json().catch(() => null);
-        throw new Error(envelope?.message ?? `The server answered ${response.status}.`);
-      }
-      const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
-      let buffer = "";
-      for (;;) {
-        const { done, value } = await reader.read();
-        if (done) break;
-        buffer += value;
-        let nl;
-        while ((nl = buffer.indexOf("\n")) >= 0) {
-          const event = JSON.parse(buffer.slice(0, nl));
-          buffer = buffer.slice(nl + 1);
-          if (event.type === "start") setProgress({ done: 0, total: event.total });
-          else if (event.type === "progress") setProgress({ done: event.done, total: event.total });
-          else if (event.type === "result") setResult(event);
-          else if (event.type === "error") throw new Error(event.message);
-        }
-      }
-    } catch (e) {
-      if (controller.signal.aborted) setError("Cancelled.");
-      else setError(e instanceof Error ? e.message : "The what-if failed.");
-    } finally {
-      setRunning(false);
-    }
+  const baseOf = (name: string) => profiles.data?.find((p) => p.name === name) ?? null;
+  const base = baseOf(params.profile);
+  const errors = editErrors(base, params);
+  const unknownProfile = profiles.isSuccess && !base;
+  const live = state.result !== null || state.running;
+
+  // A shared link that had run opens with its result.
+  useEffect(() => {
+    if (!initial.current.run) return;
+    const t = setTimeout(() => void start(initial.current), 0);
+    return () => clearTimeout(t);
+  }, [start]);
+
+  useEffect(() => () => void (timer.current && clearTimeout(timer.current)), []);
+
+  function update(next: WhatIfParams, rerun: "now" | "debounced" | "no") {
+    setParams(next);
+    router.replace(`${pathname}?${whatIfSearch(next)}`, { scroll: false });
+    if (timer.current) clearTimeout(timer.current);
+    if (rerun === "no") return;
+    // Values the profile would refuse are not sent; their fields say why.
+    if (Object.keys(editErrors(baseOf(next.profile), next)).length > 0) return;
+    if (rerun === "now") void start(next);
+    else timer.current = setTimeout(() => void start(next), LIVE_DELAY_MS);
   }
+
+  function onDraft(key: ThresholdKey | "pool_size", text: string) {
+    setDrafts((d) => ({ ...d, [key]: text }));
+    const next: WhatIfParams = { ...params, edits: { ...params.edits } };
+    if (key === "pool_size") {
+      const pool = parsePoolSize(text);
+      if (!pool.ok) return;
+      if (pool.value === undefined) delete next.pool_size;
+      else next.pool_size = pool.value;
+    } else if (text.trim() === "") {
+      // An emptied field goes back to the profile's value.
+      delete next.edits[key];
+    } else {
+      const value = parseConstant(text);
+      if (value === null) return;
+      if (base && value === base.thresholds[key]) delete next.edits[key];
+      else next.edits[key] = value;
+    }
+    update(next, live ? "debounced" : "no");
+  }
+
+  function onProfile(name: string) {
+    setDrafts({});
+    const next: WhatIfParams = { profile: name, edits: {}, filters: params.filters, run: params.run };
+    update(next, live ? "now" : "no");
+  }
+
+  function onReset() {
+    setDrafts({});
+    const next: WhatIfParams = { ...params, edits: {} };
+    delete next.pool_size;
+    update(next, live ? "now" : "no");
+  }
+
+  function onRun(event: FormEvent) {
+    event.preventDefault();
+    update({ ...params, filters: filtersDraft.trim(), run: true }, "now");
+  }
+
+  const resultFor = state.resultFor;
+  const resultLabel = resultFor
+    ? `${resultFor.profile}${describeEdits(resultFor, baseOf(resultFor.profile)) ? ` with ${describeEdits(resultFor, baseOf(resultFor.profile))}` : ""}`
+    : "";
+  const blocked = Object.keys(errors).length > 0;
 
   return (
     <div className={styles.grid}>
       <section className="panel" aria-labelledby="whatif-form">
         <h2 id="whatif-form">Recompute levels</h2>
-        <form className={styles.form} onSubmit={run} aria-label="What-if form">
-          <label>
-            Profile
-            <select value={profile} onChange={(e) => setProfile(e.target.value)} aria-label="Profile">
-              {(profiles.data ?? [{ name: profile }]).map((p) => (
-                <option key={p.name} value={p.name}>
-                  {p.name}
-                </option>
+        {opened.problems.length > 0 ? (
+          <Notice tone="warning" title="Some values in the link were ignored">
+            <ul>
+              {opened.problems.map((p) => (
+                <li key={p.key}>{p.message}</li>
               ))}
-            </select>
-          </label>
-          <label>
-            Pool size override (empty = the profile’s)
-            <input value={pool} inputMode="numeric" onChange={(e) => setPool(e.target.value)} />
-          </label>
-          <label>
-            History filters (query string)
-            <input value={filters} onChange={(e) => setFilters(e.target.value)} placeholder="store=embedded&from=2026-11-01" />
-          </label>
+            </ul>
+          </Notice>
+        ) : null}
+        <form className={styles.whatIfForm} onSubmit={onRun} aria-label="What-if form">
+          <div className={styles.form}>
+            <Field
+              id="whatif-profile"
+              label="Profile"
+              error={unknownProfile ? `There is no profile named “${params.profile}”.` : undefined}
+            >
+              <select
+                id="whatif-profile"
+                className={controlClassName}
+                value={params.profile}
+                onChange={(e) => onProfile(e.target.value)}
+              >
+                {(profiles.data ?? []).some((p) => p.name === params.profile) ? null : (
+                  <option value={params.profile}>{params.profile}</option>
+                )}
+                {(profiles.data ?? []).map((p) => (
+                  <option key={p.name} value={p.name}>
+                    {p.name}
+                  </option>
+                ))}
+              </select>
+            </Field>
+            <Field
+              id="whatif-filters"
+              label="History filters (query string)"
+              hint="the History page’s filters, e.g. store=embedded&level=low,none; empty = every logged recall"
+            >
+              <input
+                id="whatif-filters"
+                className={controlClassName}
+                value={filtersDraft}
+                onChange={(e) => setFiltersDraft(e.target.value)}
+                placeholder="store=embedded&from=2026-11-01"
+              />
+            </Field>
+          </div>
+          <ConstantsEditor params={params} base={base} drafts={drafts} errors={errors} onDraft={onDraft} onReset={onReset} />
           <div className={styles.row}>
-            <button type="submit" disabled={running}>
-              Run what-if
-            </button>
-            <button type="button" disabled={!running} onClick={() => abort.current?.abort()}>
+            <Button type="submit" variant="primary" disabled={blocked || unknownProfile}>
+              {state.result ? "Run again" : "Run what-if"}
+            </Button>
+            <Button onClick={cancel} disabled={!state.running}>
               Cancel
-            </button>
+            </Button>
+            {blocked ? <span className={styles.muted}>Fix the marked values to run.</span> : null}
           </div>
         </form>
-        {progress ? (
+        {state.progress ? (
           <p role="status" data-testid="whatif-progress">
-            <progress className={styles.progress} value={progress.done} max={Math.max(1, progress.total)} />{" "}
-            {progress.done.toLocaleString()} of {progress.total.toLocaleString()} recalls
+            <progress className={styles.progress} value={state.progress.done} max={Math.max(1, state.progress.total)} />{" "}
+            {state.progress.done.toLocaleString()} of {state.progress.total.toLocaleString()} recalls
+            {state.running ? "…" : ""}
           </p>
         ) : null}
-        {error ? (
-          <p className={styles.error} role="alert">
-            {error}
-          </p>
-        ) : null}
+        {state.error ? <Notice tone={state.error === "Cancelled." ? "info" : "error"}>{state.error}</Notice> : null}
       </section>
-      {result ? <WhatIfResult result={result} profile={profile} /> : null}
+      {state.result && resultFor ? (
+        <WhatIfResultView result={state.result} label={resultLabel} filters={resultFor.filters} stale={state.running} />
+      ) : null}
     </div>
-  );
-}
-
-function WhatIfResult({ result, profile }: { result: Result; profile: string }) {
-  if (result.total === 0) {
-    return (
-      <section className="panel">
-        <p>No logged recall matches these filters, so there is nothing to recompute.</p>
-      </section>
-    );
-  }
-  return (
-    <section className="panel" aria-labelledby="whatif-result" data-testid="whatif-result">
-      <h2 id="whatif-result">Under {profile}</h2>
-      <p className={styles.muted}>
-        {result.total.toLocaleString()} recalls{result.cancelled ? " (cancelled part-way)" : ""}:{" "}
-        {result.from_pool.toLocaleString()} recomputed from the stored pool, {result.from_stated.toLocaleString()} from the stated
-        top score and prominence. {result.flip_count.toLocaleString()} change level.
-      </p>
-      <table className={styles.table} aria-label="Level mix before and after">
-        <thead>
-          <tr>
-            <th scope="col">Level</th>
-            <th scope="col" className={styles.num}>
-              logged (reference)
-            </th>
-            <th scope="col" className={styles.num}>
-              under {profile}
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {LEVELS.map((l) => (
-            <tr key={l}>
-              <th scope="row">{l}</th>
-              <td className={styles.num}>{result.before[l]}</td>
-              <td className={styles.num}>{result.after[l]}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-      <table className={styles.table} aria-label="Flip matrix" data-testid="flip-matrix">
-        <caption className={styles.muted}>Rows: logged level; columns: level under {profile}.</caption>
-        <thead>
-          <tr>
-            <th scope="col">from \ to</th>
-            {LEVELS.map((l) => (
-              <th scope="col" key={l} className={styles.num}>
-                {l}
-              </th>
-            ))}
-          </tr>
-        </thead>
-        <tbody>
-          {LEVELS.map((from) => (
-            <tr key={from}>
-              <th scope="row">{from}</th>
-              {LEVELS.map((to) => (
-                <td key={to} className={styles.num}>
-                  {result.flip_matrix[from][to]}
-                </td>
-              ))}
-            </tr>
-          ))}
-        </tbody>
-      </table>
-      <h3>Recalls that flip{result.truncated ? ` (first ${result.flips.length}, verdict changes first)` : ""}</h3>
-      {result.flips.length === 0 ? (
-        <p className={styles.muted}>None: every level stays the same.</p>
-      ) : (
-        <ul data-testid="flips">
-          {result.flips.map((f) => (
-            <li key={f.recall_id}>
-              <Link href={`/recalls/${f.recall_id}`} data-testid="flip-link">
-                <span className="mono">{f.recall_id.slice(0, 8)}</span>
-              </Link>{" "}
-              <LevelBadge level={f.before} /> → <LevelBadge level={f.after} />
-              {f.verdict_changed ? " (verdict changes)" : ""}
-            </li>
-          ))}
-        </ul>
-      )}
-    </section>
   );
 }

@@ -8,10 +8,12 @@
 import { z } from "zod";
 import { issuesFromZod, ThresholdsError } from "@/lib/recall/errors";
 import {
+  CUSTOM_PROFILE_NAME,
   DEFAULT_PROFILE_NAME,
   DEFAULT_THRESHOLDS,
   resolveThresholds,
   ThresholdsOverrideSchema,
+  type ThresholdKey,
   type Thresholds,
 } from "@/lib/recall/thresholds";
 
@@ -100,4 +102,36 @@ export function profileFromInput(input: unknown, source: ProfileSource | null = 
 /** The number of merged candidates a profile judges on a page of size k. */
 export function poolSizeFor(profile: Pick<Profile, "pool_size">, k: number): number {
   return profile.pool_size ?? k;
+}
+
+/** Constants and/or the pool edited over a profile's own, unsaved (the what-if page's live editing). */
+export interface ProfileEdits {
+  thresholds?: Partial<Record<ThresholdKey, number>>;
+  /** undefined: the profile's; null: the page (k); a number: the first N merged candidates. */
+  pool_size?: number | null;
+}
+
+/**
+ * A profile with edits applied: the edited constants merged over the profile's and checked
+ * (ranges, band order), named `custom` when any constant changed. Throws ThresholdsError with
+ * every problem, its paths under `thresholds`.
+ */
+export function editProfile(
+  base: Pick<Profile, "thresholds" | "pool_size">,
+  edits: ProfileEdits,
+): { thresholds: Thresholds; pool_size: number | null } {
+  const pool_size = edits.pool_size === undefined ? base.pool_size : edits.pool_size;
+  const changed = Object.entries(edits.thresholds ?? {}).filter(
+    ([key, value]) => value !== undefined && value !== base.thresholds[key as ThresholdKey],
+  );
+  if (changed.length === 0) return { thresholds: base.thresholds, pool_size };
+  const { name: _name, ...constants } = base.thresholds;
+  try {
+    return { thresholds: resolveThresholds({ ...constants, ...edits.thresholds, name: CUSTOM_PROFILE_NAME }), pool_size };
+  } catch (error) {
+    if (error instanceof ThresholdsError) {
+      throw new ThresholdsError(error.details.issues.map((i) => ({ ...i, path: ["thresholds", ...i.path] })));
+    }
+    throw error;
+  }
 }

@@ -29,6 +29,7 @@ const datasetsRoute = await import("@/app/api/datasets/route");
 const runsRoute = await import("@/app/api/eval-runs/route");
 const { evalQueueIdle } = await import("@/lib/eval/runs");
 const { fitProfile } = await import("@/lib/calibration/fit");
+const { editProfile } = await import("@/lib/calibration/profile");
 const { getDatabase } = await import("@/lib/db");
 const { getEmbedder } = await import("@/lib/embeddings");
 const { SHIPPED_PROFILE } = await import("@/lib/profiles/builtin");
@@ -203,6 +204,33 @@ describe("fit and what-if over logged recalls", () => {
     expect(result.flips).toHaveLength(flips);
     const live = await streamWhatIf({ thresholds: {}, filters: { q: "kafka" } });
     expect(live.events.at(-1)).toMatchObject({ type: "result", flip_count: 0 });
+    // Edited live over a profile (unsaved): the edits merge over its constants, the pool over its own.
+    // Guards at 0 and a prominence band below 0: every pool with a usable background reads worth reading.
+    const edits = { abs_low_cosine: 0, abs_moderate_cosine: 0, moderate_prominence: -0.5, low_prominence: -0.7 };
+    const editedRules = editProfile(SHIPPED_PROFILE, { thresholds: edits, pool_size: 2 });
+    expect(editedRules).toMatchObject({
+      pool_size: 2,
+      thresholds: { ...edits, high_prominence: SHIPPED_PROFILE.thresholds.high_prominence, name: "custom" },
+    });
+    const edited = (await streamWhatIf({ profile: "use-lite", thresholds: edits, pool_size: 2, filters: {} })).events.at(-1);
+    let editedFlips = 0;
+    for (const r of all) {
+      const cands = r.candidates.map((c) => ({
+        raw_cosine: c.rawCosine,
+        hybrid_score: c.hybridScore,
+        keyword_score: c.keywordScore,
+      }));
+      if (profileConfidence(cands, r.k, editedRules).level !== r.level) editedFlips++;
+    }
+    expect(edited).toMatchObject({ type: "result", total: all.length, flip_count: editedFlips });
+    expect(edited.after.low + edited.after.none).toBeLessThan(result.after.low + result.after.none);
+    const refused = await streamWhatIf({ profile: "use-lite", thresholds: { high_prominence: -0.5 }, filters: {} });
+    expect(refused.status).toBe(422);
+    expect(refused.events[0].details.issues.map((i: { path: string[] }) => i.path.join("."))).toContain(
+      "thresholds.high_prominence",
+    );
+    expect((await streamWhatIf({ profile: "nope", thresholds: {}, filters: {} })).status).toBe(404);
+    expect((await streamWhatIf({ profile: "use-lite", thresholds: { name: "x" }, filters: {} })).status).toBe(422);
     // The what-if's SQL filters select what History's would.
     const { historyWhere, HistoryFiltersSchema } = await import("@/lib/recall-log/history");
     for (const filters of [

@@ -1,41 +1,40 @@
 import { z } from "zod";
 import { ApiError } from "@/lib/api/errors";
 import { apiRoute, methodNotAllowed } from "@/lib/api/route";
-import { PoolSizeSchema } from "@/lib/calibration/profile";
+import { DEFAULT_PROFILE, editProfile, PoolSizeSchema } from "@/lib/calibration/profile";
 import { getPrisma } from "@/lib/db";
 import { getProfile } from "@/lib/profiles";
 import { whatIf } from "@/lib/profiles/what-if";
 import { HistoryFiltersSchema } from "@/lib/recall-log/history";
-import { resolveThresholds, ThresholdsOverrideSchema } from "@/lib/recall/thresholds";
+import { ThresholdsOverrideSchema } from "@/lib/recall/thresholds";
 
 export const dynamic = "force-dynamic";
 
 const Body = z
   .strictObject({
     profile: z.string().min(1).max(64).optional(),
-    thresholds: ThresholdsOverrideSchema.optional(),
+    thresholds: ThresholdsOverrideSchema.omit({ name: true }).optional(),
     pool_size: PoolSizeSchema.optional(),
     filters: z.record(z.string(), z.unknown()).default({}),
   })
-  .refine((b) => (b.profile === undefined) !== (b.thresholds === undefined), {
-    message: "give either profile or thresholds",
+  .refine((b) => b.profile !== undefined || b.thresholds !== undefined, {
+    message: "give a profile, thresholds, or both (thresholds edit the profile's constants)",
     path: ["profile"],
   });
 
 /**
- * Levels of logged recalls recomputed under a profile (saved, or edited live): streamed as JSON
- * Lines — `{type:"start", total}`, `{type:"progress", done, total}` after each batch, then
- * `{type:"result", total, before, after, flip_matrix, flips, truncated, cancelled}`. Closing the
- * request cancels it.
+ * Levels of logged recalls recomputed under a profile — saved, edited live (`thresholds` over
+ * the named profile's constants, or over the reference's without one), and `pool_size` over the
+ * profile's — streamed as JSON Lines: `{type:"start", total}`, `{type:"progress", done, total}`
+ * after each batch, then `{type:"result", total, before, after, flip_matrix, flips, truncated,
+ * cancelled}`. Closing the request cancels it.
  */
 export const POST = apiRoute({ body: Body }, async ({ body, request }) => {
   const prisma = await getPrisma();
   const filters = HistoryFiltersSchema.safeParse(body.filters);
   if (!filters.success) throw ApiError.validation(filters.error, "body");
-  const profile = body.profile
-    ? await getProfile(prisma, body.profile)
-    : { thresholds: resolveThresholds(body.thresholds), pool_size: null };
-  const chosen = { thresholds: profile.thresholds, pool_size: body.pool_size === undefined ? profile.pool_size : body.pool_size };
+  const base = body.profile ? await getProfile(prisma, body.profile) : DEFAULT_PROFILE;
+  const chosen = editProfile(base, { thresholds: body.thresholds, pool_size: body.pool_size });
   const encoder = new TextEncoder();
   const events = whatIf(prisma, chosen, filters.data, { signal: request.signal });
   const stream = new ReadableStream<Uint8Array>({
