@@ -3,7 +3,8 @@ import { triageAdvice, type TraceStep } from "@/lib/recall/confidence";
 import { explainTrace } from "@/lib/recall/explain";
 import { formatScore, shortenId } from "@/lib/format";
 import { basisText, normalizeLevel, resultRowHref, topScoreIsCosine } from "@/lib/recall-log/format";
-import type { LoggedRecall } from "@/lib/recall-log/types";
+import { noticeTitle } from "@/lib/charts/score-distribution";
+import type { LoggedRecall, RecallNotice } from "@/lib/recall-log/types";
 import { LevelBadge } from "./level-badge";
 import styles from "./panels.module.css";
 
@@ -196,6 +197,7 @@ export function ConfidencePanel({ view }: ConfidencePanelProps) {
             rationale below is all there is.
           </p>
         )}
+        <NoticeTrace notices={view.notices} />
         {confidence.rationale ? (
           <figure className={styles.rationale}>
             <blockquote data-testid="confidence-rationale">{confidence.rationale}</blockquote>
@@ -204,5 +206,39 @@ export function ConfidencePanel({ view }: ConfidencePanelProps) {
         ) : null}
       </div>
     </section>
+  );
+}
+
+function rankText(rank: number | null | undefined): string {
+  return rank === null || rank === undefined ? "not fetched" : `#${rank}`;
+}
+
+/**
+ * The recall's notices as steps of "why": what the level does not see (a better raw cosine pushed
+ * out of the pool by the merge), naming the memory, with its rank in each arm when known.
+ */
+function NoticeTrace({ notices }: { notices: readonly RecallNotice[] | undefined }) {
+  if (!notices || notices.length === 0) return null;
+  return (
+    <ul className={styles.noticeTrace} data-testid="why-notices" aria-label="What the ranking hides">
+      {notices.map((n, i) => (
+        <li key={`${n.kind}-${n.memory_id ?? ""}-${i}`} data-kind={n.kind}>
+          <strong>{noticeTitle(String(n.kind))}</strong>
+          {n.memory_id ? (
+            <>
+              {" "}
+              <code className={styles.mono}>{n.memory_id}</code>
+            </>
+          ) : null}
+          : {n.message}
+          {n.ranks ? (
+            <span className={styles.noticeRanks}>
+              {" "}
+              Rank semantic {rankText(n.ranks.semantic)} · keyword {rankText(n.ranks.keyword)} · merged {rankText(n.ranks.merged)}.
+            </span>
+          ) : null}
+        </li>
+      ))}
+    </ul>
   );
 }

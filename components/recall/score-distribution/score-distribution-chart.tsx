@@ -7,10 +7,12 @@
  * results where they share the axis, with a note that says what is missing.
  *
  * Render-only: every position, colour, label and sentence comes from `prepareScoreDistribution`
- * (lib/charts/score-distribution.ts). `ScoreDistribution` holds the metric toggle and calls
- * prepare; `ScoreDistributionChart` draws a prepared result.
+ * (lib/charts/score-distribution/). `ScoreDistribution` holds the metric toggle and calls
+ * prepare; `ScoreDistributionChart` draws a prepared result. The pieces live beside it: the
+ * metric toggle (`metric-toggle.tsx`), the point symbols and tooltip (`point-shapes.tsx`), the
+ * legends (`legends.tsx`).
  */
-import { useId, useMemo, useState, type KeyboardEvent, type ReactElement } from "react";
+import { useMemo, useState } from "react";
 import {
   ReferenceArea,
   ReferenceLine,
@@ -22,223 +24,25 @@ import {
   YAxis,
   CartesianGrid,
 } from "recharts";
-import { formatScore } from "@/lib/format";
 import {
   defaultScoreMetric,
   prepareScoreDistribution,
-  type DistributionMarker,
-  type DistributionPoint,
-  type MetricOption,
-  type PointSymbol,
   type PreparedScoreDistribution,
   type ScoreMetric,
 } from "@/lib/charts/score-distribution";
 import type { LoggedRecall } from "@/lib/recall-log/types";
+import { ChartCallouts, MarkerLegend, PointSwatch } from "./legends";
+import { MetricToggle } from "./metric-toggle";
+import { PointShape, PointTooltip, type ShapeProps } from "./point-shapes";
 import styles from "./score-distribution.module.css";
+
+export { MetricToggle, type MetricToggleProps } from "./metric-toggle";
 
 export const SCORE_DISTRIBUTION_HEIGHT = 260;
 
 const LABEL_ROW_PX = 14;
 const AXIS_TEXT = "#5b6573";
 const GRID = "#e6e9ee";
-
-// ---------------------------------------------------------------------------------------------
-// Metric toggle
-
-export interface MetricToggleProps {
-  options: readonly MetricOption[];
-  value: ScoreMetric;
-  onChange: (metric: ScoreMetric) => void;
-}
-
-/** A segmented control: Raw cosine / BM25 / Hybrid; metrics without values are disabled. */
-export function MetricToggle({ options, value, onChange }: MetricToggleProps) {
-  const hintId = useId();
-  const unavailable = options.filter((o) => !o.available && o.reason);
-
-  // Arrow keys move between the enabled options (Tab and Enter/Space work as for any button).
-  function onKeyDown(event: KeyboardEvent<HTMLDivElement>) {
-    if (event.key !== "ArrowLeft" && event.key !== "ArrowRight") return;
-    const enabled = options.filter((o) => o.available);
-    const at = enabled.findIndex((o) => o.metric === value);
-    if (enabled.length === 0) return;
-    const next = enabled[(at + (event.key === "ArrowRight" ? 1 : enabled.length - 1)) % enabled.length];
-    if (next === undefined) return;
-    event.preventDefault();
-    onChange(next.metric);
-    const button = event.currentTarget.querySelector<HTMLButtonElement>(`button[data-metric="${next.metric}"]`);
-    button?.focus();
-  }
-
-  return (
-    <div className={styles.toggleWrap}>
-      <div
-        className={styles.toggle}
-        role="group"
-        aria-label="Score on the x axis"
-        aria-describedby={unavailable.length > 0 ? hintId : undefined}
-        onKeyDown={onKeyDown}
-      >
-        {options.map((o) => (
-          <button
-            key={o.metric}
-            type="button"
-            className={styles.toggleButton}
-            data-metric={o.metric}
-            aria-pressed={o.metric === value}
-            disabled={!o.available}
-            title={o.available ? undefined : o.reason}
-            onClick={() => onChange(o.metric)}
-          >
-            {o.label}
-          </button>
-        ))}
-      </div>
-      {unavailable.length > 0 ? (
-        <span id={hintId} className={styles.visuallyHidden}>
-          {unavailable.map((o) => `${o.label} unavailable: ${o.reason ?? ""}`).join(" ")}
-        </span>
-      ) : null}
-    </div>
-  );
-}
-
-// ---------------------------------------------------------------------------------------------
-// Points and tooltip
-
-interface ShapeProps {
-  cx?: number;
-  cy?: number;
-  payload?: unknown;
-}
-
-function PointShape({ cx, cy, payload }: ShapeProps): ReactElement {
-  const p = payload as DistributionPoint | undefined;
-  if (cx === undefined || cy === undefined || p === undefined) return <g />;
-  const r = p.radius;
-  return (
-    <g className={styles.point} data-memory-id={p.memoryId}>
-      {/* A transparent disc makes every symbol equally easy to hover. */}
-      <circle cx={cx} cy={cy} r={r + 3} fill="transparent" />
-      <SymbolShape kind={p.symbol} cx={cx} cy={cy} r={r} fill={p.fill} stroke={p.stroke} />
-      {p.isTop ? <circle cx={cx} cy={cy} r={r + 3} fill="none" stroke={p.stroke} strokeWidth={1} /> : null}
-    </g>
-  );
-}
-
-function SymbolShape({
-  kind,
-  cx,
-  cy,
-  r,
-  fill,
-  stroke,
-}: {
-  kind: PointSymbol;
-  cx: number;
-  cy: number;
-  r: number;
-  fill: string;
-  stroke: string;
-}) {
-  if (kind === "cross") {
-    const d = `M${cx - r} ${cy - r}L${cx + r} ${cy + r}M${cx - r} ${cy + r}L${cx + r} ${cy - r}`;
-    return <path d={d} stroke={stroke} strokeWidth={2.5} strokeLinecap="round" fill="none" />;
-  }
-  if (kind === "ring") return <circle cx={cx} cy={cy} r={r - 0.5} fill={fill} stroke={stroke} strokeWidth={2} />;
-  return <circle cx={cx} cy={cy} r={r} fill={fill} stroke={stroke} strokeWidth={1.5} />;
-}
-
-function statusText(p: DistributionPoint): string {
-  if (p.dropped) return "dropped by the selector";
-  // A store without a pool: the returned page is all that is known.
-  if (p.lane === "returned") return "returned on the page";
-  if (p.returned) return p.inPool ? "in the pool · on the page" : "on the page";
-  return p.inPool ? "in the pool · not on the page" : "outside the pool";
-}
-
-function scoreText(x: number | null): string {
-  return x === null ? "—" : formatScore(x);
-}
-
-interface TooltipContentArgs {
-  active?: boolean;
-  payload?: ReadonlyArray<{ payload?: unknown }>;
-}
-
-function PointTooltip({ active, payload, axisName }: TooltipContentArgs & { axisName: string }) {
-  const p = payload?.[0]?.payload as DistributionPoint | undefined;
-  if (!active || p === undefined) return null;
-  return (
-    <div className={styles.tooltip}>
-      <p className={styles.tooltipSummary}>{p.summary}</p>
-      <p className={styles.tooltipMeta}>
-        <code>{p.memoryId}</code> · {p.lane === "returned" ? "result" : "rank"} {p.rank}
-      </p>
-      <p className={styles.tooltipScore}>
-        {p.lane === "returned" ? "score" : axisName} <strong>{formatScore(p.x)}</strong>
-        {p.lane === "returned" ? ` (${axisName})` : p.isTop ? " (top of the pool)" : ""}
-      </p>
-      {p.lane === "returned" ? null : (
-        <p className={styles.tooltipMeta}>
-          cosine {scoreText(p.scores.raw_cosine)} · BM25 {scoreText(p.scores.bm25)} · hybrid {scoreText(p.scores.hybrid)}
-        </p>
-      )}
-      <p className={styles.tooltipStatus} style={{ color: p.stroke }}>
-        {statusText(p)}
-      </p>
-    </div>
-  );
-}
-
-// ---------------------------------------------------------------------------------------------
-// Legends (also the text alternative of the figure)
-
-function LineSwatch({ marker }: { marker: DistributionMarker }) {
-  return (
-    <svg className={styles.swatch} width="22" height="12" viewBox="0 0 22 12" aria-hidden="true" focusable="false">
-      <line
-        x1="1"
-        y1="6"
-        x2="21"
-        y2="6"
-        stroke={marker.color}
-        strokeWidth={marker.strokeWidth + 0.5}
-        strokeDasharray={marker.dash || undefined}
-      />
-    </svg>
-  );
-}
-
-function PointSwatch({ symbol, fill, stroke }: { symbol: PointSymbol; fill: string; stroke: string }) {
-  return (
-    <svg className={styles.swatch} width="14" height="14" viewBox="0 0 14 14" aria-hidden="true" focusable="false">
-      <SymbolShape kind={symbol} cx={7} cy={7} r={4.5} fill={fill} stroke={stroke} />
-    </svg>
-  );
-}
-
-function MarkerLegend({ markers }: { markers: readonly DistributionMarker[] }) {
-  if (markers.length === 0) return null;
-  return (
-    <ul className={styles.markerLegend} aria-label="Markers">
-      {markers.map((m) => (
-        <li
-          key={m.id}
-          className={styles.markerItem}
-          data-testid={`marker-${m.kind}`}
-          data-marker-id={m.id}
-          data-band={m.band}
-          data-value={m.x}
-          data-in-domain={m.inDomain}
-        >
-          <LineSwatch marker={m} />
-          <span className={m.inDomain ? undefined : styles.offChart}>{m.label}</span>
-        </li>
-      ))}
-    </ul>
-  );
-}
 
 // ---------------------------------------------------------------------------------------------
 // The chart
@@ -283,6 +87,7 @@ export function ScoreDistributionChart({
             <p className={styles.emptyTitle}>Nothing to plot</p>
             <p className={styles.emptyReason}>{data.emptyReason}</p>
           </div>
+          <ChartCallouts callouts={data.callouts} />
         </div>
       ) : (
         <div
@@ -360,7 +165,14 @@ export function ScoreDistributionChart({
                 <Tooltip
                   cursor={false}
                   isAnimationActive={false}
-                  content={(props) => <PointTooltip active={props.active} payload={props.payload} axisName={axisName} />}
+                  content={(props) => (
+                    <PointTooltip
+                      active={props.active}
+                      payload={props.payload}
+                      axisName={axisName}
+                      missingBm25={data.missingBm25}
+                    />
+                  )}
                 />
                 <Scatter
                   name={axisName}
@@ -379,13 +191,14 @@ export function ScoreDistributionChart({
                 <li key={item.category} className={styles.pointItem} data-testid={`points-${item.category}`}>
                   <PointSwatch symbol={item.symbol} fill={item.fill} stroke={item.stroke} />
                   <span>
-                    {item.label} <span className={styles.count}>({item.count})</span>
+                    {item.label} <span className={styles.count}>({item.countText})</span>
                   </span>
                 </li>
               ))}
             </ul>
             <MarkerLegend markers={data.markers} />
           </div>
+          <ChartCallouts callouts={data.callouts} />
           {data.note ? (
             <p className={styles.note} data-testid="chart-note">
               {data.note}

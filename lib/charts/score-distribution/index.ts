@@ -20,12 +20,14 @@
  *
  * The folder, one file per seam: `types`, `palette`, `metrics` (which score, labels, small
  * helpers), `axis`, `histogram`, `markers`, `layout` (lanes, dodge, label rows), `with-pool`,
- * `without-pool`, `describe` (the accessible sentence). This entry point only dispatches on
+ * `without-pool`, `describe` (the accessible sentence), `notices` (the recall's notices, named on
+ * the chart). This entry point only dispatches on
  * whether the store exposed its pool.
  */
 import { METRIC_LABELS, withPoolDefaultMetric } from "./metrics";
 import type { PreparedScoreDistribution, ScoreDistributionInput, ScoreMetric } from "./types";
 import { prepareWithPool } from "./with-pool";
+import { withNotices } from "./notices";
 import { noPoolDefaultMetric, prepareWithoutPool } from "./without-pool";
 
 export {
@@ -46,7 +48,10 @@ export {
   type PreparedScoreDistribution,
   type ResultInput,
   type ScoreDistributionInput,
+  type ChartCallout,
+  type MissingBm25,
 } from "./types";
+export { NOTICE_STROKE, noticeTitle } from "./notices";
 export { POINT_STYLES, BAND_COLORS, MARKER_COLORS, HISTOGRAM_COLOR } from "./palette";
 export { METRIC_LABELS, missingMetricReason } from "./metrics";
 export { niceStep, niceDomain } from "./axis";
@@ -68,8 +73,11 @@ export { NO_POOL_NOTE, NO_POOL_PHRASE } from "./without-pool";
 export function prepareScoreDistribution(view: ScoreDistributionInput, metric: ScoreMetric): PreparedScoreDistribution {
   const ariaPrefix = `Score distribution (${METRIC_LABELS[metric]})`;
   const candidates = view.candidates;
-  if (candidates === null) return prepareWithoutPool(view, metric, ariaPrefix);
-  return prepareWithPool({ ...view, candidates }, metric, ariaPrefix);
+  const prepared =
+    candidates === null
+      ? prepareWithoutPool(view, metric, ariaPrefix)
+      : prepareWithPool({ ...view, candidates }, metric, ariaPrefix);
+  return withNotices(prepared, view.notices);
 }
 
 /**

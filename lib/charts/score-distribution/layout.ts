@@ -142,18 +142,40 @@ export function layoutChart(
   return { domain, ticks, labelRows, lanes, yDomain };
 }
 
-export function pointLegendOf(points: readonly DistributionPoint[]): PointLegendItem[] {
+/** How many candidates the confidence pool holds, and of them how many were dropped or have no value on the axis. */
+export interface PoolTally {
+  size: number;
+  dropped: number;
+  missing: number;
+}
+
+/**
+ * The point legend. With `pool`, the pool's entry counts the whole pool, not only its kept points
+ * on this axis: "in the confidence pool (1)" for a pool of 20 whose other members were dropped or
+ * have no value here read as a pool of one.
+ */
+export function pointLegendOf(points: readonly DistributionPoint[], pool?: PoolTally): PointLegendItem[] {
   return POINT_CATEGORY_ORDER.map((category) => {
     const s = POINT_STYLES[category];
+    const count = points.filter((p) => p.category === category).length;
     return {
       category,
       label: s.label,
       fill: s.fill,
       stroke: s.stroke,
       symbol: s.symbol,
-      count: points.filter((p) => p.category === category).length,
+      count,
+      countText: category === "pool" && pool ? poolCountText(count, pool) : String(count),
     };
   }).filter((item) => item.count > 0);
+}
+
+function poolCountText(drawn: number, pool: PoolTally): string {
+  if (drawn === pool.size) return String(drawn);
+  const parts = [`${drawn} shown as ●`];
+  if (pool.dropped > 0) parts.push(`${pool.dropped} dropped`);
+  if (pool.missing > 0) parts.push(`${pool.missing} without a value here`);
+  return `${pool.size} in all: ${parts.join(", ")}`;
 }
 
 /** What every prepared chart carries, drawn or empty. */
@@ -179,6 +201,7 @@ export function emptyResult(base: PreparedBase, reason: string, ariaPrefix: stri
     markers: [],
     labelRows: 0,
     pointLegend: [],
+    callouts: [],
     ariaLabel: `${ariaPrefix}: nothing to draw. ${reason}`,
   };
 }

@@ -1,4 +1,4 @@
-import type { LoggedRecall, LoggedResult } from "@/lib/recall-log/types";
+import type { LoggedRecall, LoggedResult, RecallNotice } from "@/lib/recall-log/types";
 import type { SearchMode } from "@/lib/recall/merge";
 
 // ---------------------------------------------------------------------------------------------
@@ -61,6 +61,26 @@ export interface DistributionPoint {
    * result of a store without a pool, only the result score is known, under the metric it is.
    */
   scores: { raw_cosine: number | null; bm25: number | null; hybrid: number | null };
+  /** The kind of the notice about this memory (e.g. `buried_best_hit`), drawn highlighted. */
+  notice?: string;
+  /** A BM25 computed for display only (a notice carried it): not used by the merge. */
+  displayBm25?: number;
+}
+
+/**
+ * What a candidate without a BM25 score means in this recall: the keyword arm did not run, it
+ * ran out of matches (so the candidate did not match), or it filled its fetch window (so the
+ * candidate may match below it: not fetched, never "no match").
+ */
+export type MissingBm25 = "not_run" | "no_match" | "not_fetched";
+
+/** A notice of the recall (`notices[]`) as the chart shows it, naming its memory. */
+export interface ChartCallout {
+  kind: string;
+  memoryId: string | null;
+  message: string;
+  /** The memory is a point of this chart (highlighted). */
+  onChart: boolean;
 }
 
 export interface HistogramBin {
@@ -119,7 +139,10 @@ export interface PointLegendItem {
   fill: string;
   stroke: string;
   symbol: PointSymbol;
+  /** Points of this category drawn. */
   count: number;
+  /** The count as shown: for the pool, its whole size when not every member is drawn as a pool point. */
+  countText: string;
 }
 
 export interface PreparedScoreDistribution {
@@ -159,6 +182,10 @@ export interface PreparedScoreDistribution {
    * draws what the confidence block and the returned results allow (see `prepareWithoutPool`).
    */
   poolExposed: boolean;
+  /** The recall's notices, each naming its memory (empty when it has none). */
+  callouts: ChartCallout[];
+  /** What a missing BM25 means, for the tooltip (set when the pool is exposed). */
+  missingBm25?: MissingBm25;
 }
 
 /** A returned result, as far as the chart reads it (only used when the pool is not exposed). */
@@ -173,4 +200,5 @@ export type ScoreDistributionInput = Pick<LoggedRecall, "candidates" | "confiden
   request?: { search_mode?: SearchMode; use_rerank?: boolean } | null;
   results?: readonly ResultInput[] | null;
   degraded?: { reason: string } | null;
+  notices?: readonly RecallNotice[] | null;
 };

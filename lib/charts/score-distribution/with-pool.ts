@@ -1,5 +1,6 @@
 import { plural } from "@/lib/format";
 import type { LoggedCandidate } from "@/lib/recall-log/types";
+import type { SearchMode } from "@/lib/recall/merge";
 import { describe } from "./describe";
 import { emptyResult, type PreparedBase } from "./layout";
 import { HISTOGRAM_MIN_POOL, histogramBins } from "./histogram";
@@ -20,6 +21,7 @@ import { HISTOGRAM_COLOR, POINT_RADIUS, POINT_STYLES, TOP_POINT_RADIUS } from ".
 import {
   type ChartView,
   type DistributionPoint,
+  type MissingBm25,
   type PointCategory,
   type PreparedScoreDistribution,
   SCORE_METRICS,
@@ -29,6 +31,26 @@ import {
 
 // ---------------------------------------------------------------------------------------------
 // Prepare, with the candidate pool
+
+const MISSING_BM25_TEXT: Readonly<Record<MissingBm25, string>> = Object.freeze({
+  not_run: "no BM25 score (the keyword arm did not run)",
+  no_match: "no BM25 score (no keyword match)",
+  not_fetched: "no BM25 score fetched (outside the keyword arm's fetch window: not fetched, not necessarily no match)",
+});
+
+/**
+ * What a null BM25 means here. Both arms fetch the same window; a keyword arm that returned fewer
+ * hits than the semantic arm ran out of matches, so its nulls are "no match". One that returned as
+ * many filled its window, so a candidate it did not return may still match below it: "not
+ * fetched" (the buried-hit case of issue 17: BM25 1.16, counted as 0 by the merge).
+ */
+export function missingBm25Of(candidates: readonly LoggedCandidate[], mode: SearchMode | undefined): MissingBm25 {
+  if (mode === "semantic") return "not_run";
+  const keyword = candidates.filter((c) => valueOf(c, "bm25") !== null).length;
+  const semantic = candidates.filter((c) => valueOf(c, "raw_cosine") !== null).length;
+  if (keyword === 0 && mode === undefined) return "not_run";
+  return keyword >= semantic ? "not_fetched" : "no_match";
+}
 
 /**
  * Prepares the score distribution of a recall whose candidate pool the store exposed.
@@ -123,12 +145,13 @@ export function prepareWithPool(
   const top = topPoint?.x ?? null;
   const poolValues = poolPoints.map((p) => p.x);
 
+  const missingBm25 = missingBm25Of(candidates, mode);
   if (missing > 0) {
     const what =
       plotted === "raw_cosine"
         ? "no raw cosine (keyword-only hits)"
         : plotted === "bm25"
-          ? "no BM25 score (no keyword match)"
+          ? MISSING_BM25_TEXT[missingBm25]
           : "no hybrid score";
     const inPool = missingInPool > 0 ? `, ${missingInPool} of them in the pool` : "";
     const left = missing === 1 ? "it is left out" : "they are left out";
@@ -167,7 +190,13 @@ export function prepareWithPool(
     binColor: HISTOGRAM_COLOR,
     markers,
     labelRows,
-    pointLegend: pointLegendOf(points),
+    pointLegend: pointLegendOf(points, {
+      size: candidates.filter((c) => c.in_pool).length,
+      dropped: candidates.filter((c) => c.in_pool && c.dropped && value(c) !== null).length,
+      missing: missingInPool,
+    }),
+    callouts: [],
+    missingBm25,
     ariaLabel,
   };
 }

@@ -369,6 +369,7 @@ export function prepareWithoutPool(
     markers,
     labelRows,
     pointLegend: pointLegendOf(points),
+    callouts: [],
     ariaLabel: describeWithoutPool(conf, chartView, plotted, points.length, markers),
   };
 }

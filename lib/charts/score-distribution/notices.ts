@@ -1,0 +1,54 @@
+import type { RecallNotice } from "@/lib/recall-log/types";
+import type { ChartCallout, PreparedScoreDistribution } from "./types";
+
+// ---------------------------------------------------------------------------------------------
+// Notices: what the ranking hides (issue 17 "API": `notices[]`), named on the chart
+
+/** The stroke of a point a notice is about (amber-700: 4.5:1 on white, apart from the level colours). */
+export const NOTICE_STROKE = "#b45309";
+
+const KIND_TITLES: Readonly<Record<string, string>> = Object.freeze({
+  buried_best_hit: "Buried best hit",
+});
+
+/** A notice kind as a heading: the known ones by name, others from their code. */
+export function noticeTitle(kind: string): string {
+  const known = KIND_TITLES[kind];
+  if (known) return known;
+  const words = kind.replaceAll("_", " ").trim();
+  return words ? words.charAt(0).toUpperCase() + words.slice(1) : "Notice";
+}
+
+/**
+ * Marks the points the recall's notices are about and lists the notices as callouts. A notice
+ * whose memory is not drawn (not fetched, or no value on this axis) is still listed, `onChart:
+ * false`. A BM25 a notice carries for a memory whose candidate has none becomes its display BM25
+ * (computed for display, not used by the merge).
+ */
+export function withNotices(
+  prepared: PreparedScoreDistribution,
+  notices: readonly RecallNotice[] | null | undefined,
+): PreparedScoreDistribution {
+  if (!notices || notices.length === 0) return prepared;
+  const callouts: ChartCallout[] = [];
+  const points = prepared.points.map((p) => ({ ...p }));
+  for (const n of notices) {
+    if (typeof n?.message !== "string") continue;
+    const memoryId = typeof n.memory_id === "string" && n.memory_id !== "" ? n.memory_id : null;
+    const point = memoryId === null ? undefined : points.find((p) => p.memoryId === memoryId);
+    if (point) {
+      point.notice = n.kind;
+      if (point.scores.bm25 === null && typeof n.keyword_score === "number" && Number.isFinite(n.keyword_score)) {
+        point.displayBm25 = n.keyword_score;
+      }
+    }
+    callouts.push({ kind: String(n.kind), memoryId, message: n.message, onChart: point !== undefined });
+  }
+  const named = callouts.map((c) => `${noticeTitle(c.kind)}${c.memoryId ? ` (${c.memoryId})` : ""}: ${c.message}`);
+  return {
+    ...prepared,
+    points,
+    callouts,
+    ariaLabel: named.length > 0 ? `${prepared.ariaLabel} ${named.join(" ")}` : prepared.ariaLabel,
+  };
+}
