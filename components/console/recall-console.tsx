@@ -2,41 +2,28 @@
 
 import Link from "next/link";
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
-import { useEffect, useId, useRef, useState, type FormEvent, type KeyboardEvent } from "react";
+import { useEffect, useRef, useState, type FormEvent } from "react";
 import { RecallResultView } from "@/components/recall/recall-result-view";
 import { ApiRequestError, errorMessage } from "@/lib/queries/fetch-json";
-import { useRecall, useRunRecall, useSelectors, useStores, type StoreOption } from "@/lib/queries/use-recall";
+import { EMBEDDED_STORE, useMemoryStats } from "@/lib/queries/use-memories";
+import { useRecall, useRunRecall, useSelectors, useStores } from "@/lib/queries/use-recall";
+import { DEFAULT_FORM, bodyFromForm, formFromRequest, type FormState } from "@/lib/recall-log/request-form";
 import { RecallBodySchema, type RecallBodyInput } from "@/lib/recall-log/schemas";
-import type { LoggedRequest } from "@/lib/recall-log/types";
 import { EXAMPLE_QUERIES } from "./example-queries";
+import { RemoteStoreNotice, UnavailableSelectorNotice, UnconfiguredStoreNotice, UnsupportedFiltersNotice } from "./form-notices";
+import { RecallForm } from "./recall-form";
 import styles from "./console.module.css";
 
-type FormState = Required<Pick<RecallBodyInput, "store" | "query" | "k" | "search_mode" | "selector">>;
-
-const FALLBACK_STORE: StoreOption = {
-  name: "embedded",
-  label: "Embedded",
-  kind: "embedded",
-  description: "",
-  health: { ok: true },
-};
-
-const DEFAULT_FORM: FormState = { store: "embedded", query: "", k: 5, search_mode: "hybrid", selector: "off" };
-
-function formFromRequest(request: LoggedRequest): FormState {
-  return {
-    store: request.store,
-    query: request.query,
-    k: request.k,
-    search_mode: request.search_mode,
-    selector: request.selector,
-  };
+/** The server could not be reached at all (fetchJson's status 0): worth a Retry as it stands. */
+function unreachable(error: unknown): boolean {
+  return error instanceof ApiRequestError && error.status === 0;
 }
 
 /**
  * The console: a query form and the result view of the recall it ran. The URL carries the
  * logged recall's id (`/?recall=<id>`), so a reload or a shared link shows the same recall
- * without running it again.
+ * without running it again, with the form showing exactly what it asked ("Open in console"),
+ * whatever its source.
  */
 export function RecallConsole() {
   const router = useRouter();
@@ -48,153 +35,78 @@ export function RecallConsole() {
   const stores = useStores();
   const selectors = useSelectors();
   const [form, setForm] = useState<FormState>(DEFAULT_FORM);
+  const [unsupportedFilters, setUnsupportedFilters] = useState<string[]>([]);
   const [fieldErrors, setFieldErrors] = useState<Record<string, string>>({});
   const prefilledFor = useRef<string | null>(null);
   const queryRef = useRef<HTMLTextAreaElement>(null);
-  const ids = { query: useId(), store: useId(), k: useId(), mode: useId(), selector: useId(), errors: useId() };
+  const stats = useMemoryStats(EMBEDDED_STORE);
 
   // A shared link opens with the form showing what that recall asked.
   useEffect(() => {
     if (shown.data && prefilledFor.current !== shown.data.id) {
       prefilledFor.current = shown.data.id;
-      setForm(formFromRequest(shown.data.request));
+      const prefilled = formFromRequest(shown.data.request);
+      setForm(prefilled.form);
+      setUnsupportedFilters(prefilled.unsupportedFilters);
     }
   }, [shown.data]);
 
-  function submit(event?: FormEvent) {
+  const storeConfigured = stores.data === undefined || stores.data.some((s) => s.name === form.store);
+  const selector = selectors.data?.find((s) => s.id === form.selector);
+  const blocked = !storeConfigured ? `The store “${form.store}” is not configured here.` : null;
+
+  function send(body: RecallBodyInput) {
+    run.mutate(body, {
+      onSuccess: (view) => {
+        prefilledFor.current = view.id;
+        setUnsupportedFilters([]);
+        router.replace(`${pathname}?recall=${view.id}`, { scroll: false });
+      },
+    });
+  }
+
+  function submit(event?: FormEvent, override?: Partial<FormState>) {
     event?.preventDefault();
-    const parsed = RecallBodySchema.safeParse(form);
+    const next = override ? { ...form, ...override } : form;
+    if (override) setForm(next);
+    if (!override && blocked !== null) return;
+    const parsed = RecallBodySchema.safeParse(bodyFromForm(next));
     if (!parsed.success) {
       setFieldErrors(Object.fromEntries(parsed.error.issues.map((issue) => [String(issue.path[0] ?? "form"), issue.message])));
       queryRef.current?.focus();
       return;
     }
     setFieldErrors({});
-    run.mutate(parsed.data, {
-      onSuccess: (view) => {
-        prefilledFor.current = view.id;
-        router.replace(`${pathname}?recall=${view.id}`, { scroll: false });
-      },
-    });
-  }
-
-  function onQueryKeyDown(event: KeyboardEvent<HTMLTextAreaElement>) {
-    // Enter runs the recall; Shift+Enter keeps a line break for long queries.
-    if (event.key === "Enter" && !event.shiftKey && !event.nativeEvent.isComposing) {
-      event.preventDefault();
-      submit();
-    }
+    send(parsed.data);
   }
 
   const set = <K extends keyof FormState>(key: K, value: FormState[K]) => setForm((f) => ({ ...f, [key]: value }));
   const runError = run.error;
   const failedRecallId = runError instanceof ApiRequestError ? (runError.details.recall_id as string | undefined) : undefined;
   const view = shown.data;
+  const knownTypes = form.store === EMBEDDED_STORE ? Object.keys(stats.data?.by_type ?? {}).sort() : [];
 
   return (
     <div className={styles.console}>
-      <form className={`panel ${styles.form}`} onSubmit={submit} aria-label="Run a recall" noValidate>
-        <div className={styles.queryRow}>
-          <label htmlFor={ids.query} className={styles.srOnly}>
-            Query
-          </label>
-          <textarea
-            id={ids.query}
-            ref={queryRef}
-            className={styles.query}
-            rows={2}
-            placeholder="Ask the memory store something… (Enter runs, Shift+Enter for a new line)"
-            value={form.query}
-            onChange={(e) => set("query", e.target.value)}
-            onKeyDown={onQueryKeyDown}
-            aria-invalid={fieldErrors.query ? true : undefined}
-            aria-describedby={fieldErrors.query ? ids.errors : undefined}
-            maxLength={8000}
-            autoFocus
-          />
-          <button type="submit" className={styles.runButton} disabled={run.isPending}>
-            {run.isPending ? "Running…" : "Run recall"}
-          </button>
-        </div>
-        <div className={styles.options}>
-          <label htmlFor={ids.store}>
-            Store
-            <select id={ids.store} value={form.store} onChange={(e) => set("store", e.target.value)}>
-              {(stores.data ?? [FALLBACK_STORE]).map((s) => (
-                <option
-                  key={s.name}
-                  value={s.name}
-                  title={s.health.ok ? s.description : `${s.description} Not reachable: ${s.health.message ?? "unknown error"}`}
-                >
-                  {s.label}
-                  {s.kind === "remote" ? (s.health.ok ? " (remote)" : " (remote, unreachable)") : ""}
-                </option>
-              ))}
-            </select>
-          </label>
-          <label htmlFor={ids.k}>
-            k
-            <input
-              id={ids.k}
-              type="number"
-              min={1}
-              max={100}
-              value={Number.isFinite(form.k) ? form.k : ""}
-              onChange={(e) => set("k", e.target.valueAsNumber)}
-              aria-invalid={fieldErrors.k ? true : undefined}
-              className={styles.kInput}
-            />
-          </label>
-          <label htmlFor={ids.mode}>
-            Search mode
-            <select
-              id={ids.mode}
-              value={form.search_mode}
-              onChange={(e) => set("search_mode", e.target.value as FormState["search_mode"])}
-            >
-              <option value="hybrid">Hybrid (semantic + BM25)</option>
-              <option value="semantic">Semantic only</option>
-              <option value="keyword">Keyword (BM25) only</option>
-            </select>
-          </label>
-          <label htmlFor={ids.selector}>
-            Selector
-            <select
-              id={ids.selector}
-              value={form.selector}
-              onChange={(e) => set("selector", e.target.value as FormState["selector"])}
-            >
-              {(selectors.data ?? [{ id: "off", label: "Off", available: true }]).map((option) => (
-                <option
-                  key={option.id}
-                  value={option.id}
-                  disabled={!option.available}
-                  title={
-                    option.available
-                      ? option.model
-                        ? `Model: ${option.model}`
-                        : undefined
-                      : `Not configured: ${option.hint ?? ""}`
-                  }
-                >
-                  {option.label}
-                  {option.available ? (option.model && option.id === "llm" ? ` (${option.model})` : "") : " (not configured)"}
-                </option>
-              ))}
-            </select>
-          </label>
-        </div>
-        <RemoteStoreNotice store={stores.data?.find((s) => s.name === form.store)} />
-        {Object.keys(fieldErrors).length > 0 ? (
-          <ul id={ids.errors} className={styles.fieldErrors} role="alert">
-            {Object.entries(fieldErrors).map(([field, message]) => (
-              <li key={field}>
-                {field === "query" ? "Query" : field}: {message}
-              </li>
-            ))}
-          </ul>
+      <RecallForm
+        form={form}
+        onChange={set}
+        onSubmit={submit}
+        stores={stores.data}
+        selectors={selectors.data}
+        knownTypes={knownTypes}
+        running={run.isPending}
+        blocked={blocked}
+        fieldErrors={fieldErrors}
+        queryRef={queryRef}
+      >
+        {!storeConfigured ? (
+          <UnconfiguredStoreNotice store={form.store} onUseEmbedded={() => submit(undefined, { store: EMBEDDED_STORE })} />
         ) : null}
-      </form>
+        {selector && !selector.available ? <UnavailableSelectorNotice selector={selector} /> : null}
+        <UnsupportedFiltersNotice keys={unsupportedFilters} />
+        <RemoteStoreNotice store={stores.data?.find((s) => s.name === form.store)} />
+      </RecallForm>
 
       {runError ? (
         <div className={styles.errorBox} role="alert" data-testid="recall-error">
@@ -204,6 +116,16 @@ export function RecallConsole() {
               {" "}
               It was logged as a failed recall: <Link href={`/recalls/${failedRecallId}`}>open the log entry</Link>.
             </>
+          ) : null}
+          {unreachable(runError) && run.variables ? (
+            <button
+              type="button"
+              className={styles.retryButton}
+              onClick={() => run.variables && send(run.variables)}
+              disabled={run.isPending}
+            >
+              {run.isPending ? "Retrying…" : "Retry"}
+            </button>
           ) : null}
         </div>
       ) : null}
@@ -216,6 +138,11 @@ export function RecallConsole() {
       {recallId && shown.error ? (
         <div className={styles.errorBox} role="alert">
           Could not show recall {recallId}: {errorMessage(shown.error)} <Link href="/">Start a new recall</Link>.
+          {unreachable(shown.error) ? (
+            <button type="button" className={styles.retryButton} onClick={() => void shown.refetch()} disabled={shown.isFetching}>
+              {shown.isFetching ? "Retrying…" : "Retry"}
+            </button>
+          ) : null}
         </div>
       ) : null}
 
@@ -249,39 +176,6 @@ export function RecallConsole() {
           </ul>
         </section>
       ) : null}
-    </div>
-  );
-}
-
-/**
- * A recall through a memory service is not read-only there: it bumps access stats and may promote
- * memories. Said once per store (dismissal remembered in this browser).
- */
-function RemoteStoreNotice({ store }: { store: StoreOption | undefined }) {
-  const key = store ? `recall-inspector:remote-notice:${store.name}` : null;
-  const [dismissed, setDismissed] = useState<string | null>(null);
-  useEffect(() => {
-    // eslint-disable-next-line react-hooks/set-state-in-effect -- syncs local state from the URL or a query after render; a rewrite as derived state changes behaviour, left to the page's owner
-    if (key) setDismissed(window.localStorage.getItem(key) ? key : null);
-  }, [key]);
-  if (!store || store.kind !== "remote" || dismissed === key) return null;
-  return (
-    <div className={styles.notice} role="note" data-testid="remote-notice">
-      <p>
-        <strong>{store.label} is a live memory service.</strong> Every recall run here bumps the access counts of the memories it
-        returns and may promote working memories to persistent, just as an agent&apos;s recall would. Consider a dedicated context
-        for inspection.
-        {!store.health.ok ? ` It is not reachable right now: ${store.health.message ?? "unknown error"}` : ""}
-      </p>
-      <button
-        type="button"
-        onClick={() => {
-          window.localStorage.setItem(key!, "1");
-          setDismissed(key);
-        }}
-      >
-        Understood
-      </button>
     </div>
   );
 }

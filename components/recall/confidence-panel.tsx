@@ -234,7 +234,8 @@ function NoticeTrace({ notices }: { notices: readonly RecallNotice[] | undefined
           {n.ranks ? (
             <span className={styles.noticeRanks}>
               {" "}
-              Rank semantic {rankText(n.ranks.semantic)} · keyword {rankText(n.ranks.keyword)} · merged {rankText(n.ranks.merged)}.
+              Rank semantic {rankText(n.ranks.semantic)} · keyword {rankText(n.ranks.keyword)} · merged {rankText(n.ranks.merged)}
+              .
             </span>
           ) : null}
         </li>

@@ -3,25 +3,31 @@
 import Link from "next/link";
 import { useState } from "react";
 import { displayPage } from "@/lib/recall-log/page";
+import { filtersText } from "@/lib/recall-log/request-form";
 import type { LoggedRecall } from "@/lib/recall-log/types";
+import { CompareActions } from "./compare-actions";
 import { ConfidencePanel } from "./confidence-panel";
 import { LabelsPanel } from "./labels-panel";
 import { ProfileLevels, type ChartRules } from "./profile-levels";
 import { ResultsTable } from "./results-table";
 import { ScoreDistribution } from "./score-distribution/score-distribution-chart";
+import { RawJsonPanel } from "./raw-json";
 import { SelectorPanel } from "./selector-panel";
+import { WhyNotHerePanel } from "./why-not-here";
 import styles from "./recall-result-view.module.css";
 
 const MODE_LABEL = { hybrid: "hybrid", semantic: "semantic only", keyword: "keyword only" } as const;
 
 /**
  * Everything about one logged recall: what was asked, the score distribution, the confidence
- * level and why, what the selector did, and the results. Used by the console and the history
- * detail page, so both show the same thing.
+ * level and why, what the selector did, and the results; then "why isn't X here?", the ways to
+ * compare it with another recall, and its raw JSON. Used by the console and the history detail
+ * page, so both show the same thing.
  */
 export function RecallResultView({ view, showPermalink = true }: { view: LoggedRecall; showPermalink?: boolean }) {
   const { request } = view;
   const created = new Date(view.created_at);
+  const filters = filtersText(request);
   const [rules, setRules] = useState<ChartRules>("reference");
   // The chart draws the selected rules' thresholds; the pool it shows stays the logged one.
   const charted =
@@ -48,6 +54,18 @@ export function RecallResultView({ view, showPermalink = true }: { view: LoggedR
             <dt>k</dt>
             <dd>{request.k}</dd>
           </div>
+          {request.use_rerank ? (
+            <div>
+              <dt>Rerank</dt>
+              <dd>asked</dd>
+            </div>
+          ) : null}
+          {filters ? (
+            <div>
+              <dt>Filters</dt>
+              <dd data-testid="recall-filters">{filters}</dd>
+            </div>
+          ) : null}
           <div>
             <dt>When</dt>
             <dd>
@@ -137,8 +155,11 @@ export function RecallResultView({ view, showPermalink = true }: { view: LoggedR
             </div>
           </div>
           <ResultsTable view={view} />
+          <WhyNotHerePanel view={view} />
         </>
       )}
+      <CompareActions view={view} />
+      <RawJsonPanel view={view} />
       {/* Keyed by recall: a new recall starts from its own stored labels. */}
       <LabelsPanel key={view.id} view={view} />
     </article>

@@ -36,6 +36,8 @@ export interface CopyButtonProps {
   /** What is copied, for the accessible name: "Copy <label> <value>". Default "memory id". */
   label?: string;
   className?: string;
+  /** Whether the accessible name and title repeat the value (false for long values, e.g. a JSON document). */
+  nameValue?: boolean;
 }
 
 type CopyState = "idle" | "copied" | "failed";
@@ -44,7 +46,7 @@ type CopyState = "idle" | "copied" | "failed";
  * A small "Copy" button. After a click it reads "Copied" (or "Copy failed") for two seconds, and a
  * polite live region announces the outcome to screen readers.
  */
-export function CopyButton({ value, label = "memory id", className }: CopyButtonProps) {
+export function CopyButton({ value, label = "memory id", className, nameValue = true }: CopyButtonProps) {
   const [state, setState] = useState<CopyState>("idle");
   const mounted = useRef(true);
 
@@ -74,10 +76,10 @@ export function CopyButton({ value, label = "memory id", className }: CopyButton
         className={[styles.copyButton, className ?? ""].filter(Boolean).join(" ")}
         data-state={state}
         onClick={onClick}
-        title={`Copy ${label} ${value}`}
+        title={nameValue ? `Copy ${label} ${value}` : `Copy ${label}`}
       >
         {state === "copied" ? "Copied" : state === "failed" ? "Copy failed" : "Copy"}
-        <span className={styles.visuallyHidden}>{` ${label} ${value}`}</span>
+        <span className={styles.visuallyHidden}>{nameValue ? ` ${label} ${value}` : ` ${label}`}</span>
       </button>
       <span className={styles.visuallyHidden} role="status" aria-live="polite">
         {state === "copied" ? "Copied" : state === "failed" ? `Could not copy; select the ${label} and copy it by hand.` : ""}

@@ -2,7 +2,7 @@
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import type { RecallBodyInput } from "@/lib/recall-log/schemas";
-import type { LoggedRecall } from "@/lib/recall-log/types";
+import type { LoggedRecall, WhyNotHereAnswer } from "@/lib/recall-log/types";
 import type { SelectorOption } from "@/lib/selectors";
 import type { StoreInfo } from "@/lib/stores/registry";
 import { fetchJson } from "./fetch-json";
@@ -14,6 +14,7 @@ export type { SelectorOption };
 
 export const recallKeys = {
   one: (id: string) => ["recall", id] as const,
+  why: (id: string, memoryId: string) => ["recall", id, "why", memoryId] as const,
   stores: ["stores"] as const,
   selectors: ["selectors"] as const,
 };
@@ -56,5 +57,20 @@ export function useRunRecall() {
         body: JSON.stringify(body),
       }),
     onSuccess: (view) => client.setQueryData(recallKeys.one(view.id), view),
+  });
+}
+
+/** Where one memory stood in a logged recall and why it is not on the page (`GET /api/recalls/{id}/why`). */
+export function useWhyNotHere(recallId: string, memoryId: string | null) {
+  return useQuery({
+    queryKey: recallKeys.why(recallId, memoryId ?? ""),
+    queryFn: ({ signal }) =>
+      fetchJson<WhyNotHereAnswer>(`/api/recalls/${encodeURIComponent(recallId)}/why?memory_id=${encodeURIComponent(memoryId!)}`, {
+        signal,
+      }),
+    enabled: memoryId !== null && memoryId !== "",
+    // The recall never changes; the memory might be deleted or re-embedded later, so not forever.
+    staleTime: 60_000,
+    retry: false,
   });
 }

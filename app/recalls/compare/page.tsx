@@ -1,0 +1,53 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { PageHeader } from "@/components/layout/page-header";
+import { ComparePicker } from "@/components/recall/compare/compare-picker";
+import { CompareView } from "@/components/recall/compare/compare-view";
+import { getPrisma } from "@/lib/db";
+import { findRecall } from "@/lib/recall-log/repository";
+
+export const dynamic = "force-dynamic";
+
+export const metadata: Metadata = { title: "Compare recalls" };
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+type Search = Promise<Record<string, string | string[] | undefined>>;
+
+function one(value: string | string[] | undefined): string {
+  return (Array.isArray(value) ? value[0] : value)?.trim() ?? "";
+}
+
+/** Two logged recalls side by side: `/recalls/compare?a=<id>&b=<id>` (shareable). */
+export default async function CompareRecallsPage({ searchParams }: { searchParams: Search }) {
+  const params = await searchParams;
+  const a = one(params.a);
+  const b = one(params.b);
+  const prisma = a && b ? await getPrisma() : null;
+  const [ra, rb] = await Promise.all(
+    [a, b].map((id) => (prisma && UUID.test(id) ? findRecall(prisma, id) : Promise.resolve(null))),
+  );
+  const missing = [...(a && !ra ? [`A (${a})`] : []), ...(b && !rb ? [`B (${b})`] : [])];
+  return (
+    <>
+      <PageHeader
+        title="Compare recalls"
+        description="Two logged recalls side by side: their levels, both pools on one score axis, and how each memory's rank moved."
+        actions={<Link href="/recalls">All recalls</Link>}
+      />
+      {ra && rb ? (
+        <CompareView a={ra} b={rb} />
+      ) : (
+        <ComparePicker
+          a={a}
+          b={b}
+          problem={
+            missing.length > 0
+              ? `No logged recall has the id ${missing.join(" or ")}; check the ids (a recall may have been removed by retention).`
+              : null
+          }
+        />
+      )}
+    </>
+  );
+}

@@ -1,0 +1,48 @@
+"use client";
+
+import { useRouter } from "next/navigation";
+import { useId, useState, type FormEvent } from "react";
+import styles from "../inspect.module.css";
+
+/** Asks for the two recall ids when the URL does not name two logged recalls. */
+export function ComparePicker({ a, b, problem }: { a: string; b: string; problem: string | null }) {
+  const router = useRouter();
+  const [ids, setIds] = useState({ a, b });
+  const idA = useId();
+  const idB = useId();
+
+  function onSubmit(event: FormEvent) {
+    event.preventDefault();
+    const x = ids.a.trim();
+    const y = ids.b.trim();
+    if (x && y) router.push(`/recalls/compare?a=${encodeURIComponent(x)}&b=${encodeURIComponent(y)}`);
+  }
+
+  return (
+    <section className={`panel ${styles.section}`} data-testid="compare-picker">
+      {problem ? (
+        <p className={styles.error} role="alert">
+          {problem}
+        </p>
+      ) : (
+        <p className={styles.hint}>
+          Paste the ids of two logged recalls (a recall&apos;s page shows its id; its Compare panel also runs it again with k=20
+          or in the other mode and opens the comparison).
+        </p>
+      )}
+      <form className={styles.actionRow} onSubmit={onSubmit}>
+        <label htmlFor={idA} className={styles.hint}>
+          Recall A
+        </label>
+        <input id={idA} type="text" value={ids.a} onChange={(e) => setIds({ ...ids, a: e.target.value })} autoComplete="off" />
+        <label htmlFor={idB} className={styles.hint}>
+          Recall B
+        </label>
+        <input id={idB} type="text" value={ids.b} onChange={(e) => setIds({ ...ids, b: e.target.value })} autoComplete="off" />
+        <button type="submit" disabled={!ids.a.trim() || !ids.b.trim()}>
+          Compare
+        </button>
+      </form>
+    </section>
+  );
+}

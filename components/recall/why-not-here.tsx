@@ -1,0 +1,191 @@
+"use client";
+
+import { usePathname, useRouter, useSearchParams } from "next/navigation";
+import { useId, useState, type FormEvent } from "react";
+import { formatBm25, formatScore } from "@/lib/format";
+import { errorMessage } from "@/lib/queries/fetch-json";
+import { storeParam, useMemoryList } from "@/lib/queries/use-memories";
+import { useWhyNotHere } from "@/lib/queries/use-recall";
+import type { LoggedRecall, WhyNotHereAnswer } from "@/lib/recall-log/types";
+import styles from "./inspect.module.css";
+
+/** The URL parameter that carries the asked memory, so the answer is shareable. */
+export const WHY_PARAM = "why";
+
+const PICK_LIMIT = 8;
+
+function rankText(rank: number | null): string {
+  return rank === null ? "not fetched" : `#${rank}`;
+}
+
+/**
+ * "Why isn't X here?" on a logged recall: paste a memory id, or pick one of the store's memories,
+ * and get its raw cosine, BM25, its rank in each arm and in the merge, and the rule that kept it
+ * off the page. The asked id lives in the URL (`?why=<id>`).
+ */
+export function WhyNotHerePanel({ view }: { view: LoggedRecall }) {
+  const router = useRouter();
+  const pathname = usePathname();
+  const params = useSearchParams();
+  const asked = params.get(WHY_PARAM);
+  const [draft, setDraft] = useState(asked ?? "");
+  const [picking, setPicking] = useState(false);
+  const why = useWhyNotHere(view.id, asked);
+  const inputId = useId();
+  const titleId = useId();
+
+  function ask(memoryId: string) {
+    const id = memoryId.trim();
+    setDraft(id);
+    const next = new URLSearchParams(params.toString());
+    if (id === "") next.delete(WHY_PARAM);
+    else next.set(WHY_PARAM, id);
+    const query = next.toString();
+    router.replace(query ? `${pathname}?${query}` : pathname, { scroll: false });
+  }
+
+  function onSubmit(event: FormEvent) {
+    event.preventDefault();
+    ask(draft);
+  }
+
+  return (
+    <section className={`panel ${styles.section}`} data-testid="why-not-here" aria-labelledby={titleId}>
+      <h2 className={styles.heading} id={titleId}>
+        Why isn&apos;t this memory here?
+      </h2>
+      <form className={styles.whyForm} onSubmit={onSubmit} role="search" aria-label="Explain a memory's place">
+        <label htmlFor={inputId}>Memory id</label>
+        <input
+          id={inputId}
+          type="text"
+          value={draft}
+          onChange={(e) => setDraft(e.target.value)}
+          placeholder="paste a memory id"
+          autoComplete="off"
+          spellCheck={false}
+          maxLength={200}
+        />
+        <button type="submit" disabled={draft.trim() === ""}>
+          Explain
+        </button>
+        <button type="button" className={styles.linkButton} aria-expanded={picking} onClick={() => setPicking((p) => !p)}>
+          {picking ? "Close the picker" : "Pick from the store's memories"}
+        </button>
+      </form>
+      {picking ? (
+        <MemoryPicker
+          store={view.store}
+          onPick={(id) => {
+            setPicking(false);
+            ask(id);
+          }}
+        />
+      ) : null}
+      {asked ? (
+        why.isPending ? (
+          <p className={styles.hint} role="status">
+            Looking up {asked}…
+          </p>
+        ) : why.error ? (
+          <p className={styles.error} role="alert" data-testid="why-error">
+            {errorMessage(why.error)}
+          </p>
+        ) : why.data ? (
+          <WhyAnswer answer={why.data} />
+        ) : null
+      ) : (
+        <p className={styles.hint}>
+          Ask about any memory of the store: one on the page, one the chart shows outside the pool, or one you expected and do not
+          see.
+        </p>
+      )}
+    </section>
+  );
+}
+
+function WhyAnswer({ answer }: { answer: WhyNotHereAnswer }) {
+  // A BM25 without a keyword rank was computed for display only: the merge counted it as 0.
+  const displayOnly = answer.keyword_score !== null && answer.ranks.keyword === null;
+  return (
+    <div className={styles.whyAnswer} data-testid="why-answer" data-reason={answer.reason} role="status">
+      <p className={styles.whyMessage}>
+        <code className={styles.mono}>{answer.memory_id}</code>{" "}
+        <span className={styles.reason}>{answer.reason.replaceAll("_", " ")}</span>
+      </p>
+      <p data-testid="why-message">{answer.message}</p>
+      <dl className={styles.whyFigures}>
+        <div>
+          <dt>Raw cosine</dt>
+          <dd data-testid="why-cosine">{answer.raw_cosine === null ? "not computed" : formatScore(answer.raw_cosine)}</dd>
+        </div>
+        <div>
+          <dt>BM25</dt>
+          <dd data-testid="why-bm25">
+            {answer.keyword_score === null ? "not fetched" : formatBm25(answer.keyword_score)}
+            {displayOnly ? (
+              <span className={styles.figureNote}> computed for display; not used by the merge (counted as 0)</span>
+            ) : null}
+          </dd>
+        </div>
+        <div>
+          <dt>Rank, semantic arm</dt>
+          <dd data-testid="why-rank-semantic">{rankText(answer.ranks.semantic)}</dd>
+        </div>
+        <div>
+          <dt>Rank, keyword arm</dt>
+          <dd data-testid="why-rank-keyword">{rankText(answer.ranks.keyword)}</dd>
+        </div>
+        <div>
+          <dt>Rank, merged</dt>
+          <dd data-testid="why-rank-merged">{rankText(answer.ranks.merged)}</dd>
+        </div>
+      </dl>
+    </div>
+  );
+}
+
+/** A search over the store's memories (summary or id), to pick one without copying its id. */
+function MemoryPicker({ store, onPick }: { store: string; onPick: (id: string) => void }) {
+  const [q, setQ] = useState("");
+  const inputId = useId();
+  return (
+    <div className={styles.picker} data-testid="why-picker">
+      <label htmlFor={inputId}>Search the memories of {store}</label>
+      <input
+        id={inputId}
+        type="search"
+        value={q}
+        onChange={(e) => setQ(e.target.value)}
+        placeholder="words of its summary"
+        autoComplete="off"
+        autoFocus
+      />
+      {q.trim().length >= 2 ? <PickerResults store={store} q={q.trim()} onPick={onPick} /> : null}
+    </div>
+  );
+}
+
+function PickerResults({ store, q, onPick }: { store: string; q: string; onPick: (id: string) => void }) {
+  const list = useMemoryList({ store: storeParam(store), q, type: "", tag: "" });
+  if (list.isPending) return <p className={styles.hint}>Searching…</p>;
+  if (list.error) return <p className={styles.error}>{errorMessage(list.error)}</p>;
+  const items = (list.data?.pages ?? []).flatMap((p) => p.items).slice(0, PICK_LIMIT);
+  if (items.length === 0)
+    return (
+      <p className={styles.hint}>
+        No memory of {store} matches “{q}”.
+      </p>
+    );
+  return (
+    <ul className={styles.pickList}>
+      {items.map((m) => (
+        <li key={m.id}>
+          <button type="button" onClick={() => onPick(m.id)} data-testid="why-pick">
+            <code className={styles.mono}>{m.id}</code> <span>{m.summary}</span>
+          </button>
+        </li>
+      ))}
+    </ul>
+  );
+}
