@@ -1,7 +1,7 @@
 import { useId, type ReactNode } from "react";
 import { triageAdvice, type TraceStep } from "@/lib/recall/confidence";
 import { explainTrace } from "@/lib/recall/explain";
-import { formatScore, shortenId } from "@/lib/format";
+import { formatBm25, formatScore, shortenId } from "@/lib/format";
 import { basisText, normalizeLevel, resultRowHref, topScoreIsCosine } from "@/lib/recall-log/format";
 import { noticeTitle } from "@/lib/charts/score-distribution";
 import type { LoggedRecall, RecallNotice } from "@/lib/recall-log/types";

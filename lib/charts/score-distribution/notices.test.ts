@@ -23,7 +23,8 @@ const buried = () => {
         kind: "buried_best_hit",
         memory_id: "m4",
         message: "m4 has the best raw cosine (0.537) but sits at rank 4, outside the pool.",
-        keyword_score: 1.16,
+        keyword_score: null,
+        computed_keyword_score: 1.16,
       },
       { kind: "some_new_kind", message: "Something without a memory." },
     ],
@@ -59,7 +60,8 @@ describe("notices on the chart", () => {
     expect(p.callouts).toEqual([]);
     expect(p.points.some((pt) => pt.notice)).toBe(false);
     expect(noticeTitle("buried_best_hit")).toBe("Buried best hit");
-    expect(noticeTitle("keyword_not_fetched")).toBe("Keyword not fetched");
+    expect(noticeTitle("some_other_kind")).toBe("Some other kind");
+    expect(noticeTitle("keyword_outside_fetch_window")).toBe("BM25 not fetched");
     expect(NOTICE_STROKE).toMatch(/^#[0-9a-f]{6}$/);
   });
 });

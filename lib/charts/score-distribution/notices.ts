@@ -9,6 +9,9 @@ export const NOTICE_STROKE = "#b45309";
 
 const KIND_TITLES: Readonly<Record<string, string>> = Object.freeze({
   buried_best_hit: "Buried best hit",
+  keyword_outside_fetch_window: "BM25 not fetched",
+  reranked: "Reranked",
+  rerank_failed: "Rerank failed",
 });
 
 /** A notice kind as a heading: the known ones by name, others from their code. */
@@ -34,13 +37,13 @@ export function withNotices(
   const points = prepared.points.map((p) => ({ ...p }));
   for (const n of notices) {
     if (typeof n?.message !== "string") continue;
+    // A memory is highlighted once, by its first notice; every notice is still listed.
     const memoryId = typeof n.memory_id === "string" && n.memory_id !== "" ? n.memory_id : null;
     const point = memoryId === null ? undefined : points.find((p) => p.memoryId === memoryId);
     if (point) {
-      point.notice = n.kind;
-      if (point.scores.bm25 === null && typeof n.keyword_score === "number" && Number.isFinite(n.keyword_score)) {
-        point.displayBm25 = n.keyword_score;
-      }
+      point.notice ??= n.kind;
+      const computed = n.computed_keyword_score;
+      if (point.scores.bm25 === null && typeof computed === "number" && Number.isFinite(computed)) point.displayBm25 = computed;
     }
     callouts.push({ kind: String(n.kind), memoryId, message: n.message, onChart: point !== undefined });
   }
