@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import type { RecallNotice } from "@/lib/recall-log/types";
 import { NOTICE_STROKE, noticeTitle, prepareScoreDistribution } from "./index";
 import { missingBm25Of } from "./with-pool";
 import { candidates, view } from "./test-fixtures";
@@ -20,13 +21,14 @@ const buried = () => {
     ...v,
     notices: [
       {
-        kind: "buried_best_hit",
+        kind: "buried_best_hit" as const,
         memory_id: "m4",
         message: "m4 has the best raw cosine (0.537) but sits at rank 4, outside the pool.",
         keyword_score: null,
         computed_keyword_score: 1.16,
       },
-      { kind: "some_new_kind", message: "Something without a memory." },
+      // A kind this build does not know (a newer server): shown by its message.
+      { kind: "some_new_kind" as RecallNotice["kind"], message: "Something without a memory." },
     ],
   };
 };
@@ -48,7 +50,7 @@ describe("notices on the chart", () => {
   it("lists a notice whose memory is not drawn on this axis as off the chart", () => {
     const v = buried();
     const p = prepareScoreDistribution(
-      { ...v, notices: [{ kind: "buried_best_hit", memory_id: "m5", message: "x" }] },
+      { ...v, notices: [{ kind: "buried_best_hit" as const, memory_id: "m5", message: "x" }] },
       "raw_cosine",
     );
     expect(p.callouts[0]).toMatchObject({ memoryId: "m5", onChart: false });
