@@ -1,5 +1,6 @@
 "use client";
 
+import { Button } from "@/components/ui/button";
 import { useEffect, useState } from "react";
 import type { SelectorOption, StoreOption } from "@/lib/queries/use-recall";
 import styles from "./console.module.css";
@@ -15,9 +16,7 @@ export function UnconfiguredStoreNotice({ store, onUseEmbedded }: { store: strin
         <strong>The store “{store}” is not configured here,</strong> so this recall cannot run on it again from this dashboard.
         Add it to <code>REMOTE_STORES</code> to run it there, or run the same query on the embedded store.
       </p>
-      <button type="button" onClick={onUseEmbedded}>
-        Run on the embedded store instead
-      </button>
+      <Button onClick={onUseEmbedded}>Run on the embedded store instead</Button>
     </div>
   );
 }
@@ -67,15 +66,14 @@ export function RemoteStoreNotice({ store }: { store: StoreOption | undefined })
         for inspection.
         {!store.health.ok ? ` It is not reachable right now: ${store.health.message ?? "unknown error"}` : ""}
       </p>
-      <button
-        type="button"
+      <Button
         onClick={() => {
           window.localStorage.setItem(key!, "1");
           setDismissed(key);
         }}
       >
         Understood
-      </button>
+      </Button>
     </div>
   );
 }

@@ -1,5 +1,6 @@
 "use client";
 
+import { Button } from "@/components/ui/button";
 import Link from "next/link";
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
 import { useEffect, useRef, useState, type FormEvent } from "react";
@@ -118,14 +119,9 @@ export function RecallConsole() {
             </>
           ) : null}
           {unreachable(runError) && run.variables ? (
-            <button
-              type="button"
-              className={styles.retryButton}
-              onClick={() => run.variables && send(run.variables)}
-              disabled={run.isPending}
-            >
+            <Button size="small" onClick={() => run.variables && send(run.variables)} disabled={run.isPending}>
               {run.isPending ? "Retrying…" : "Retry"}
-            </button>
+            </Button>
           ) : null}
         </div>
       ) : null}
@@ -139,9 +135,9 @@ export function RecallConsole() {
         <div className={styles.errorBox} role="alert">
           Could not show recall {recallId}: {errorMessage(shown.error)} <Link href="/">Start a new recall</Link>.
           {unreachable(shown.error) ? (
-            <button type="button" className={styles.retryButton} onClick={() => void shown.refetch()} disabled={shown.isFetching}>
+            <Button size="small" onClick={() => void shown.refetch()} disabled={shown.isFetching}>
               {shown.isFetching ? "Retrying…" : "Retry"}
-            </button>
+            </Button>
           ) : null}
         </div>
       ) : null}
@@ -160,8 +156,7 @@ export function RecallConsole() {
           <ul className={styles.examples}>
             {EXAMPLE_QUERIES.map((example) => (
               <li key={example.query}>
-                <button
-                  type="button"
+                <Button
                   className={styles.example}
                   onClick={() => {
                     set("query", example.query);
@@ -169,7 +164,7 @@ export function RecallConsole() {
                   }}
                 >
                   {example.query}
-                </button>{" "}
+                </Button>{" "}
                 <span className={styles.exampleKind}>{example.kind}</span>
               </li>
             ))}

@@ -1,5 +1,6 @@
 "use client";
 
+import { Button } from "@/components/ui/button";
 import { useRouter } from "next/navigation";
 import { useId, useState, type FormEvent } from "react";
 import { errorMessage } from "@/lib/queries/fetch-json";
@@ -62,7 +63,7 @@ export function CompareActions({ view }: { view: LoggedRecall }) {
       </h2>
       <div className={styles.actionRow}>
         {rerunsOf(view).map(({ label, change }) => (
-          <button
+          <Button
             key={label}
             type="button"
             onClick={() => rerun(label, change)}
@@ -70,7 +71,7 @@ export function CompareActions({ view }: { view: LoggedRecall }) {
             title={configured ? undefined : `The store “${view.store}” is not configured here.`}
           >
             {pending === label ? "Running…" : label}
-          </button>
+          </Button>
         ))}
         <form className={styles.inlineForm} onSubmit={onCompare}>
           <label htmlFor={inputId}>or with recall</label>
@@ -84,9 +85,9 @@ export function CompareActions({ view }: { view: LoggedRecall }) {
             spellCheck={false}
             maxLength={64}
           />
-          <button type="submit" disabled={other.trim() === ""}>
+          <Button type="submit" disabled={other.trim() === ""}>
             Compare
-          </button>
+          </Button>
         </form>
       </div>
       {!configured ? (

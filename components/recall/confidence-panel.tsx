@@ -234,8 +234,13 @@ function NoticeTrace({ notices }: { notices: readonly RecallNotice[] | undefined
           {n.ranks ? (
             <span className={styles.noticeRanks}>
               {" "}
-              Rank semantic {rankText(n.ranks.semantic)} · keyword {rankText(n.ranks.keyword)} · merged {rankText(n.ranks.merged)}
-              .
+              {`Rank semantic ${rankText(n.ranks.semantic)} · keyword ${rankText(n.ranks.keyword)} · merged ${rankText(n.ranks.merged)}.`}
+            </span>
+          ) : null}
+          {typeof n.computed_keyword_score === "number" ? (
+            <span className={styles.noticeRanks}>
+              {" "}
+              BM25 {formatBm25(n.computed_keyword_score)}, computed for display: not used by the merge.
             </span>
           ) : null}
         </li>

@@ -1,5 +1,6 @@
 "use client";
 
+import { Button } from "@/components/ui/button";
 import { useId, useState } from "react";
 import { CopyButton } from "@/components/ui/copy-button";
 import type { LoggedRecall } from "@/lib/recall-log/types";
@@ -28,16 +29,17 @@ export function RawJsonPanel({ view }: { view: LoggedRecall }) {
         <div className={styles.rawBody}>
           <div className={styles.tabs} role="group" aria-label="Which JSON">
             {(["request", "answer"] as const).map((t) => (
-              <button
+              <Button
                 key={t}
                 type="button"
-                className={styles.tab}
+                variant={tab === t ? "primary" : "secondary"}
+                size="small"
                 aria-pressed={tab === t}
                 aria-controls={panelId}
                 onClick={() => setTab(t)}
               >
                 {t === "request" ? "Request" : "Answer"}
-              </button>
+              </Button>
             ))}
             <CopyButton value={text} label={tab === "request" ? "request JSON" : "answer JSON"} nameValue={false} />
           </div>

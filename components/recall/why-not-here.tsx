@@ -1,5 +1,6 @@
 "use client";
 
+import { Button } from "@/components/ui/button";
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
 import { useId, useState, type FormEvent } from "react";
 import { formatBm25, formatScore } from "@/lib/format";
@@ -66,12 +67,12 @@ export function WhyNotHerePanel({ view }: { view: LoggedRecall }) {
           spellCheck={false}
           maxLength={200}
         />
-        <button type="submit" disabled={draft.trim() === ""}>
+        <Button type="submit" disabled={draft.trim() === ""}>
           Explain
-        </button>
-        <button type="button" className={styles.linkButton} aria-expanded={picking} onClick={() => setPicking((p) => !p)}>
+        </Button>
+        <Button variant="ghost" aria-expanded={picking} onClick={() => setPicking((p) => !p)}>
           {picking ? "Close the picker" : "Pick from the store's memories"}
-        </button>
+        </Button>
       </form>
       {picking ? (
         <MemoryPicker
@@ -181,9 +182,9 @@ function PickerResults({ store, q, onPick }: { store: string; q: string; onPick:
     <ul className={styles.pickList}>
       {items.map((m) => (
         <li key={m.id}>
-          <button type="button" onClick={() => onPick(m.id)} data-testid="why-pick">
+          <Button onClick={() => onPick(m.id)} data-testid="why-pick">
             <code className={styles.mono}>{m.id}</code> <span>{m.summary}</span>
-          </button>
+          </Button>
         </li>
       ))}
     </ul>

@@ -1,5 +1,6 @@
 "use client";
 
+import { Button } from "@/components/ui/button";
 import { useRouter } from "next/navigation";
 import { useId, useState, type FormEvent } from "react";
 import styles from "../inspect.module.css";
@@ -39,9 +40,9 @@ export function ComparePicker({ a, b, problem }: { a: string; b: string; problem
           Recall B
         </label>
         <input id={idB} type="text" value={ids.b} onChange={(e) => setIds({ ...ids, b: e.target.value })} autoComplete="off" />
-        <button type="submit" disabled={!ids.a.trim() || !ids.b.trim()}>
+        <Button type="submit" disabled={!ids.a.trim() || !ids.b.trim()}>
           Compare
-        </button>
+        </Button>
       </form>
     </section>
   );

@@ -1,5 +1,6 @@
 "use client";
 
+import { Button } from "@/components/ui/button";
 import Link from "next/link";
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
 import { useMemo, useState } from "react";
@@ -145,9 +146,9 @@ function RankTable({ rows }: { rows: readonly RankChange[] }) {
         </table>
       </div>
       {rows.length > ROWS_SHOWN ? (
-        <button type="button" className={styles.more} onClick={() => setAll((v) => !v)}>
+        <Button className={styles.more} size="small" onClick={() => setAll((v) => !v)}>
           {all ? `Show the first ${ROWS_SHOWN}` : `Show all ${rows.length} memories`}
-        </button>
+        </Button>
       ) : null}
     </section>
   );
