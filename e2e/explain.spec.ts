@@ -44,7 +44,12 @@ async function logged(request: APIRequestContext, id: string) {
   };
 }
 
+// Until the embedded store sends notices and GET /api/recalls/{id}/why exists (issue 17's backend,
+// in flight in parallel), these two cannot pass; they are written against the API's shapes.
+const BACKEND_PENDING = true;
+
 test("the buried best hit is named on the chart and in why this level", async ({ page, request }) => {
+  test.fixme(BACKEND_PENDING, "the embedded store's notices are not on main yet");
   test.setTimeout(180_000);
   const { result, id } = await runIn(page, MAYA, { k: 20 });
   const stored = await logged(request, id);
@@ -189,15 +194,16 @@ test("open in console shows exactly what an ingested recall asked, and runs it o
 
   await page.goto(`/recalls/${id}`);
   await page.getByRole("link", { name: "Open in console" }).click();
+  const form = page.getByRole("form", { name: "Run a recall" });
   await expect(page).toHaveURL(new RegExp(`/\\?recall=${id}$`));
-  await expect(page.getByRole("textbox", { name: "Query" })).toHaveValue(query, { timeout: 30_000 });
-  await expect(page.getByLabel("Store")).toHaveValue(store);
+  await expect(form.getByRole("textbox", { name: "Query" })).toHaveValue(query, { timeout: 30_000 });
+  await expect(form.getByLabel("Store")).toHaveValue(store);
   await expect(page.getByTestId("unconfigured-store-option")).toHaveText(`${store} (not configured here)`);
-  await expect(page.getByLabel("k", { exact: true })).toHaveValue("7");
-  await expect(page.getByLabel("Search mode")).toHaveValue("semantic");
-  await expect(page.getByLabel("Selector")).toHaveValue("off");
-  await expect(page.getByLabel("Types")).toHaveValue("fact");
-  await expect(page.getByLabel("Tags", { exact: true })).toHaveValue("people");
+  await expect(form.getByLabel("k", { exact: true })).toHaveValue("7");
+  await expect(form.getByLabel("Search mode")).toHaveValue("semantic");
+  await expect(form.getByLabel("Selector")).toHaveValue("off");
+  await expect(form.getByLabel("Types")).toHaveValue("fact");
+  await expect(form.getByLabel("Tags", { exact: true })).toHaveValue("people");
   await expect(page.getByTestId("unsupported-filters")).toContainText("scope");
   const notice = page.getByTestId("unconfigured-store");
   await expect(notice).toContainText(`The store “${store}” is not configured here`);
@@ -208,7 +214,7 @@ test("open in console shows exactly what an ingested recall asked, and runs it o
   await expect(page).toHaveURL(/\?recall=[0-9a-f-]{36}$/);
   const result = page.getByTestId("recall-result");
   await expect(result.getByTestId("recall-query")).toHaveText(query);
-  await expect(page.getByLabel("Store")).toHaveValue("embedded");
+  await expect(form.getByLabel("Store")).toHaveValue("embedded");
   await expect(result.getByTestId("recall-filters")).toContainText("types: fact");
 });
 
