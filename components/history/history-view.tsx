@@ -11,6 +11,7 @@ import { useHistory, useHistoryCount, useHistoryFacets } from "@/lib/queries/use
 import { useStores } from "@/lib/queries/use-recall";
 import { countLine, splitLine } from "./history-count-line";
 import type { HistoryItem } from "@/lib/recall-log/history";
+import { SavedViews } from "@/components/filters/saved-views";
 import { CreateSetBar } from "./create-set";
 import { HistoryFilterBar } from "./history-filters";
 import { HistoryTable } from "./history-table";
@@ -131,6 +132,7 @@ export function HistoryView() {
           stores={storeChoices}
           profiles={facets.data?.profiles ?? []}
         />
+        <SavedViews page="history" params={writeHistoryUrl(state)} />
         <DrillDownChips state={state} onChange={navigate} />
         {selected.size > 0 ? <CreateSetBar selected={[...selected.values()]} onClear={() => setSelected(new Map())} /> : null}
         <div className={styles.toolbar}>

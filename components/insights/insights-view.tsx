@@ -13,6 +13,7 @@ import { useStores } from "@/lib/queries/use-recall";
 import { LevelChart, SelectorChart } from "./insight-charts";
 import { HeadlineStats, LabelStats } from "./insight-stats";
 import { BucketTable, Disagreements, DroppedTable, ModelTable, ReasonTable, StoreTable } from "./insight-tables";
+import { SavedViews } from "@/components/filters/saved-views";
 import { InsightsFilterBar } from "./insights-filters";
 import {
   allowedBuckets,
@@ -138,6 +139,7 @@ export function InsightsView() {
           onRefresh={() => setRefreshed((n) => n + 1)}
           refreshing={insights.isFetching}
         />
+        <SavedViews page="insights" params={writeInsightsUrl(state)} />
         <p className={styles.scopeLine} data-testid="insights-scope" aria-live="polite">
           {data ? (
             <>
