@@ -29,8 +29,10 @@ export async function proxy(request: NextRequest): Promise<NextResponse> {
 }
 
 export const config = {
-  // Everything but the API (see above).
-  matcher: ["/((?!api/).*)"],
+  // Everything but the API (see above) and the capture endpoints, the recall proxy (/proxy/…)
+  // and OTLP (/v1/traces): their handlers run the same guard themselves, with their own body
+  // rules (byte-for-byte forwarding, protobuf), docs/ARCHITECTURE.md "Capture from production".
+  matcher: ["/((?!api/|proxy/|v1/).*)"],
 };
 
 function refuse(refusal: Refusal): NextResponse {

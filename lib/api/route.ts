@@ -73,7 +73,7 @@ export function apiRoute<
   }
 }
 
-function withSecurityHeaders(response: Response): Response {
+export function withSecurityHeaders(response: Response): Response {
   try {
     for (const [name, value] of Object.entries(SECURITY_HEADERS)) response.headers.set(name, value);
     return response;
@@ -106,9 +106,14 @@ function checkRaw(value: unknown, where: "query" | "params") {
  * that lies about it) never costs more than `maxBytes` of memory.
  */
 export async function readBodyText(request: Request, maxBytes: number): Promise<string> {
+  return (await readBodyBytes(request, maxBytes)).toString("utf8");
+}
+
+/** The body's bytes as sent, refusing more than `maxBytes` with a 413 (see readBodyText). */
+export async function readBodyBytes(request: Request, maxBytes: number): Promise<Buffer> {
   const declared = Number(request.headers.get("content-length") ?? NaN);
   if (declared > maxBytes) throw tooLarge(maxBytes);
-  if (!request.body) return "";
+  if (!request.body) return Buffer.alloc(0);
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
   let total = 0;
@@ -122,7 +127,7 @@ export async function readBodyText(request: Request, maxBytes: number): Promise<
     }
     chunks.push(value);
   }
-  return Buffer.concat(chunks, total).toString("utf8");
+  return Buffer.concat(chunks, total);
 }
 
 async function readJson(request: NextRequest, maxBytes: number): Promise<unknown> {

@@ -16,18 +16,33 @@ describe("key scopes", () => {
     ["GET", "/api/keys"],
     ["POST", "/api/keys"],
     ["DELETE", "/api/keys/0b6c1a7e-0000-4000-8000-000000000000"],
+    ["POST", "/v1/traces"],
+    ["POST", "/proxy/prod/api/v1/memory/recall"],
+    ["GET", "/proxy/prod/api/v1/memory/list"],
   ];
   const allowed = (scope: (typeof API_KEY_SCOPES)[number]) =>
     routes.filter(([m, p]) => scopeAllows(scope, m, p)).map(([m, p]) => `${m} ${p}`);
 
-  it("ingest may only POST /api/recalls", () => {
-    expect(allowed("ingest")).toEqual(["POST /api/recalls"]);
+  it("ingest may only send recalls: POST /api/recalls, POST /v1/traces and the recall proxy", () => {
+    expect(allowed("ingest")).toEqual([
+      "POST /api/recalls",
+      "POST /v1/traces",
+      "POST /proxy/prod/api/v1/memory/recall",
+      "GET /proxy/prod/api/v1/memory/list",
+    ]);
+    expect(scopeAllows("ingest", "GET", "/v1/traces")).toBe(false);
+    expect(scopeAllows("ingest", "POST", "/proxyish")).toBe(false);
     expect(scopeAllows("ingest", "post", "/api/recalls/")).toBe(true);
     expect(scopeAllows("ingest", "GET", "/api/recalls")).toBe(false);
   });
 
   it("read may only GET (never the key list)", () => {
-    expect(allowed("read")).toEqual(["GET /api/recalls", "GET /api/recalls/export", "GET /api/memories"]);
+    expect(allowed("read")).toEqual([
+      "GET /api/recalls",
+      "GET /api/recalls/export",
+      "GET /api/memories",
+      "GET /proxy/prod/api/v1/memory/list",
+    ]);
     expect(scopeAllows("read", "HEAD", "/api/recalls")).toBe(true);
   });
 

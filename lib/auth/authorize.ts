@@ -14,13 +14,16 @@ export type Principal = { kind: "open" } | { kind: "public" } | { kind: "session
  * with sign-in off, anyone; with it on, a signed-in browser or an active API key whose scope
  * allows this method and path. A key that is presented is always checked, even beside a cookie.
  */
-export async function authorizeApi(request: NextRequest): Promise<Principal> {
+export async function authorizeApi(request: NextRequest, options: { keyHeader?: string } = {}): Promise<Principal> {
   const config = authConfig();
   if (!config.enabled) return { kind: "open" };
   const { pathname } = request.nextUrl;
   if (isPublicApiPath(pathname)) return { kind: "public" };
-  const { token, malformed } = bearerToken(request.headers.get("authorization"));
-  if (malformed) throw new ApiError(401, "unauthorized", "The Authorization header must be: Bearer <key>.");
+  // The recall proxy forwards the agent's own Authorization to the memory service, so the
+  // dashboard's key travels in a header of its own there (docs/ARCHITECTURE.md "Capture from production").
+  const keyHeader = options.keyHeader ?? "authorization";
+  const { token, malformed } = bearerToken(request.headers.get(keyHeader));
+  if (malformed) throw new ApiError(401, "unauthorized", `The ${headerName(keyHeader)} header must be: Bearer <key>.`);
   if (token) {
     const key = await findActiveKey(await getPrisma(), token);
     if (!key) throw new ApiError(401, "invalid_api_key", "This API key is not known or was revoked.");
@@ -30,6 +33,10 @@ export async function authorizeApi(request: NextRequest): Promise<Principal> {
   }
   if (await hasSession(request, config)) return { kind: "session" };
   throw new ApiError(SIGN_IN_REQUIRED.status, SIGN_IN_REQUIRED.code, SIGN_IN_REQUIRED.message);
+}
+
+function headerName(lower: string): string {
+  return lower.replace(/(^|-)([a-z])/g, (_, dash: string, c: string) => dash + c.toUpperCase());
 }
 
 /** For routes only a signed-in person may use (key management), or anyone when sign-in is off. */

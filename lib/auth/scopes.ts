@@ -11,7 +11,7 @@ export type ApiKeyScope = (typeof API_KEY_SCOPES)[number];
 export const ApiKeyScopeSchema = z.enum(API_KEY_SCOPES);
 
 export const SCOPE_DESCRIPTIONS: Record<ApiKeyScope, string> = {
-  ingest: "may only send recalls (POST /api/recalls)",
+  ingest: "may only send recalls (POST /api/recalls, POST /v1/traces, the recall proxy /proxy/…)",
   read: "may only read (GET)",
   full: "may read and write everything except API keys",
 };
@@ -21,13 +21,20 @@ export function isKeyManagementPath(pathname: string): boolean {
   return pathname === "/api/keys" || pathname.startsWith("/api/keys/") || pathname.startsWith("/api/auth/");
 }
 
+/** The recall proxy's paths, `/proxy/{store}/…`. */
+export function isProxyPath(pathname: string): boolean {
+  return pathname === "/proxy" || pathname.startsWith("/proxy/");
+}
+
 export function scopeAllows(scope: ApiKeyScope, method: string, pathname: string): boolean {
   const verb = method.toUpperCase();
   const path = pathname.length > 1 ? pathname.replace(/\/+$/, "") : pathname;
   if (isKeyManagementPath(path)) return false;
   switch (scope) {
     case "ingest":
-      return verb === "POST" && path === "/api/recalls";
+      // The capture paths (docs/ARCHITECTURE.md "Capture from production"): what an agent or its
+      // collector needs to ship recalls, and the recall proxy, which it calls in every method.
+      return (verb === "POST" && (path === "/api/recalls" || path === "/v1/traces")) || isProxyPath(path);
     case "read":
       return verb === "GET" || verb === "HEAD";
     case "full":

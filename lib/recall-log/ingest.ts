@@ -12,7 +12,7 @@ import {
 } from "@/lib/recall/wire";
 import { isoDateTimeString, withInputRules } from "@/lib/validation/input-rules";
 import { insertRecalls, recallRow } from "./repository";
-import type { LoggedRequest } from "./types";
+import type { LoggedConfidence, LoggedRequest } from "./types";
 import type { IngestedSelectorBlock } from "@/lib/recall/selector-block";
 
 /**
@@ -87,7 +87,7 @@ export async function ingestRecalls(
       seen.set(externalId, index);
     }
     try {
-      rows.push({ index, ...toRow(data, externalId) });
+      rows.push({ index, ...toRow(data, externalId, { source: "ingest" }) });
     } catch (error) {
       if (!(error instanceof RecallInputError)) throw error;
       results[index] = {
@@ -131,7 +131,75 @@ export function underOneRule(block: IngestedSelectorBlock | null, pageLength: nu
   return block;
 }
 
-function toRow(data: z.output<typeof IngestItemSchema>, externalId: string | null) {
+/**
+ * A recall captured on the way (docs/ARCHITECTURE.md "Capture from production"): the recall
+ * proxy's (the agent's request and the service's answer) or an OpenTelemetry retriever span's.
+ * Judged by the same item schema and the same wire translation as `POST /api/recalls`.
+ */
+export interface CapturedRecall {
+  source: "proxy" | "otel";
+  store: string;
+  /** A `RecallRequest` as the agent sent it. */
+  request: unknown;
+  /** A `RecallResponse` as the service answered it (for a span: its results and any stated blocks). */
+  response: unknown;
+  latency_ms?: number | null;
+  created_at?: Date;
+  trace?: { traceId: string; spanId: string };
+  /**
+   * The confidence block when the dashboard computed it (a span that stated none): kept instead
+   * of translating a stated one.
+   */
+  computedConfidence?: LoggedConfidence;
+}
+
+export type CaptureResult =
+  { status: "accepted"; id: string; warnings?: string[] } | { status: "rejected"; errors: { path: string[]; message: string }[] };
+
+/** Logs captured recalls in one statement per batch; a bad item is rejected alone, with reasons. */
+export async function captureRecalls(prisma: PrismaClient, items: readonly CapturedRecall[]): Promise<CaptureResult[]> {
+  const results: CaptureResult[] = new Array(items.length);
+  const rows: { index: number; row: ReturnType<typeof recallRow>; warnings: string[] }[] = [];
+  items.forEach((item, index) => {
+    const parsed = IngestItemSchema.safeParse({
+      store: item.store,
+      request: item.request,
+      response: item.response,
+      latency_ms: item.latency_ms ?? null,
+    });
+    if (!parsed.success) {
+      results[index] = { status: "rejected", errors: itemErrorsFromZod(parsed.error.issues) };
+      return;
+    }
+    const options = {
+      source: item.source,
+      ...(item.trace ? { trace: item.trace } : {}),
+      ...(item.created_at ? { createdAt: item.created_at } : {}),
+      ...(item.computedConfidence ? { confidence: item.computedConfidence } : {}),
+    };
+    rows.push({ index, ...toRow(parsed.data, null, options) });
+  });
+  const written = await insertRecalls(
+    prisma,
+    rows.map((r) => r.row),
+  );
+  for (const { index, row, warnings } of rows) {
+    results[index] = written.has(row.id)
+      ? { status: "accepted", id: row.id, ...(warnings.length > 0 ? { warnings } : {}) }
+      : { status: "rejected", errors: [{ path: [], message: "not written" }] };
+  }
+  return results;
+}
+
+interface RowOptions {
+  source: "ingest" | "proxy" | "otel";
+  trace?: { traceId: string; spanId: string };
+  createdAt?: Date;
+  /** A block computed here, used instead of the response's. */
+  confidence?: LoggedConfidence;
+}
+
+function toRow(data: z.output<typeof IngestItemSchema>, externalId: string | null, options: RowOptions) {
   const { request, response } = data;
   const degraded = degradedFromWire(response);
   const decoded = decodeSelectorBlock(response.selector);
@@ -174,16 +242,19 @@ function toRow(data: z.output<typeof IngestItemSchema>, externalId: string | nul
   }
   const row = recallRow({
     id,
-    createdAt: data.created_at ? new Date(data.created_at) : new Date(),
-    source: "ingest",
+    createdAt: data.created_at ? new Date(data.created_at) : (options.createdAt ?? new Date()),
+    source: options.source,
     externalId,
+    trace: options.trace ?? null,
     request: requestView,
     latencyMs: data.latency_ms ?? null,
     outcome: {
       results: resultsFromWire(response.results),
-      confidence: response.confidence
-        ? confidenceFromWire(response.confidence, { degraded: degraded !== undefined, searchMode: requestView.search_mode })
-        : null,
+      confidence:
+        options.confidence ??
+        (response.confidence
+          ? confidenceFromWire(response.confidence, { degraded: degraded !== undefined, searchMode: requestView.search_mode })
+          : null),
       selector,
       candidates,
       timings: {},

@@ -18,6 +18,11 @@ export type LoggedConfidence = ConfidenceResult & {
   threshold_values: Thresholds;
   /** True when `background_mean` was derived as top/(1+prominence), not computed from a pool. */
   background_derived?: boolean;
+  /**
+   * Who worked the block out when it is not a service's statement: `"scores"` — computed here by
+   * the fallback rules from the returned scores alone (an OpenTelemetry span that stated none).
+   */
+  computed_from?: "scores";
 };
 
 /** One returned memory as the log keeps it. */

@@ -9,8 +9,11 @@
  *   context), then answers the next scripted answer, or by default the full §3.4 response
  *   (golden case S-1 confidence) cut to `k` results.
  * - `GET /api/v1/memory/list` and `GET /api/v1/memory/stats` over a small fixed corpus.
+ * - `POST /api/v1/memory/remember` (a write): validates the summary (10–500 characters) and
+ *   answers `{status, memory_id, scope, lint}` with a fresh id; nothing is kept.
  * - Scripted answers (`setNext`): any JSON, an error status with the envelope, raw text
- *   (malformed JSON), a delay, a request that never answers, a dropped connection.
+ *   (malformed JSON), a chunked stream written piece by piece, a delay, a request that never
+ *   answers, a dropped connection.
  * - Every request is recorded (method, path, query, headers, body).
  *
  * Test-only control routes, without auth: `GET /__fake/health`, `GET /__fake/requests`,
@@ -23,6 +26,7 @@
  *
  * Self-contained on purpose (node:http only): it must not share the client's decoders.
  */
+import { randomUUID } from "node:crypto";
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
@@ -262,6 +266,8 @@ export type ScriptedAnswer =
   | (AnswerBase & { json: unknown; status?: number })
   | (AnswerBase & { error: number; code?: string; message?: string; details?: Record<string, unknown> })
   | (AnswerBase & { raw: string; status?: number; contentType?: string })
+  /** Chunked, one piece every `intervalMs` (e.g. server-sent events). */
+  | (AnswerBase & { stream: string[]; intervalMs?: number; status?: number; contentType?: string })
   /** Accept the request and never answer (until the client gives up or the server closes). */
   | (AnswerBase & { hang: true })
   /** Destroy the connection without an answer. */
@@ -407,6 +413,18 @@ export async function startFakeMemoryService(options: FakeMemoryServiceOptions =
         });
         const headers = { ...(answer.error === 503 ? { "retry-after": "5" } : {}), ...answer.headers };
         sendJson(res, answer.error, envelope, headers);
+      } else if ("stream" in answer) {
+        if (res.headersSent) return;
+        res.writeHead(answer.status ?? 200, { "content-type": answer.contentType ?? "text/event-stream", ...answer.headers });
+        const pieces = [...answer.stream];
+        const next = () => {
+          if (res.destroyed) return;
+          const piece = pieces.shift();
+          if (piece === undefined) return void res.end();
+          res.write(piece);
+          later(answer.intervalMs ?? 20, next);
+        };
+        next();
       } else if ("raw" in answer) {
         if (res.headersSent) return;
         res.writeHead(answer.status ?? 200, { "content-type": answer.contentType ?? "application/json", ...answer.headers });
@@ -463,6 +481,28 @@ export async function startFakeMemoryService(options: FakeMemoryServiceOptions =
       }
       if (wrongContext(filters.context_id)) return sendJson(res, 404, errorEnvelope(404));
       return sendJson(res, 200, defaultRecall({ ...b, query: String(b.query), k: typeof b.k === "number" ? b.k : 5 }));
+    }
+
+    if (path === `${API_PREFIX}/remember`) {
+      if (req.method !== "POST") return sendJson(res, 405, errorEnvelope(405, { message: "Method Not Allowed" }));
+      const scripted = takeScripted(path);
+      if (scripted) return play(scripted, req, res);
+      const b = (typeof recorded.body === "object" && recorded.body !== null ? recorded.body : {}) as Record<string, unknown>;
+      const summary = b.summary;
+      if (typeof summary !== "string" || summary.length < 10 || summary.length > 500) {
+        return sendJson(
+          res,
+          422,
+          errorEnvelope(422, {
+            details: {
+              errors: [
+                { loc: ["body", "summary"], msg: "String should have between 10 and 500 characters", type: "string_length" },
+              ],
+            },
+          }),
+        );
+      }
+      return sendJson(res, 201, { status: "success", memory_id: randomUUID(), scope: "working", lint: [] });
     }
 
     if (path === `${API_PREFIX}/list` || path === `${API_PREFIX}/stats`) {

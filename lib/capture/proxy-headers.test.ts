@@ -1,0 +1,70 @@
+import { describe, expect, it } from "vitest";
+import { downstreamResponseHeaders, upstreamRequestHeaders, withoutSessionCookie } from "./proxy-headers";
+
+describe("upstreamRequestHeaders", () => {
+  it("forwards the agent's headers, its Authorization included, as sent", () => {
+    const out = upstreamRequestHeaders([
+      ["Authorization", "Bearer kagura_agent"],
+      ["Content-Type", "application/json"],
+      ["Accept-Encoding", "gzip, br"],
+      ["X-Request-Id", "abc"],
+      ["User-Agent", "agent/1.0"],
+    ]);
+    expect(out).toEqual({
+      authorization: "Bearer kagura_agent",
+      "content-type": "application/json",
+      "accept-encoding": "gzip, br",
+      "x-request-id": "abc",
+      "user-agent": "agent/1.0",
+    });
+  });
+
+  it("drops hop-by-hop headers, those Connection names, Host, the length, x-forwarded-* and the dashboard's key", () => {
+    const out = upstreamRequestHeaders([
+      ["host", "dashboard:3000"],
+      ["connection", "keep-alive, X-Hop"],
+      ["x-hop", "1"],
+      ["keep-alive", "timeout=5"],
+      ["transfer-encoding", "chunked"],
+      ["te", "trailers"],
+      ["upgrade", "h2c"],
+      ["proxy-authorization", "Basic x"],
+      ["content-length", "12"],
+      ["x-forwarded-for", "10.0.0.1"],
+      ["x-forwarded-host", "dashboard"],
+      ["x-forwarded-port", "3000"],
+      ["x-forwarded-proto", "http"],
+      ["x-middleware-subrequest", "1"],
+      ["Recall-Inspector-Auth", "Bearer ri_secret"],
+      ["accept", "application/json"],
+    ]);
+    expect(out).toEqual({ accept: "application/json" });
+  });
+
+  it("keeps other cookies but never the dashboard's session", () => {
+    expect(upstreamRequestHeaders([["cookie", "recall_inspector_session=sealed; a=1; b=2"]])).toEqual({ cookie: "a=1; b=2" });
+    expect(upstreamRequestHeaders([["cookie", "recall_inspector_session=sealed"]])).toEqual({});
+    expect(withoutSessionCookie(" a=1 ;recall_inspector_session = x; b=2")).toBe("a=1; b=2");
+  });
+});
+
+describe("downstreamResponseHeaders", () => {
+  it("returns every answer header, duplicates kept, but the hop-by-hop ones", () => {
+    expect(
+      downstreamResponseHeaders([
+        ["Content-Type", "application/json"],
+        ["Set-Cookie", "a=1"],
+        ["Set-Cookie", "b=2"],
+        ["Connection", "close, X-Private"],
+        ["X-Private", "1"],
+        ["Transfer-Encoding", "chunked"],
+        ["Retry-After", "5"],
+      ]),
+    ).toEqual([
+      ["Content-Type", "application/json"],
+      ["Set-Cookie", "a=1"],
+      ["Set-Cookie", "b=2"],
+      ["Retry-After", "5"],
+    ]);
+  });
+});

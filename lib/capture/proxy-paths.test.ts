@@ -1,0 +1,20 @@
+import { describe, expect, it } from "vitest";
+import { isRecallCall } from "./proxy-capture";
+import { restOfPath } from "./proxy";
+
+describe("the proxy's paths", () => {
+  it("keeps the rest of the path as sent, percent-encoding and all", () => {
+    expect(restOfPath("/proxy/prod/api/v1/memory/recall", "prod")).toBe("/api/v1/memory/recall");
+    expect(restOfPath("/proxy/prod/api/v1/memory/a%2Fb", "prod")).toBe("/api/v1/memory/a%2Fb");
+    expect(restOfPath("/proxy/prod", "prod")).toBe("/");
+    expect(restOfPath("/proxy/prod/", "prod")).toBe("/");
+  });
+
+  it("logs only the REST recall", () => {
+    expect(isRecallCall("POST", "/api/v1/memory/recall")).toBe(true);
+    expect(isRecallCall("post", "/api/v1/memory/recall/")).toBe(true);
+    expect(isRecallCall("GET", "/api/v1/memory/recall")).toBe(false);
+    expect(isRecallCall("POST", "/api/v1/memory/remember")).toBe(false);
+    expect(isRecallCall("POST", "/api/v1/memory/recall-stats")).toBe(false);
+  });
+});
