@@ -146,6 +146,8 @@ export interface CapturedRecall {
   latency_ms?: number | null;
   created_at?: Date;
   trace?: { traceId: string; spanId: string };
+  /** Idempotency key (e.g. `otel:<trace>:<span>`, so an export sent twice is logged once). */
+  externalId?: string;
   /**
    * The confidence block when the dashboard computed it (a span that stated none): kept instead
    * of translating a stated one.
@@ -154,13 +156,23 @@ export interface CapturedRecall {
 }
 
 export type CaptureResult =
-  { status: "accepted"; id: string; warnings?: string[] } | { status: "rejected"; errors: { path: string[]; message: string }[] };
+  | { status: "accepted"; id: string; warnings?: string[] }
+  | { status: "duplicate" }
+  | { status: "rejected"; errors: { path: string[]; message: string }[] };
 
 /** Logs captured recalls in one statement per batch; a bad item is rejected alone, with reasons. */
 export async function captureRecalls(prisma: PrismaClient, items: readonly CapturedRecall[]): Promise<CaptureResult[]> {
   const results: CaptureResult[] = new Array(items.length);
   const rows: { index: number; row: ReturnType<typeof recallRow>; warnings: string[] }[] = [];
+  const seen = new Set<string>();
   items.forEach((item, index) => {
+    if (item.externalId !== undefined) {
+      if (seen.has(item.externalId)) {
+        results[index] = { status: "duplicate" };
+        return;
+      }
+      seen.add(item.externalId);
+    }
     const parsed = IngestItemSchema.safeParse({
       store: item.store,
       request: item.request,
@@ -177,7 +189,7 @@ export async function captureRecalls(prisma: PrismaClient, items: readonly Captu
       ...(item.created_at ? { createdAt: item.created_at } : {}),
       ...(item.computedConfidence ? { confidence: item.computedConfidence } : {}),
     };
-    rows.push({ index, ...toRow(parsed.data, null, options) });
+    rows.push({ index, ...toRow(parsed.data, item.externalId ?? null, options) });
   });
   const written = await insertRecalls(
     prisma,
@@ -186,7 +198,7 @@ export async function captureRecalls(prisma: PrismaClient, items: readonly Captu
   for (const { index, row, warnings } of rows) {
     results[index] = written.has(row.id)
       ? { status: "accepted", id: row.id, ...(warnings.length > 0 ? { warnings } : {}) }
-      : { status: "rejected", errors: [{ path: [], message: "not written" }] };
+      : { status: "duplicate" };
   }
   return results;
 }
