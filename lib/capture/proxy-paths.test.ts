@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { isRecallCall } from "./proxy-capture";
-import { restOfPath } from "./proxy";
+import { restOfPath, withNoTransform } from "./proxy";
 
 describe("the proxy's paths", () => {
   it("keeps the rest of the path as sent, percent-encoding and all", () => {
@@ -8,6 +8,12 @@ describe("the proxy's paths", () => {
     expect(restOfPath("/proxy/prod/api/v1/memory/a%2Fb", "prod")).toBe("/api/v1/memory/a%2Fb");
     expect(restOfPath("/proxy/prod", "prod")).toBe("/");
     expect(restOfPath("/proxy/prod/", "prod")).toBe("/");
+  });
+
+  it("adds no-transform to Cache-Control once", () => {
+    expect(withNoTransform(null)).toBe("no-transform");
+    expect(withNoTransform("private, max-age=0")).toBe("private, max-age=0, no-transform");
+    expect(withNoTransform("No-Transform, max-age=5")).toBe("No-Transform, max-age=5");
   });
 
   it("logs only the REST recall", () => {

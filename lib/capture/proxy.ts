@@ -47,6 +47,7 @@ export async function proxyRequest(request: NextRequest, storeName: string): Pro
 
     const headers = new Headers();
     for (const [name, value] of downstreamResponseHeaders(answer.headers)) headers.append(name, value);
+    headers.set("cache-control", withNoTransform(headers.get("cache-control")));
     let stream = answer.body;
     if (stream && isRecallCall(request.method, rest) && body) {
       stream = stream.pipeThrough(
@@ -67,6 +68,16 @@ export async function proxyRequest(request: NextRequest, storeName: string): Pro
   } catch (error) {
     return withSecurityHeaders(errorResponse(error instanceof ApiError ? error : toApiError(error)));
   }
+}
+
+/**
+ * `no-transform` on every answer: Next compresses answers the client accepts compressed, which
+ * would re-encode what the service chose not to (its bytes and Content-Length); an intermediary
+ * leaves a `no-transform` answer as it is (RFC 9111 §5.2.2.6), and Next's compression does.
+ */
+export function withNoTransform(cacheControl: string | null): string {
+  if (!cacheControl || cacheControl.trim() === "") return "no-transform";
+  return /(^|,)\s*no-transform\s*(,|$)/i.test(cacheControl) ? cacheControl : `${cacheControl}, no-transform`;
 }
 
 function hasBody(method: string): boolean {
