@@ -11,6 +11,8 @@ const BENCHES: Record<string, () => Promise<{ run: (args: string[]) => Promise<v
   keyword: () => import("./bench/keyword"),
   eval: () => import("./bench/eval"),
   embed: () => import("./bench/embed"),
+  proxy: () => import("./bench/proxy"),
+  otlp: () => import("./bench/otlp"),
 };
 
 runScript(async () => {

@@ -113,6 +113,14 @@ export function ConfidencePanel({ view }: ConfidencePanelProps) {
         </p>
       ) : null}
 
+      {confidence.computed_from === "scores" ? (
+        <p className={styles.warning} role="note" data-testid="confidence-computed-here">
+          Computed here, not stated by a memory service: the span carried no confidence block, so the fallback rules judged the{" "}
+          {confidence.result_count} returned score{confidence.result_count === 1 ? "" : "s"} alone (no candidate pool, no raw
+          cosines).
+        </p>
+      ) : null}
+
       {view.degraded ? (
         <p className={styles.warning}>
           This recall ran degraded (<span className={styles.mono}>{view.degraded.reason}</span>), so some scores may be missing.
