@@ -15,6 +15,7 @@
 import { authConfigProblem } from "./auth/config";
 import { resolveDatabaseConfig } from "./db/config";
 import { embedderConfigProblem } from "./embeddings/config";
+import { readRerankConfig } from "./rerank/config";
 import { readLlmSelectorConfig } from "./selectors/llm";
 import { readRemoteStoreConfigs } from "./stores/remote/config";
 
@@ -130,6 +131,14 @@ export const ENV_SETTINGS: readonly EnvSetting[] = [
     meaning:
       "The LLM selector: any OpenAI-compatible chat-completions endpoint (OpenAI, Ollama, vLLM, llama.cpp server). Without it the console offers the offline score-gap selector.",
     scope: "app",
+  },
+  {
+    names: ["RERANK_BASE_URL", "RERANK_MODEL", "RERANK_API_KEY", "RERANK_TIMEOUT_MS"],
+    default: "unset (timeout `10000`)",
+    meaning:
+      "A reranker for the embedded store: any endpoint speaking the common `/rerank` protocol (Cohere, Jina, vLLM, text-embeddings-inference), posted to `{RERANK_BASE_URL}/rerank` with `{model, query, documents, top_n}`. Without it `use_rerank: true` is refused on the embedded store. The key never reaches the browser, a log line or the history.",
+    scope: "app",
+    checks: { RERANK_BASE_URL: httpUrl, RERANK_TIMEOUT_MS: positiveInt(600_000) },
   },
   {
     names: ["AUTH_PASSWORD"],
@@ -248,6 +257,7 @@ export function checkEnv(env: Env = process.env): void {
     ],
     ["REMOTE_STORES", () => readRemoteStoreConfigs(env)],
     ["SELECTOR_LLM_BASE_URL", () => readLlmSelectorConfig(env)],
+    ["RERANK_BASE_URL", () => readRerankConfig(env)],
     [
       "AUTH_PASSWORD",
       () => {

@@ -53,20 +53,20 @@ export async function runRecall(
     ...(body.filters ? { filters: body.filters } : {}),
   };
 
+  const storeRequest = {
+    query: body.query,
+    k: body.k,
+    searchMode: body.search_mode,
+    useRerank: body.use_rerank,
+    filters: body.filters && { types: body.filters.types, tags: body.filters.tags, tagsMatch: body.filters.tags_match },
+  };
+  // A request the store cannot serve at all is refused (4xx) before it runs, and not logged.
+  store.checkRequest?.(storeRequest);
   const started = performance.now();
   let outcome: StoreRecallOutcome | undefined;
   let failure: LogRecallInput["error"];
   try {
-    outcome = await store.recall(
-      {
-        query: body.query,
-        k: body.k,
-        searchMode: body.search_mode,
-        useRerank: body.use_rerank,
-        filters: body.filters && { types: body.filters.types, tags: body.filters.tags, tagsMatch: body.filters.tags_match },
-      },
-      options.signal,
-    );
+    outcome = await store.recall(storeRequest, options.signal);
   } catch (error) {
     failure = storeFailure(error, options.signal);
   }

@@ -7,6 +7,7 @@ import type { Level } from "@/lib/recall/confidence";
 import type { SearchMode } from "@/lib/recall/merge";
 import type { ArmRanks } from "@/lib/recall/arm-ranks";
 import type { NoticeKind, RecallNotice } from "@/lib/recall/notices";
+import type { WhyAnswer, WhyReason } from "@/lib/recall/why";
 import type { IngestedSelectorBlock } from "@/lib/recall/selector-block";
 import type { LoggedConfidence, LoggedResult } from "@/lib/recall/wire";
 import type { RecallLabels } from "./labels";
@@ -109,16 +110,9 @@ export type RecallNoticeKind = NoticeKind;
 
 /**
  * `GET /api/recalls/{id}/why?memory_id=…`: where one memory stood in this recall and the rule that
- * kept it off the page (or that it is on it). `keyword_score` may be computed for display only: when
- * `ranks.keyword` is null the merge did not use it.
+ * kept it off the page (or that it is on it), from lib/recall/why.ts. `raw_cosine` and
+ * `keyword_score` are the merge's values when it used them (`*_used_by_merge`, ranks not null),
+ * else computed now for display only.
  */
-export interface WhyNotHereAnswer {
-  memory_id: string;
-  raw_cosine: number | null;
-  keyword_score: number | null;
-  ranks: ArmRanks;
-  /** A short code (outside the fetch window, below the page, filtered, deleted, another model, dropped by the selector…). */
-  reason: string;
-  /** The reason in a sentence. */
-  message: string;
-}
+export type WhyNotHereAnswer = WhyAnswer;
+export type { WhyReason };

@@ -1,25 +1,17 @@
-import { randomUUID } from "node:crypto";
 import type { Prisma, PrismaClient } from "@prisma/client";
-import { EmbeddingServiceError, type Embedder } from "@/lib/embeddings/types";
-import { computeConfidence } from "@/lib/recall/confidence";
-import { itemErrorsFromZod } from "@/lib/recall/errors";
-import {
-  armsForMode,
-  buildCandidatePool,
-  candidatesK,
-  confidenceInputFromPool,
-  DEFAULT_FETCH_FACTOR,
-  fetchSize,
-  type ArmHit,
-} from "@/lib/recall/merge";
-import { MemoryIndex, type IndexFilter } from "./memory-index";
+import type { Embedder } from "@/lib/embeddings/types";
+import { DEFAULT_FETCH_FACTOR } from "@/lib/recall/merge";
+import type { RerankConfig } from "@/lib/rerank/config";
+import { importMemories, INSERT_CHUNK } from "./embedded-import";
+import { recallEmbedded, rerankRefusal, type MemoryMeta } from "./embedded-recall";
+import { KEYWORD_ANALYZER, MemoryIndex } from "./memory-index";
 import type { MemorySync } from "./memory-sync";
 import { MemoryRepository } from "./memory-repository";
-import { MemoryInputSchema, type ImportItemResult, type ValidMemoryInput } from "./memory-schemas";
-import { StoreError, type MemoryStore, type PoolMember, type StoreRecallOutcome, type StoreRecallRequest } from "./types";
+import type { ImportItemResult } from "./memory-schemas";
+import { StoreError, type MemoryStore, type StoreRecallOutcome, type StoreRecallRequest } from "./types";
+import { decodeVector, encodeVector } from "./vector-codec";
 
 const LOAD_PAGE = 2_000;
-const INSERT_CHUNK = 500;
 
 /** A memories row as the index rebuild reads it. */
 interface LoadedRow {
@@ -35,20 +27,12 @@ interface LoadedRow {
   embeddingModel: string | null;
 }
 
-/** What the store keeps in memory about each memory, to answer recalls without a query. */
-interface MemoryMeta {
-  summary: string;
-  type: string;
-  tags: string[];
-  importance: number;
-  createdAt: Date;
-  updatedAt: Date | null;
-}
-
 export interface EmbeddedStoreOptions {
   fetchFactor?: number;
   /** Other instances on the same PostgreSQL (lib/stores/memory-sync.ts); none for PGlite. */
   sync?: MemorySync;
+  /** The reranker `use_rerank` calls (lib/rerank); without one, `use_rerank` is refused. */
+  reranker?: RerankConfig | null;
 }
 
 /**
@@ -67,6 +51,7 @@ export class EmbeddedStore implements MemoryStore {
   /** The Memories page's reads (list, get, counts): plain database queries, no index. */
   readonly memories: MemoryRepository;
   private readonly sync: MemorySync | undefined;
+  readonly reranker: RerankConfig | null;
 
   constructor(
     private readonly prisma: PrismaClient,
@@ -77,6 +62,7 @@ export class EmbeddedStore implements MemoryStore {
     this.fetchFactor = options.fetchFactor ?? DEFAULT_FETCH_FACTOR;
     this.memories = new MemoryRepository(prisma);
     this.sync = options.sync;
+    this.reranker = options.reranker ?? null;
     this.sync?.attach({ refreshMemories: (ids) => this.refreshMemories(ids), reloadAll: () => this.reloadAll() });
   }
 
@@ -138,194 +124,108 @@ export class EmbeddedStore implements MemoryStore {
     return { memories: this.index.size, ms: performance.now() - started, readMs };
   }
 
+  /**
+   * Records which keyword analyzer the index was built with (`app_state.keyword_analyzer`) and
+   * tells whether it changed since the last start: the index is rebuilt from the table at every
+   * start, so an upgrade (e.g. stemming) takes effect at once, and recalls logged before it hold
+   * BM25 scores of the old analyzer. Returns the previous version when it changed, else null.
+   */
+  async recordKeywordAnalyzer(): Promise<{ from: string | null; to: string } | null> {
+    const key = "keyword_analyzer";
+    const row = await this.prisma.appState.findUnique({ where: { key } });
+    const previous = (row?.value as { version?: unknown } | null)?.version;
+    if (previous === KEYWORD_ANALYZER) return null;
+    const value = { version: KEYWORD_ANALYZER, at: new Date().toISOString(), memories: this.index.size };
+    await this.prisma.appState.upsert({ where: { key }, create: { key, value }, update: { value } });
+    return { from: typeof previous === "string" ? previous : null, to: KEYWORD_ANALYZER };
+  }
+
   get size(): number {
     return this.index.size;
   }
 
-  async recall(request: StoreRecallRequest): Promise<StoreRecallOutcome> {
+  /** Refuses, before anything runs or is logged, what this store cannot do (a rerank without a reranker). */
+  checkRequest(request: StoreRecallRequest): void {
+    const refusal = rerankRefusal(request, this.reranker);
+    if (refusal) throw refusal;
+  }
+
+  async recall(request: StoreRecallRequest, signal?: AbortSignal): Promise<StoreRecallOutcome> {
     // Changes another instance announced are applied before this recall searches.
     await this.sync?.flush();
-    const timings: Record<string, number> = {};
-    const time = async <T>(stage: string, fn: () => T | Promise<T>): Promise<T> => {
-      const start = performance.now();
-      try {
-        return await fn();
-      } finally {
-        timings[stage] = Math.round((performance.now() - start) * 1000) / 1000;
-      }
-    };
-
-    const arms = armsForMode(request.searchMode);
-    const poolSize = candidatesK({ k: request.k });
-    const fetch = fetchSize(poolSize, this.fetchFactor, { rerank: request.useRerank === true });
-    const filter: IndexFilter = {
-      types: request.filters?.types,
-      tags: request.filters?.tags,
-      tagsMatch: request.filters?.tagsMatch,
-    };
-
-    let semantic: ArmHit[] | null = null;
-    let degraded: StoreRecallOutcome["degraded"];
-    if (arms.semantic) {
-      this.assertVectorsCurrent();
-      try {
-        const [vector] = await time("embed_ms", () => this.embedder.embed([request.query], { priority: "query" }));
-        semantic = await time("semantic_ms", () => this.index.semanticTop(vector!, fetch, filter));
-      } catch (error) {
-        // As the reference (#1515): a hybrid search whose embedder fails goes on keyword-only.
-        if (!(error instanceof EmbeddingServiceError)) throw error;
-        if (request.searchMode !== "hybrid") throw new StoreError(502, "embedding_unavailable", error.message);
-        degraded = { reason: "embedding_unavailable" };
-      }
-    }
-    const keyword = arms.keyword ? await time("keyword_ms", () => this.index.keywordTop(request.query, fetch, filter)) : [];
-
-    const merged = await time("merge_ms", () => buildCandidatePool(request.searchMode, { semantic, keyword }));
-    const pool = merged.slice(0, poolSize);
-    const confidence = await time("confidence_ms", () => computeConfidence(confidenceInputFromPool(pool)));
-
-    const keywordRaw = new Map(keyword.map((hit) => [hit.id, hit.score]));
-    const candidates: PoolMember[] = merged.map((c, i) => ({
-      memory_id: c.id,
-      summary: this.meta.get(c.id)?.summary ?? null,
-      rank: i + 1,
-      raw_cosine: c.semantic_score_raw,
-      keyword_score: keywordRaw.get(c.id) ?? null,
-      hybrid_score: c.hybrid_score,
-      in_pool: i < poolSize,
-      returned: i < poolSize,
-    }));
-    const results = pool.map((c) => {
-      const m = this.meta.get(c.id);
-      return {
-        memory_id: c.id,
-        summary: m?.summary ?? "",
-        score: c.score,
-        type: m?.type,
-        tags: m?.tags,
-        importance: m?.importance,
-        created_at: m?.createdAt.toISOString(),
-        ...(m?.updatedAt ? { updated_at: m.updatedAt.toISOString() } : {}),
-      };
-    });
-    return { results, confidence, candidates, timings, ...(degraded ? { degraded } : {}) };
+    return recallEmbedded(
+      {
+        index: this.index,
+        embedder: this.embedder,
+        fetchFactor: this.fetchFactor,
+        reranker: this.reranker,
+        meta: (id) => this.meta.get(id),
+        assertVectorsCurrent: () => this.assertVectorsCurrent(),
+      },
+      request,
+      signal,
+    );
   }
 
   /**
    * Validates each item on its own, embeds the valid ones, and writes them in one transaction:
-   * a failure while embedding or writing leaves nothing half-written.
+   * a failure while embedding or writing leaves nothing half-written (lib/stores/embedded-import.ts).
    */
-  async add(items: readonly unknown[]): Promise<{ results: ImportItemResult[]; created: number; rejected: number }> {
-    const results: ImportItemResult[] = new Array(items.length);
-    const valid: { index: number; id: string; input: ValidMemoryInput }[] = [];
-    const firstIndexOf = new Map<string, number>();
-
-    items.forEach((item, index) => {
-      const parsed = MemoryInputSchema.safeParse(item);
-      const rawId = typeof (item as { id?: unknown })?.id === "string" ? (item as { id: string }).id : undefined;
-      if (!parsed.success) {
-        results[index] = {
-          index,
-          status: "rejected",
-          ...(rawId ? { id: rawId } : {}),
-          errors: itemErrorsFromZod(parsed.error.issues),
-        };
-        return;
-      }
-      const id = parsed.data.id ?? randomUUID();
-      const earlier = firstIndexOf.get(id);
-      if (earlier !== undefined) {
-        results[index] = {
-          index,
-          status: "rejected",
-          id,
-          errors: [{ path: ["id"], message: `duplicate of item ${earlier} in this batch` }],
-        };
-        return;
-      }
-      firstIndexOf.set(id, index);
-      valid.push({ index, id, input: parsed.data });
-    });
-
-    const existing = new Set(
-      valid.length === 0
-        ? []
-        : (await this.prisma.memory.findMany({ where: { id: { in: valid.map((v) => v.id) } }, select: { id: true } })).map(
-            (r) => r.id,
-          ),
+  add(items: readonly unknown[]): Promise<{ results: ImportItemResult[]; created: number; rejected: number }> {
+    return importMemories(
+      {
+        prisma: this.prisma,
+        embedder: this.embedder,
+        indexRow: (row) => this.indexRow(row),
+        announce: async (ids) => {
+          await this.sync?.announce(ids);
+        },
+      },
+      items,
     );
-    const fresh = valid.filter((v) => {
-      if (!existing.has(v.id)) return true;
-      results[v.index] = {
-        index: v.index,
-        status: "rejected",
-        id: v.id,
-        errors: [{ path: ["id"], message: "a memory with this id already exists" }],
-      };
-      return false;
-    });
+  }
 
-    if (fresh.length > 0) {
-      let vectors: Float32Array[];
+  /**
+   * The memory as the store holds it now, for "why isn't it here?" (lib/recall/why.ts): what the
+   * filters read, and whether the semantic arm can see it. Null when the store does not have it.
+   */
+  describeMemory(
+    id: string,
+  ): { type: string; tags: string[]; createdAt: string; vectorCurrent: boolean; embeddingModel: string | null } | null {
+    const meta = this.meta.get(id);
+    const entry = this.index.entry(id);
+    if (!meta || !entry) return null;
+    const stale = this.stale.has(id);
+    return {
+      type: meta.type,
+      tags: meta.tags,
+      createdAt: meta.createdAt.toISOString(),
+      vectorCurrent: entry.hasVector && !stale,
+      embeddingModel: stale ? (this.stale.get(id) ?? null) : this.embedder.id,
+    };
+  }
+
+  /**
+   * One memory's scores for a query, computed now exactly as the arms would (for display: they
+   * were not used by any merge). The cosine needs the query embedded, so it is computed only when
+   * asked; an embedder failure leaves it null.
+   */
+  async scoresNow(
+    query: string,
+    id: string,
+    want: { cosine: boolean; keyword: boolean },
+  ): Promise<{ raw_cosine: number | null; keyword_score: number | null }> {
+    const keyword_score = want.keyword ? this.index.keywordScoreOf(query, id) : null;
+    let raw_cosine: number | null = null;
+    if (want.cosine && this.index.entry(id)?.hasVector && !this.stale.has(id)) {
       try {
-        vectors = await this.embedder.embed(
-          fresh.map((v) => v.input.summary),
-          { priority: "bulk" },
-        );
-      } catch (error) {
-        if (error instanceof EmbeddingServiceError) {
-          throw new StoreError(
-            error.reason === "timeout" ? 504 : 502,
-            "embedding_unavailable",
-            `${error.message} Nothing was imported.`,
-          );
-        }
-        throw error;
+        const [vector] = await this.embedder.embed([query], { priority: "query" });
+        raw_cosine = this.index.cosineOf(vector!, id);
+      } catch {
+        raw_cosine = null;
       }
-      const now = new Date();
-      const rows: Prisma.MemoryCreateManyInput[] = fresh.map((v, i) => ({
-        id: v.id,
-        summary: v.input.summary,
-        content: v.input.content || null,
-        type: v.input.type ?? "note",
-        tags: dedupe(v.input.tags ?? []),
-        importance: v.input.importance ?? 0.5,
-        createdAt: v.input.created_at ? new Date(v.input.created_at) : now,
-        embedding: encodeVector(vectors[i]!),
-        embeddingModel: this.embedder.id,
-      }));
-      // ON CONFLICT DO NOTHING (skipDuplicates) + RETURNING: an id a concurrent import wrote
-      // between the check above and this insert becomes that item's rejection, never a unique
-      // violation that fails the whole batch.
-      const written = new Set<string>();
-      await this.prisma.$transaction(async (tx) => {
-        for (let start = 0; start < rows.length; start += INSERT_CHUNK) {
-          const inserted = await tx.memory.createManyAndReturn({
-            data: rows.slice(start, start + INSERT_CHUNK),
-            skipDuplicates: true,
-            select: { id: true },
-          });
-          for (const { id } of inserted) written.add(id);
-        }
-      });
-      rows.forEach((row, i) => {
-        if (written.has(row.id)) this.indexRow({ ...row, vector: vectors[i]! });
-      });
-      await this.sync?.announce([...written]);
-      fresh.forEach((v) => {
-        results[v.index] = written.has(v.id)
-          ? { index: v.index, status: "created", id: v.id }
-          : {
-              index: v.index,
-              status: "rejected",
-              id: v.id,
-              errors: [{ path: ["id"], message: "a memory with this id already exists (written by a concurrent import)" }],
-            };
-      });
     }
-
-    const created = results.filter((r) => r.status === "created").length;
-    return { results, created, rejected: items.length - created };
+    return { raw_cosine, keyword_score };
   }
 
   /** Deletes the memory from the database and the index. */
@@ -422,21 +322,4 @@ export class EmbeddedStore implements MemoryStore {
       updatedAt: row.updatedAt ? new Date(row.updatedAt) : null,
     });
   }
-}
-
-function dedupe(tags: readonly string[]): string[] {
-  return [...new Set(tags)];
-}
-
-/** A vector as stored in `memories.embedding`: float32 little-endian bytes, base64. */
-export function encodeVector(vector: Float32Array): string {
-  return Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength).toString("base64");
-}
-
-export function decodeVector(text: string): Float32Array {
-  const bytes = Buffer.from(text, "base64");
-  // Copy into a fresh, aligned buffer: Buffer.from may hand back a slice of a shared pool.
-  const out = new Float32Array(bytes.byteLength / 4);
-  new Uint8Array(out.buffer).set(bytes);
-  return out;
 }

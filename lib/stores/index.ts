@@ -4,6 +4,7 @@ import { resolveDatabaseConfig } from "@/lib/db/config";
 import { getEmbedder } from "@/lib/embeddings";
 import { demoCorpusEnabled } from "@/lib/env";
 import { processSingletonAsync } from "@/lib/process-singleton";
+import { readRerankConfig } from "@/lib/rerank/config";
 import { ensureDemoCorpus } from "./demo-corpus";
 import { EmbeddedStore } from "./embedded-store";
 import { MemorySync } from "./memory-sync";
@@ -25,9 +26,15 @@ async function openEmbeddedStore(): Promise<EmbeddedStore> {
     sync = new MemorySync(config.url, db.prisma);
     await sync.start();
   }
-  const store = new EmbeddedStore(db.prisma, getEmbedder(), { sync });
+  const store = new EmbeddedStore(db.prisma, getEmbedder(), { sync, reranker: readRerankConfig(process.env) });
   const { memories, ms } = await store.load();
   console.log(`Recall Inspector: embedded store index rebuilt (${memories} memories, ${Math.round(ms)} ms).`);
+  const analyzer = await store.recordKeywordAnalyzer();
+  if (analyzer?.from) {
+    console.log(
+      `Recall Inspector: keyword analyzer changed from ${analyzer.from} to ${analyzer.to}; the keyword index was rebuilt with it (recalls logged before keep their old BM25 scores).`,
+    );
+  }
   if (demoCorpusEnabled() && (await ensureDemoCorpus(store, db.prisma))) {
     console.log(`Recall Inspector: loaded the demo corpus (${store.size} memories).`);
   }

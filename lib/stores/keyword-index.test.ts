@@ -123,6 +123,27 @@ describe("the keyword arm", () => {
     }
   }, 120_000);
 
+  it("scores one memory exactly as the arm does (keywordScoreOf), 0 without a matching term, null for an unknown id", () => {
+    const index = indexOf(zipf);
+    index.remove(zipf.filter((_, i) => i % 7 === 3).map((d) => d.id));
+    let compared = 0;
+    for (const query of zipfQueries.slice(0, 60)) {
+      const all = index.keywordTop(query, 10_000, undefined, { prune: false });
+      const scored = new Map(all.map((h) => [h.id, h.score]));
+      for (const d of zipf.slice(0, 200)) {
+        const one = index.keywordScoreOf(query, d.id);
+        if (!index.has(d.id)) expect(one).toBeNull();
+        else {
+          expect(one).toBe(scored.get(d.id) ?? 0);
+          compared++;
+        }
+      }
+    }
+    expect(compared).toBeGreaterThan(5000);
+    expect(index.keywordScoreOf("the of and", zipf[0]!.id)).toBe(0);
+    expect(index.keywordScoreOf("w1", "no-such-memory")).toBeNull();
+  }, 120_000);
+
   it("breaks score ties by id and keeps repeated and stopword-only queries right", () => {
     const index = indexOf([
       { id: "b", text: "alpha beta" },

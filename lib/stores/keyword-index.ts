@@ -251,6 +251,41 @@ export class KeywordIndex {
     return heap.sorted();
   }
 
+  /**
+   * The BM25 of one document for the query, computed exactly as `top` scores it (same terms,
+   * same arithmetic, same order), or null when the id is not indexed; 0 when no term matches.
+   * Cheap (one seek per term): what the recall shows for a memory the arm's fetch window left
+   * out, marked as not used by the merge.
+   */
+  scoreOf(queryTerms: readonly string[], id: string): number | null {
+    const doc = this.docOf.get(id);
+    if (doc === undefined) return null;
+    const terms = tokenize(queryTerms.join(" "))
+      .map((t) => this.processTerm(t))
+      .filter((t): t is string => !!t);
+    const length = this.lengths[doc]!;
+    const seen = new Set<string>();
+    let sum = 0;
+    let quality = 0;
+    for (const term of terms) {
+      const t = this.termIds.get(term);
+      if (t === undefined) continue;
+      const p = this.postings[t]!;
+      if (p.dead > 0) this.compact(p);
+      if (p.df === 0) continue;
+      const at = seek(p.docs, p.length, 0, doc);
+      if (at >= p.length || p.docs[at] !== doc) continue;
+      const idf = Math.log(1 + (this.count - p.df + 0.5) / (p.df + 0.5));
+      const tf = p.tfs[at]!;
+      sum += idf * (0 + (tf * (K1 + 1)) / (tf + K1 * (1 - B + (B * length) / this.avgLength)));
+      if (!seen.has(term)) {
+        seen.add(term);
+        quality++;
+      }
+    }
+    return (sum * quality) / Math.max(1, quality);
+  }
+
   /** Drops removed documents' entries and recomputes the list's bounds. */
   private compact(p: Postings): void {
     let w = 0;

@@ -125,6 +125,43 @@ export class MemoryIndex {
     return this.keyword.top(terms, limit, accept ? (id) => accept(this.rowOf.get(id)!) : null, options);
   }
 
+  /**
+   * One memory's BM25 for the query, exactly as `keywordTop` would score it; null when it is not
+   * indexed, 0 when no term matches (lib/stores/keyword-index.ts `scoreOf`).
+   */
+  keywordScoreOf(query: string, id: string): number | null {
+    if (!this.rowOf.has(id)) return null;
+    const terms = distinctTerms(query);
+    if (terms.length === 0) return 0;
+    return this.keyword.scoreOf(terms, id);
+  }
+
+  /**
+   * One memory's raw cosine with `query`, exactly as `semanticTop` computes it (the same scan,
+   * restricted to its row); null when it is not indexed or has no vector for the current model.
+   */
+  cosineOf(query: Float32Array, id: string): number | null {
+    const row = this.rowOf.get(id);
+    if (row === undefined || !this.matrix.hasVector(row)) return null;
+    const [hit] = this.matrix.top(query, this.ids.length, 1, (r) => r === row, "f32");
+    return hit ? hit[0] : null;
+  }
+
+  /** The type and tags the filters read, or null when the memory is not indexed. */
+  entry(id: string): { type: string; tags: readonly string[]; hasVector: boolean } | null {
+    const row = this.rowOf.get(id);
+    if (row === undefined) return null;
+    return { type: this.types[row]!, tags: this.tags[row]!, hasVector: this.matrix.hasVector(row) };
+  }
+
+  /** Whether the memory passes the recall's type and tag filters. */
+  passesFilter(id: string, filter?: IndexFilter): boolean | null {
+    const row = this.rowOf.get(id);
+    if (row === undefined) return null;
+    const accept = this.rowFilter(filter);
+    return accept ? accept(row) : true;
+  }
+
   private rowFilter(filter?: IndexFilter): ((row: number) => boolean) | null {
     const types = filter?.types?.length ? new Set(filter.types) : null;
     const tags = filter?.tags?.length ? filter.tags : null;
@@ -147,6 +184,14 @@ export function normalizeText(text: string): string {
 }
 
 const STOPWORDS = new Set(ENGLISH_STOPWORDS);
+
+/**
+ * What the keyword arm does to each word, and so which index the stored terms belong to: bumped
+ * whenever `keywordTerm` changes. The index lives in memory and is rebuilt from `memories` at
+ * every start, so a new analyzer takes effect on the next start; the store records the version
+ * it built with in `app_state` and says so once when it changed (lib/stores/embedded-store.ts).
+ */
+export const KEYWORD_ANALYZER = "en-lower-stopwords-1";
 
 /**
  * How a word enters the keyword index: lower case, English stopwords dropped. Stopwords carry

@@ -62,6 +62,11 @@ export interface MemoryStore {
   readonly name: string;
   readonly kind: "embedded" | "remote";
   recall(request: StoreRecallRequest, signal?: AbortSignal): Promise<StoreRecallOutcome>;
+  /**
+   * Throws a StoreError for a request this store cannot serve at all (e.g. `use_rerank` without a
+   * reranker), before anything runs: the caller answers 4xx and logs nothing.
+   */
+  checkRequest?(request: StoreRecallRequest): void;
 }
 
 /** A store problem the caller should report (422 bad request for this store, 409 model mismatch, 502/504 upstream). */

@@ -24,7 +24,8 @@ import { sortItems } from "../../lib/eval/report-table";
 import { EvalRunBodySchema } from "../../lib/eval/run-schemas";
 import { evalQueueIdle, evalRunReport, startEvalRun } from "../../lib/eval/runs";
 import { readDemoCorpus } from "../../lib/stores/demo-corpus";
-import { EmbeddedStore, encodeVector } from "../../lib/stores/embedded-store";
+import { EmbeddedStore } from "../../lib/stores/embedded-store";
+import { encodeVector } from "../../lib/stores/vector-codec";
 import { fmtMs, percentile, prng } from "./stats";
 
 function option(args: string[], name: string, fallback: string): string {

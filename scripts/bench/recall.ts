@@ -15,7 +15,8 @@ import { migrate } from "../../lib/db/migrator";
 import { UseLiteEmbedder } from "../../lib/embeddings/use-lite";
 import { normalize } from "../../lib/embeddings/types";
 import { readDemoCorpus } from "../../lib/stores/demo-corpus";
-import { EmbeddedStore, encodeVector } from "../../lib/stores/embedded-store";
+import { EmbeddedStore } from "../../lib/stores/embedded-store";
+import { encodeVector } from "../../lib/stores/vector-codec";
 import { fmtMs, mib, percentile, prng } from "./stats";
 
 /**

@@ -93,7 +93,14 @@ describe("EmbeddedStore (PGlite, USE-lite)", () => {
       computeConfidence({ hybridScores: pool.map((c) => c.hybrid_score!), semanticRaw: pool.map((c) => c.raw_cosine!) }),
     );
     expect(outcome.confidence.result_count).toBe(3);
-    expect(Object.keys(outcome.timings).sort()).toEqual(["confidence_ms", "embed_ms", "keyword_ms", "merge_ms", "semantic_ms"]);
+    expect(Object.keys(outcome.timings).sort()).toEqual([
+      "confidence_ms",
+      "embed_ms",
+      "keyword_ms",
+      "merge_ms",
+      "notices_ms",
+      "semantic_ms",
+    ]);
   });
 
   it("scores semantic mode with raw cosines and keyword mode with raw BM25 (z-score confidence)", async () => {

@@ -1,0 +1,129 @@
+/**
+ * The reranker client: one POST to `{base}/rerank` in the common protocol, Cohere-style
+ * `{model, query, documents, top_n}` → `{results: [{index, relevance_score}]}`; the bare array
+ * `[{index, score}]` that text-embeddings-inference answers is read as well. Every failure is a
+ * `RerankError` with a reason from one list, so the store can degrade visibly (the unreranked
+ * pool stands, a notice says why). The key goes only into the Authorization header: never into
+ * a message, a log line or the history.
+ */
+import { z } from "zod";
+import { rerankUrl, type RerankConfig } from "./config";
+
+export type RerankFailure = "timeout" | "unreachable" | "http_error" | "bad_response";
+
+export class RerankError extends Error {
+  override readonly name = "RerankError";
+  constructor(
+    readonly reason: RerankFailure,
+    message: string,
+    readonly status?: number,
+  ) {
+    super(message);
+  }
+}
+
+/** One document's relevance, by its index in the request's `documents`. */
+export interface RerankScore {
+  index: number;
+  score: number;
+}
+
+const Index = z.number().int().min(0);
+const Score = z.number().refine(Number.isFinite, "must be a finite number");
+const CohereAnswer = z.object({ results: z.array(z.object({ index: Index, relevance_score: Score })) });
+const BareAnswer = z.array(z.object({ index: Index, score: Score }));
+
+/** How much of an error body a message quotes. */
+const QUOTE_CHARS = 200;
+
+/**
+ * The relevance of each document, best first as the endpoint ordered them. Throws RerankError on
+ * a timeout, an unreachable endpoint, a non-2xx status, or an answer that is not one of the two
+ * shapes (or names an index outside `documents`, or one twice).
+ */
+export async function rerank(
+  config: RerankConfig,
+  request: { query: string; documents: readonly string[]; topN: number },
+  options: { signal?: AbortSignal; fetch?: typeof fetch } = {},
+): Promise<RerankScore[]> {
+  if (request.documents.length === 0) return [];
+  const doFetch = options.fetch ?? fetch;
+  const timeout = AbortSignal.timeout(config.timeoutMs);
+  const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
+  const url = rerankUrl(config.baseUrl);
+  let response: Response;
+  let text: string;
+  try {
+    response = await doFetch(url, {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        accept: "application/json",
+        ...(config.apiKey ? { authorization: `Bearer ${config.apiKey}` } : {}),
+      },
+      body: JSON.stringify({
+        model: config.model,
+        query: request.query,
+        documents: request.documents,
+        top_n: Math.min(request.topN, request.documents.length),
+      }),
+      signal,
+    });
+    text = await response.text();
+  } catch (error) {
+    if (timeout.aborted) throw new RerankError("timeout", `The reranker did not answer within ${config.timeoutMs} ms.`);
+    if (options.signal?.aborted) throw error;
+    throw new RerankError("unreachable", `The reranker at ${url} could not be reached (${describe(error)}).`);
+  }
+  if (!response.ok) {
+    throw new RerankError(
+      "http_error",
+      `The reranker answered HTTP ${response.status}: ${quote(text, config.apiKey)}`,
+      response.status,
+    );
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    throw new RerankError("bad_response", `The reranker's answer is not JSON: ${quote(text, config.apiKey)}`);
+  }
+  let scores: RerankScore[];
+  const cohere = CohereAnswer.safeParse(json);
+  if (cohere.success) scores = cohere.data.results.map((r) => ({ index: r.index, score: r.relevance_score }));
+  else {
+    const bare = BareAnswer.safeParse(json);
+    if (!bare.success) {
+      throw new RerankError(
+        "bad_response",
+        "The reranker's answer is neither {results: [{index, relevance_score}]} nor [{index, score}].",
+      );
+    }
+    scores = bare.data;
+  }
+  const seen = new Set<number>();
+  for (const s of scores) {
+    if (s.index >= request.documents.length) {
+      throw new RerankError(
+        "bad_response",
+        `The reranker named document ${s.index}, but only ${request.documents.length} were sent.`,
+      );
+    }
+    if (seen.has(s.index)) throw new RerankError("bad_response", `The reranker scored document ${s.index} twice.`);
+    seen.add(s.index);
+  }
+  return scores;
+}
+
+function describe(error: unknown): string {
+  const cause = error instanceof Error && error.cause instanceof Error ? error.cause : error;
+  return cause instanceof Error ? cause.message : String(cause);
+}
+
+/** A short, single-line quote of an upstream body, with the key blanked should it echo it. */
+function quote(text: string, key: string | undefined): string {
+  let line = text.replace(/\s+/g, " ").trim();
+  if (key) line = line.split(key).join("[key]");
+  if (line.length === 0) return "(empty body)";
+  return line.length > QUOTE_CHARS ? `${line.slice(0, QUOTE_CHARS)}…` : line;
+}

@@ -1,0 +1,138 @@
+/**
+ * Importing memories into the embedded store: each item validated on its own, the valid ones
+ * embedded and written in one transaction (a failure while embedding or writing leaves nothing
+ * half-written), then indexed. Split from embedded-store.ts, which keeps the index in step.
+ */
+import { randomUUID } from "node:crypto";
+import type { Prisma, PrismaClient } from "@prisma/client";
+import { EmbeddingServiceError, type Embedder } from "@/lib/embeddings/types";
+import { itemErrorsFromZod } from "@/lib/recall/errors";
+import { MemoryInputSchema, type ImportItemResult, type ValidMemoryInput } from "./memory-schemas";
+import { StoreError } from "./types";
+import { encodeVector } from "./vector-codec";
+
+export const INSERT_CHUNK = 500;
+
+export interface ImportContext {
+  prisma: PrismaClient;
+  embedder: Embedder;
+  /** Puts a written row into the index. */
+  indexRow(row: Prisma.MemoryCreateManyInput & { vector: Float32Array }): void;
+  /** Tells other instances which ids changed (lib/stores/memory-sync.ts). */
+  announce(ids: string[]): Promise<void>;
+}
+
+export async function importMemories(
+  ctx: ImportContext,
+  items: readonly unknown[],
+): Promise<{ results: ImportItemResult[]; created: number; rejected: number }> {
+  const { prisma, embedder } = ctx;
+  const results: ImportItemResult[] = new Array(items.length);
+  const valid: { index: number; id: string; input: ValidMemoryInput }[] = [];
+  const firstIndexOf = new Map<string, number>();
+
+  items.forEach((item, index) => {
+    const parsed = MemoryInputSchema.safeParse(item);
+    const rawId = typeof (item as { id?: unknown })?.id === "string" ? (item as { id: string }).id : undefined;
+    if (!parsed.success) {
+      results[index] = {
+        index,
+        status: "rejected",
+        ...(rawId ? { id: rawId } : {}),
+        errors: itemErrorsFromZod(parsed.error.issues),
+      };
+      return;
+    }
+    const id = parsed.data.id ?? randomUUID();
+    const earlier = firstIndexOf.get(id);
+    if (earlier !== undefined) {
+      results[index] = {
+        index,
+        status: "rejected",
+        id,
+        errors: [{ path: ["id"], message: `duplicate of item ${earlier} in this batch` }],
+      };
+      return;
+    }
+    firstIndexOf.set(id, index);
+    valid.push({ index, id, input: parsed.data });
+  });
+
+  const existing = new Set(
+    valid.length === 0
+      ? []
+      : (await prisma.memory.findMany({ where: { id: { in: valid.map((v) => v.id) } }, select: { id: true } })).map((r) => r.id),
+  );
+  const fresh = valid.filter((v) => {
+    if (!existing.has(v.id)) return true;
+    results[v.index] = {
+      index: v.index,
+      status: "rejected",
+      id: v.id,
+      errors: [{ path: ["id"], message: "a memory with this id already exists" }],
+    };
+    return false;
+  });
+
+  if (fresh.length > 0) {
+    let vectors: Float32Array[];
+    try {
+      vectors = await embedder.embed(
+        fresh.map((v) => v.input.summary),
+        { priority: "bulk" },
+      );
+    } catch (error) {
+      if (error instanceof EmbeddingServiceError) {
+        throw new StoreError(
+          error.reason === "timeout" ? 504 : 502,
+          "embedding_unavailable",
+          `${error.message} Nothing was imported.`,
+        );
+      }
+      throw error;
+    }
+    const now = new Date();
+    const rows: Prisma.MemoryCreateManyInput[] = fresh.map((v, i) => ({
+      id: v.id,
+      summary: v.input.summary,
+      content: v.input.content || null,
+      type: v.input.type ?? "note",
+      tags: [...new Set(v.input.tags ?? [])],
+      importance: v.input.importance ?? 0.5,
+      createdAt: v.input.created_at ? new Date(v.input.created_at) : now,
+      embedding: encodeVector(vectors[i]!),
+      embeddingModel: embedder.id,
+    }));
+    // ON CONFLICT DO NOTHING (skipDuplicates) + RETURNING: an id a concurrent import wrote
+    // between the check above and this insert becomes that item's rejection, never a unique
+    // violation that fails the whole batch.
+    const written = new Set<string>();
+    await prisma.$transaction(async (tx) => {
+      for (let start = 0; start < rows.length; start += INSERT_CHUNK) {
+        const inserted = await tx.memory.createManyAndReturn({
+          data: rows.slice(start, start + INSERT_CHUNK),
+          skipDuplicates: true,
+          select: { id: true },
+        });
+        for (const { id } of inserted) written.add(id);
+      }
+    });
+    rows.forEach((row, i) => {
+      if (written.has(row.id!)) ctx.indexRow({ ...row, vector: vectors[i]! });
+    });
+    await ctx.announce([...written]);
+    fresh.forEach((v) => {
+      results[v.index] = written.has(v.id)
+        ? { index: v.index, status: "created", id: v.id }
+        : {
+            index: v.index,
+            status: "rejected",
+            id: v.id,
+            errors: [{ path: ["id"], message: "a memory with this id already exists (written by a concurrent import)" }],
+          };
+    });
+  }
+
+  const created = results.filter((r) => r.status === "created").length;
+  return { results, created, rejected: items.length - created };
+}
