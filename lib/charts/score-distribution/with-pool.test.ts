@@ -1,3 +1,7 @@
+/**
+ * Over ~400 lines on purpose: the cases of one seam of the prepare step, each stating the whole
+ * view it expects (points, markers, sentences), so a reader sees input and output side by side.
+ */
 import { describe, expect, it } from "vitest";
 import { POINT_STYLES, prepareScoreDistribution } from "./index";
 import { type Cand, MEAN_HALF, PRESENT, candidates, kinds, marker, semantic, view } from "./test-fixtures";

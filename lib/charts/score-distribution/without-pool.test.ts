@@ -1,3 +1,7 @@
+/**
+ * Over ~400 lines on purpose: the cases of one seam of the prepare step, each stating the whole
+ * view it expects (points, markers, sentences), so a reader sees input and output side by side.
+ */
 import { describe, expect, it } from "vitest";
 import { confidenceFromWire } from "@/lib/recall/wire";
 import { NO_POOL_NOTE, POINT_STYLES, type ScoreDistributionInput, defaultScoreMetric, prepareScoreDistribution } from "./index";
