@@ -5,7 +5,10 @@ import { Bar, BarChart, CartesianGrid, Legend, ReferenceLine, ResponsiveContaine
 import { cutBinLabel, topHistogram } from "@/lib/calibration/chart";
 import { filtersObject } from "@/lib/calibration/what-if-params";
 import type { LevelConfusion } from "@/lib/calibration/metrics";
-import { errorMessage } from "@/lib/queries/fetch-json";
+import { Button } from "@/components/ui/button";
+import { controlClassName, Field } from "@/components/ui/field";
+import { EmptyState, ErrorState } from "@/components/ui/states";
+import { DataTable, numericCellClassName } from "@/components/ui/table";
 import { useFitProfile, type FitResponse } from "@/lib/queries/use-profiles";
 import { ConstantsTable } from "./profiles-view";
 import styles from "./profiles.module.css";
@@ -35,33 +38,43 @@ export function FitPanel() {
         vs go external against present vs absent), with 5-fold cross-validation; near-misses are reported apart.
       </p>
       <form onSubmit={submit} className={styles.form} aria-label="Fit form">
-        <label>
-          Labels from
-          <select value={from} onChange={(e) => setFrom(e.target.value as "run" | "recalls")}>
+        <Field id="fit-from" label="Labels from">
+          <select
+            id="fit-from"
+            className={controlClassName}
+            value={from}
+            onChange={(e) => setFrom(e.target.value as "run" | "recalls")}
+          >
             <option value="recalls">labeled recalls (History filters)</option>
             <option value="run">an evaluation run</option>
           </select>
-        </label>
+        </Field>
         {from === "run" ? (
-          <label>
-            Run id
-            <input value={runId} onChange={(e) => setRunId(e.target.value)} placeholder="uuid" />
-          </label>
+          <Field id="fit-run" label="Run id" hint="the run's id, from the Evaluate page">
+            <input
+              id="fit-run"
+              className={controlClassName}
+              value={runId}
+              onChange={(e) => setRunId(e.target.value)}
+              placeholder="uuid"
+            />
+          </Field>
         ) : (
-          <label>
-            History filters (query string)
-            <input value={filters} onChange={(e) => setFilters(e.target.value)} placeholder="store=embedded" />
-          </label>
+          <Field id="fit-filters" label="History filters (query string)" hint="empty = every labeled recall">
+            <input
+              id="fit-filters"
+              className={controlClassName}
+              value={filters}
+              onChange={(e) => setFilters(e.target.value)}
+              placeholder="store=embedded"
+            />
+          </Field>
         )}
-        <button type="submit" disabled={fit.isPending}>
+        <Button type="submit" variant="primary" disabled={fit.isPending}>
           {fit.isPending ? "Fitting…" : "Fit"}
-        </button>
+        </Button>
       </form>
-      {fit.error ? (
-        <p className={styles.error} role="alert">
-          {errorMessage(fit.error)}
-        </p>
-      ) : null}
+      {fit.error ? <ErrorState error={fit.error} title="The fit did not run." /> : null}
       {fit.data ? (
         <FitReport result={fit.data}>
           <form
@@ -71,10 +84,19 @@ export function FitPanel() {
               fit.mutate(body(true));
             }}
           >
-            <label>
-              Save as <input value={name} onChange={(e) => setName(e.target.value)} placeholder="my-profile" required />
-            </label>
-            <button type="submit">Save fitted profile</button>
+            <Field id="fit-name" label="Save as">
+              <input
+                id="fit-name"
+                className={controlClassName}
+                value={name}
+                onChange={(e) => setName(e.target.value)}
+                placeholder="my-profile"
+                required
+              />
+            </Field>
+            <Button type="submit" disabled={fit.isPending}>
+              Save fitted profile
+            </Button>
             {fit.data.saved ? <span role="status">Saved {fit.data.saved.name}.</span> : null}
           </form>
         </FitReport>
@@ -85,14 +107,14 @@ export function FitPanel() {
 
 function Confusion({ m, label }: { m: LevelConfusion; label: string }) {
   return (
-    <table className={styles.table} aria-label={`${label} confusion matrix`}>
+    <DataTable aria-label={`${label} confusion matrix`}>
       <thead>
         <tr>
           <th scope="col">{label}</th>
-          <th scope="col" className={styles.num}>
+          <th scope="col" className={numericCellClassName}>
             present
           </th>
-          <th scope="col" className={styles.num}>
+          <th scope="col" className={numericCellClassName}>
             absent
           </th>
         </tr>
@@ -101,12 +123,12 @@ function Confusion({ m, label }: { m: LevelConfusion; label: string }) {
         {(["high", "moderate", "low", "none"] as const).map((l) => (
           <tr key={l}>
             <th scope="row">{l}</th>
-            <td className={styles.num}>{m[l].present}</td>
-            <td className={styles.num}>{m[l].absent}</td>
+            <td className={numericCellClassName}>{m[l].present}</td>
+            <td className={numericCellClassName}>{m[l].absent}</td>
           </tr>
         ))}
       </tbody>
-    </table>
+    </DataTable>
   );
 }
 
@@ -124,7 +146,9 @@ function FitReport({ result, children }: { result: FitResponse; children: React.
       </p>
       <div className={styles.chart} aria-label="Top cosine of present and absent recalls, with the fitted cut">
         {bins.length === 0 ? (
-          <p className={styles.muted}>No semantic signal to draw: these recalls have no raw cosines.</p>
+          <EmptyState title="No semantic signal to draw.">
+            <p className={styles.muted}>These recalls have no raw cosines (keyword-only pools), so there is no cut to show.</p>
+          </EmptyState>
         ) : (
           <ResponsiveContainer width="100%" height="100%">
             <BarChart data={bins}>

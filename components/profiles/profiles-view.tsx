@@ -2,9 +2,13 @@
 
 import Link from "next/link";
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
-import { useEffect, useState, type FormEvent } from "react";
+import { useState, type FormEvent } from "react";
+import { Button } from "@/components/ui/button";
+import { controlClassName, Field } from "@/components/ui/field";
+import { Notice } from "@/components/ui/notice";
+import { ErrorState, LoadingState } from "@/components/ui/states";
+import { DataTable, numericCellClassName } from "@/components/ui/table";
 import { DEFAULT_PROFILE, type Profile } from "@/lib/calibration/profile";
-import { errorMessage } from "@/lib/queries/fetch-json";
 import { useAssignProfile, useProfiles, useSaveProfile } from "@/lib/queries/use-profiles";
 import { useStores } from "@/lib/queries/use-recall";
 import { THRESHOLD_KEYS, type ThresholdKey } from "@/lib/recall/thresholds";
@@ -29,25 +33,23 @@ export function ProfilesView() {
       <StoresPanel profiles={list} stores={stores.data ?? []} />
       <section className="panel" aria-labelledby="profiles-title">
         <h2 id="profiles-title">Profiles</h2>
-        {profiles.isPending ? <p role="status">Loading profiles…</p> : null}
+        {profiles.isPending ? <LoadingState>Loading profiles…</LoadingState> : null}
         {profiles.error ? (
-          <p className={styles.error} role="alert">
-            {errorMessage(profiles.error)}
-          </p>
+          <ErrorState error={profiles.error} title="Could not load the profiles." onRetry={() => void profiles.refetch()} />
         ) : null}
         {list.length ? (
-          <table className={styles.table} data-testid="profiles-table">
+          <DataTable data-testid="profiles-table">
             <thead>
               <tr>
                 <th scope="col">Name</th>
                 <th scope="col">Pool</th>
-                <th scope="col" className={styles.num}>
+                <th scope="col" className={numericCellClassName}>
                   Cosine guard (low / moderate)
                 </th>
-                <th scope="col" className={styles.num}>
+                <th scope="col" className={numericCellClassName}>
                   Prominence (moderate / high)
                 </th>
-                <th scope="col" className={styles.num}>
+                <th scope="col" className={numericCellClassName}>
                   CV estimate
                 </th>
                 <th scope="col">Source</th>
@@ -63,13 +65,13 @@ export function ProfilesView() {
                     {p.builtin ? <span className={styles.muted}> (built in)</span> : null}
                   </td>
                   <td>{p.pool_size === null ? "the page (k)" : `first ${p.pool_size}`}</td>
-                  <td className={styles.num}>
+                  <td className={numericCellClassName}>
                     {p.thresholds.abs_low_cosine} / {p.thresholds.abs_moderate_cosine}
                   </td>
-                  <td className={styles.num}>
+                  <td className={numericCellClassName}>
                     {p.thresholds.moderate_prominence} / {p.thresholds.high_prominence}
                   </td>
-                  <td className={styles.num}>{pct(p.source?.estimate?.balanced_accuracy)}</td>
+                  <td className={numericCellClassName}>{pct(p.source?.estimate?.balanced_accuracy)}</td>
                   <td>
                     {p.source?.kind === "fit"
                       ? `fit${p.source.dataset ? ` on ${p.source.dataset}` : p.source.run_id ? ` on run ${p.source.run_id.slice(0, 8)}` : ""}`
@@ -78,7 +80,7 @@ export function ProfilesView() {
                 </tr>
               ))}
             </tbody>
-          </table>
+          </DataTable>
         ) : null}
         <p className={styles.muted}>
           <Link href={`/what-if?profile=${encodeURIComponent(selectedName)}`}>What-if over history with {selectedName}</Link>
@@ -86,6 +88,8 @@ export function ProfilesView() {
       </section>
       {selected ? <ProfileDetail profile={selected} /> : null}
       <ProfileForm
+        // A new base starts the form afresh (its fields are the base's values until edited).
+        key={selected?.name ?? DEFAULT_PROFILE.name}
         base={selected}
         onSaved={(name) => router.replace(`${pathname}?profile=${encodeURIComponent(name)}`, { scroll: false })}
       />
@@ -103,7 +107,7 @@ function StoresPanel({ profiles, stores }: { profiles: Profile[]; stores: { name
       <p className={styles.muted}>
         Each store’s levels are judged by its profile too; the wire confidence block always stays the reference rules.
       </p>
-      <table className={styles.table}>
+      <DataTable>
         <tbody>
           {stores.map((s) => (
             <tr key={s.name}>
@@ -112,6 +116,7 @@ function StoresPanel({ profiles, stores }: { profiles: Profile[]; stores: { name
                 <label>
                   <span className="visually-hidden">Profile for {s.label}</span>
                   <select
+                    className={controlClassName}
                     aria-label={`Profile for ${s.name}`}
                     value={choice[s.name] ?? s.profile ?? "default"}
                     onChange={(e) => setChoice((c) => ({ ...c, [s.name]: e.target.value }))}
@@ -123,32 +128,28 @@ function StoresPanel({ profiles, stores }: { profiles: Profile[]; stores: { name
                     ))}
                   </select>
                 </label>{" "}
-                <button
-                  type="button"
+                <Button
+                  size="small"
                   disabled={assign.isPending || (choice[s.name] ?? s.profile) === s.profile}
                   onClick={() => assign.mutate({ store: s.name, profile: choice[s.name] ?? s.profile ?? "default" })}
                 >
                   Assign
-                </button>{" "}
+                </Button>{" "}
                 <span data-testid={`store-profile-${s.name}`}>uses {s.profile ?? "default"}</span>
                 {s.profile !== "default" ? (
                   <>
                     {" · "}
-                    <button type="button" onClick={() => assign.mutate({ store: s.name, profile: "default" })}>
+                    <Button size="small" variant="ghost" onClick={() => assign.mutate({ store: s.name, profile: "default" })}>
                       Use the reference
-                    </button>
+                    </Button>
                   </>
                 ) : null}
               </td>
             </tr>
           ))}
         </tbody>
-      </table>
-      {assign.error ? (
-        <p className={styles.error} role="alert">
-          {errorMessage(assign.error)}
-        </p>
-      ) : null}
+      </DataTable>
+      {assign.error ? <ErrorState error={assign.error} title="The profile was not assigned." /> : null}
     </section>
   );
 }
@@ -165,14 +166,14 @@ export function ConstantsTable({
 }) {
   const ref = DEFAULT_PROFILE.thresholds;
   return (
-    <table className={styles.table} data-testid="constants-table">
+    <DataTable data-testid="constants-table">
       <thead>
         <tr>
           <th scope="col">Constant</th>
-          <th scope="col" className={styles.num}>
+          <th scope="col" className={numericCellClassName}>
             {label}
           </th>
-          <th scope="col" className={styles.num}>
+          <th scope="col" className={numericCellClassName}>
             reference
           </th>
         </tr>
@@ -180,18 +181,18 @@ export function ConstantsTable({
       <tbody>
         <tr>
           <th scope="row">pool_size</th>
-          <td className={styles.num}>{poolSize ?? "k"}</td>
-          <td className={styles.num}>k</td>
+          <td className={numericCellClassName}>{poolSize ?? "k"}</td>
+          <td className={numericCellClassName}>k</td>
         </tr>
         {THRESHOLD_KEYS.map((key) => (
           <tr key={key}>
             <th scope="row">{key}</th>
-            <td className={styles.num}>{thresholds[key]}</td>
-            <td className={styles.num}>{ref[key]}</td>
+            <td className={numericCellClassName}>{thresholds[key]}</td>
+            <td className={numericCellClassName}>{ref[key]}</td>
           </tr>
         ))}
       </tbody>
-    </table>
+    </DataTable>
   );
 }
 
@@ -216,17 +217,13 @@ function ProfileDetail({ profile }: { profile: Profile }) {
 function ProfileForm({ base, onSaved }: { base: Profile | null; onSaved: (name: string) => void }) {
   const save = useSaveProfile();
   const start = base ?? DEFAULT_PROFILE;
-  const [name, setName] = useState("");
-  const [pool, setPool] = useState("");
-  const [description, setDescription] = useState("");
-  const [values, setValues] = useState<Record<string, string>>({});
-  useEffect(() => {
-    // eslint-disable-next-line react-hooks/set-state-in-effect -- syncs local state from the URL or a query after render; a rewrite as derived state changes behaviour, left to the page's owner
-    setName(start.builtin ? `${start.name}-copy` : start.name);
-    setPool(start.pool_size === null ? "" : String(start.pool_size));
-    setDescription(start.description ?? "");
-    setValues(Object.fromEntries(THRESHOLD_KEYS.map((k) => [k, String(start.thresholds[k])])));
-  }, [start]);
+  // The parent keys this form on its base, so these start values are read once per base.
+  const [name, setName] = useState(start.builtin ? `${start.name}-copy` : start.name);
+  const [pool, setPool] = useState(start.pool_size === null ? "" : String(start.pool_size));
+  const [description, setDescription] = useState(start.description ?? "");
+  const [values, setValues] = useState<Record<string, string>>(() =>
+    Object.fromEntries(THRESHOLD_KEYS.map((k) => [k, String(start.thresholds[k])])),
+  );
   function submit(event: FormEvent) {
     event.preventDefault();
     const thresholds = Object.fromEntries(THRESHOLD_KEYS.map((k) => [k, Number(values[k])]));
@@ -238,42 +235,50 @@ function ProfileForm({ base, onSaved }: { base: Profile | null; onSaved: (name: 
   return (
     <section className="panel" aria-labelledby="form-title">
       <h2 id="form-title">Create or edit a profile</h2>
-      <p className={styles.muted}>Starts from {start.name}; built-in profiles are read-only, so save under another name.</p>
+      <p className={styles.muted}>
+        Starts from {start.name}; built-in profiles are read-only, so save under another name. To try values on logged recalls
+        before saving, edit them on the <Link href={`/what-if?profile=${encodeURIComponent(start.name)}`}>What-if page</Link>.
+      </p>
       <form onSubmit={submit} className={styles.form} aria-label="Profile form">
-        <label>
-          Name
-          <input value={name} onChange={(e) => setName(e.target.value)} required />
-        </label>
-        <label>
-          Pool size (empty = the page)
-          <input value={pool} inputMode="numeric" onChange={(e) => setPool(e.target.value)} />
-        </label>
+        <Field id="profile-name" label="Name" required>
+          <input id="profile-name" className={controlClassName} value={name} onChange={(e) => setName(e.target.value)} required />
+        </Field>
+        <Field id="profile-pool" label="Pool size" hint="empty = the page (k); N = the first N merged candidates">
+          <input
+            id="profile-pool"
+            className={controlClassName}
+            value={pool}
+            inputMode="numeric"
+            onChange={(e) => setPool(e.target.value)}
+          />
+        </Field>
         {THRESHOLD_KEYS.map((key) => (
-          <label key={key}>
-            {key}
+          <Field key={key} id={`profile-${key}`} label={key}>
             <input
+              id={`profile-${key}`}
+              className={controlClassName}
               value={values[key] ?? ""}
               inputMode="decimal"
               onChange={(e) => setValues((v) => ({ ...v, [key]: e.target.value }))}
             />
-          </label>
+          </Field>
         ))}
-        <label style={{ gridColumn: "1 / -1" }}>
-          Description
-          <input value={description} onChange={(e) => setDescription(e.target.value)} />
-        </label>
+        <Field id="profile-description" label="Description" className={styles.wide}>
+          <input
+            id="profile-description"
+            className={controlClassName}
+            value={description}
+            onChange={(e) => setDescription(e.target.value)}
+          />
+        </Field>
         <div className={styles.row}>
-          <button type="submit" disabled={save.isPending}>
+          <Button type="submit" variant="primary" disabled={save.isPending}>
             {save.isPending ? "Saving…" : "Save profile"}
-          </button>
-          {save.isSuccess ? <span role="status">Saved {save.data.name}.</span> : null}
+          </Button>
+          {save.isSuccess ? <Notice tone="success">{`Saved ${save.data.name}.`}</Notice> : null}
         </div>
       </form>
-      {save.error ? (
-        <p className={styles.error} role="alert">
-          {errorMessage(save.error)}
-        </p>
-      ) : null}
+      {save.error ? <ErrorState error={save.error} title="The profile was not saved." /> : null}
     </section>
   );
 }

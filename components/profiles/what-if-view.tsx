@@ -1,6 +1,6 @@
 "use client";
 
-import { usePathname, useRouter, useSearchParams } from "next/navigation";
+import { usePathname, useSearchParams } from "next/navigation";
 import { useEffect, useRef, useState, type FormEvent } from "react";
 import { Button } from "@/components/ui/button";
 import { controlClassName, Field } from "@/components/ui/field";
@@ -53,7 +53,6 @@ function editErrors(base: Profile | null, params: WhatIfParams): Partial<Record<
  */
 export function WhatIfView() {
   const search = useSearchParams();
-  const router = useRouter();
   const pathname = usePathname();
   const [opened] = useState(() => parseWhatIfParams(new URLSearchParams(search.toString())));
   const [params, setParams] = useState<WhatIfParams>(opened.params);
@@ -81,7 +80,9 @@ export function WhatIfView() {
 
   function update(next: WhatIfParams, rerun: "now" | "debounced" | "no") {
     setParams(next);
-    router.replace(`${pathname}?${whatIfSearch(next)}`, { scroll: false });
+    // The browser's own history call (Next's router follows it) rather than router.replace: an
+    // edit per keystroke should not fetch the page from the server again.
+    window.history.replaceState(null, "", `${pathname}?${whatIfSearch(next)}`);
     if (timer.current) clearTimeout(timer.current);
     if (rerun === "no") return;
     // Values the profile would refuse are not sent; their fields say why.
