@@ -155,7 +155,10 @@ function copyThenCapture(done: (copied: Buffer | null) => Promise<unknown>): Tra
       } else chunks.push(chunk);
     },
     flush() {
-      trackCapture(done(overflow ? null : Buffer.concat(chunks, total)));
+      const copied = overflow ? null : Buffer.concat(chunks, total);
+      // On the next turn of the event loop: the server has then written the answer's end to the
+      // agent, so logging (a synchronous PGlite write, on the embedded database) never holds it.
+      trackCapture(new Promise((resolve) => setImmediate(resolve)).then(() => done(copied)));
     },
   });
 }

@@ -4,8 +4,33 @@ import http from "node:http";
 import os from "node:os";
 import path from "node:path";
 import { Readable } from "node:stream";
+import { Worker } from "node:worker_threads";
 import { FAKE_CONTEXT_ID, startFakeMemoryService } from "../../tests/support/fake-memory-service";
+import { startTestPostgres } from "../../tests/support/postgres-server";
 import { fmtMs, percentile } from "./stats";
+
+/** The agent's thread: times `count` calls to `base` and posts the milliseconds back. */
+const AGENT_SOURCE = `
+const { parentPort, workerData } = require("node:worker_threads");
+const { agentKey, body, listPath } = workerData;
+parentPort.on("message", async ({ base, kind, count }) => {
+  try {
+    const ms = [];
+    for (let i = 0; i < count; i++) {
+      const started = performance.now();
+      const response = kind === "recall"
+        ? await fetch(base + "/api/v1/memory/recall", { method: "POST", headers: { authorization: "Bearer " + agentKey, "content-type": "application/json" }, body })
+        : await fetch(base + listPath, { headers: { authorization: "Bearer " + agentKey } });
+      await response.arrayBuffer();
+      if (response.status !== 200) throw new Error("HTTP " + response.status);
+      ms.push(performance.now() - started);
+    }
+    parentPort.postMessage({ ms });
+  } catch (error) {
+    parentPort.postMessage({ error: String(error) });
+  }
+});
+`;
 
 async function main(args: string[]): Promise<void> {
   const i = args.indexOf("--calls");
@@ -17,6 +42,10 @@ async function main(args: string[]): Promise<void> {
   process.env.PGLITE_DATA_DIR = path.join(scratch, "data");
   process.env.DEMO_CORPUS = "off";
   delete process.env.DATABASE_URL;
+  // --postgres: log to a throw-away PostgreSQL (network I/O) instead of the embedded PGlite
+  // (a WebAssembly database on the server's own thread).
+  const postgres = args.includes("--postgres") ? await startTestPostgres() : null;
+  if (postgres) process.env.DATABASE_URL = postgres.adminUrl;
   delete process.env.AUTH_PASSWORD;
   process.env.REMOTE_STORES = JSON.stringify([
     { name: "bench", base_url: fake.url, api_key: "kagura_store-key", context_id: FAKE_CONTEXT_ID, timeout_ms: 5000 },
@@ -52,25 +81,19 @@ async function main(args: string[]): Promise<void> {
 
   const body = JSON.stringify({ query: "why do we get 401s after deploys", k: 3, filters: { context_id: FAKE_CONTEXT_ID } });
   const listPath = `/api/v1/memory/list?context_id=${FAKE_CONTEXT_ID}&limit=3`;
-  const call = async (base: string, kind: "recall" | "list" = "recall"): Promise<number> => {
-    const started = performance.now();
-    const response =
-      kind === "recall"
-        ? await fetch(`${base}/api/v1/memory/recall`, {
-            method: "POST",
-            headers: { authorization: `Bearer ${agentKey}`, "content-type": "application/json" },
-            body,
-          })
-        : await fetch(`${base}${listPath}`, { headers: { authorization: `Bearer ${agentKey}` } });
-    await response.arrayBuffer();
-    if (response.status !== 200) throw new Error(`HTTP ${response.status}`);
-    return performance.now() - started;
-  };
+  // The agent is another program: its calls run on a thread of their own, so time spent on this
+  // one (the proxy, the log) counts only where it delays the answer.
+  const agent = new Worker(AGENT_SOURCE, { eval: true, workerData: { agentKey, body, listPath } });
+  const ask = (base: string, kind: "recall" | "list", count: number) =>
+    new Promise<number[]>((resolve, reject) => {
+      agent.once("message", (message: { ms?: number[]; error?: string }) =>
+        message.error ? reject(new Error(message.error)) : resolve(message.ms!),
+      );
+      agent.postMessage({ base, kind, count });
+    });
 
-  for (let n = 0; n < warmup; n++) {
-    await call(fake.url);
-    await call(proxyUrl);
-  }
+  await ask(fake.url, "recall", warmup);
+  await ask(proxyUrl, "recall", warmup);
   const direct: number[] = [];
   const proxied: number[] = [];
   const paired: number[] = [];
@@ -79,33 +102,35 @@ async function main(args: string[]): Promise<void> {
     let d: number;
     let p: number;
     if (n % 2 === 0) {
-      d = await call(fake.url);
-      p = await call(proxyUrl);
+      [d] = (await ask(fake.url, "recall", 1)) as [number];
+      [p] = (await ask(proxyUrl, "recall", 1)) as [number];
     } else {
-      p = await call(proxyUrl);
-      d = await call(fake.url);
+      [p] = (await ask(proxyUrl, "recall", 1)) as [number];
+      [d] = (await ask(fake.url, "recall", 1)) as [number];
     }
     direct.push(d);
     proxied.push(p);
     paired.push(p - d);
   }
-  // An unlogged call (the memory list): the forwarding alone.
-  const listPaired: number[] = [];
-  for (let n = 0; n < calls; n++) {
-    const d = await call(fake.url, "list");
-    const p = await call(proxyUrl, "list");
-    listPaired.push(p - d);
-  }
   const settleStarted = performance.now();
   await settleCaptures();
   const settleMs = performance.now() - settleStarted;
+  // An unlogged call (the memory list): the forwarding alone.
+  const listPaired: number[] = [];
+  for (let n = 0; n < calls; n++) {
+    const [d] = (await ask(fake.url, "list", 1)) as [number];
+    const [p] = (await ask(proxyUrl, "list", 1)) as [number];
+    listPaired.push(p - d);
+  }
   const logged = await (await getPrisma()).recall.count({ where: { source: "proxy" } });
 
   const load = os
     .loadavg()
     .map((l) => l.toFixed(2))
     .join(", ");
-  console.log(`recall proxy benchmark — ${calls} recalls each way (after ${warmup} warm-up), loopback double, PGlite log`);
+  console.log(
+    `recall proxy benchmark — ${calls} recalls each way (after ${warmup} warm-up), loopback double, ${postgres ? "PostgreSQL" : "PGlite"} log`,
+  );
   console.log(`load average: ${load} (${os.cpus().length} CPUs)`);
   console.log(`direct   p50 ${fmtMs(percentile(direct, 50))} ms   p95 ${fmtMs(percentile(direct, 95))} ms`);
   console.log(`proxied  p50 ${fmtMs(percentile(proxied, 50))} ms   p95 ${fmtMs(percentile(proxied, 95))} ms`);
@@ -113,14 +138,19 @@ async function main(args: string[]): Promise<void> {
     `overhead (proxied − direct, paired) p50 ${fmtMs(percentile(paired, 50))} ms   p95 ${fmtMs(percentile(paired, 95))} ms`,
   );
   console.log(
+    `unlogged list call, overhead (paired) p50 ${fmtMs(percentile(listPaired, 50))} ms   p95 ${fmtMs(percentile(listPaired, 95))} ms`,
+  );
+  console.log(
     `logged ${logged} of ${calls + warmup} proxied recalls; ${fmtMs(settleMs)} ms of logging still pending after the last answer`,
   );
 
+  await agent.terminate();
   server.close();
   await fake.close();
   const db = await getDatabase();
   await db.prisma.$disconnect();
   await db.raw.close();
+  await postgres?.stop();
   fs.rmSync(scratch, { recursive: true, force: true });
 }
 

@@ -1,5 +1,5 @@
 /**
- * `npm run bench -- proxy [--calls 400]`: what the recall proxy adds to an agent's recall. The
+ * `npm run bench -- proxy [--calls 400] [--postgres]`: what the recall proxy adds to an agent's recall. The
  * same recall goes to the loopback memory-service double directly and through the proxy's
  * route handler (served by node:http in this process, as Next serves it, without Next's router),
  * alternately, over keep-alive connections; every proxied recall is logged afterwards as the
