@@ -7,7 +7,7 @@ import { recallEmbedded, rerankRefusal, type MemoryMeta } from "./embedded-recal
 import { KEYWORD_ANALYZER, MemoryIndex } from "./memory-index";
 import type { MemorySync } from "./memory-sync";
 import { MemoryRepository } from "./memory-repository";
-import type { ImportItemResult } from "./memory-schemas";
+import type { ImportItemResult, MemoryNeighbours } from "./memory-schemas";
 import { StoreError, type MemoryStore, type StoreRecallOutcome, type StoreRecallRequest } from "./types";
 import { decodeVector, encodeVector } from "./vector-codec";
 
@@ -234,6 +234,32 @@ export class EmbeddedStore implements MemoryStore {
     this.forget([id]);
     if (deleted) await this.sync?.announce([id]);
     return deleted;
+  }
+
+  /**
+   * The memories closest to `id` by raw cosine (itself left out), best first: the memory page's
+   * neighbours, from the same exact scan recalls use. Null when the memory is unknown here;
+   * `unavailable` says why there is no list (no vector for the current model).
+   */
+  async nearest(id: string, limit: number): Promise<Omit<MemoryNeighbours, "memory_id"> | null> {
+    await this.sync?.flush();
+    if (!this.meta.has(id)) return null;
+    const vector = this.index.vectorOf(id);
+    if (!vector) {
+      const model = this.stale.get(id);
+      return {
+        unavailable: `This memory has no vector for ${this.embedder.id}${model ? ` (it was embedded with ${model})` : ""}; run \`npm run reembed\`.`,
+        items: [],
+      };
+    }
+    const hits = this.index.semanticTop(vector, limit + 1).filter((hit) => hit.id !== id);
+    return {
+      unavailable: null,
+      items: hits.slice(0, limit).map((hit) => {
+        const meta = this.meta.get(hit.id);
+        return { id: hit.id, summary: meta?.summary ?? "", type: meta?.type ?? "note", cosine: hit.score };
+      }),
+    };
   }
 
   async stats(): Promise<{ total: number; by_type: Record<string, number>; embedding_model: string; stale_vectors: number }> {

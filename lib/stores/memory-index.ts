@@ -61,6 +61,12 @@ export class MemoryIndex {
     return this.rowOf.has(id);
   }
 
+  /** The stored vector of a memory (a copy); null when it has none or is not indexed. */
+  vectorOf(id: string): Float32Array | null {
+    const row = this.rowOf.get(id);
+    return row !== undefined && this.matrix.hasVector(row) ? this.matrix.vector(row) : null;
+  }
+
   /** Adds memories, replacing any with the same id. */
   upsert(memories: readonly IndexedMemory[]): void {
     for (const memory of memories) {

@@ -17,10 +17,14 @@ export class MemoryRepository {
     return row ? toView(row) : null;
   }
 
-  /** Newest first, keyset-paginated (lib/pagination/keyset.ts); `q` matches the summary (case-insensitive). */
+  /**
+   * Newest first, keyset-paginated (lib/pagination/keyset.ts); `q` matches the summary or the id
+   * (case-insensitive substring), so a copied id finds its memory.
+   */
   async list(query: MemoryListQuery): Promise<MemoryListPage> {
+    const q = query.q?.trim();
     const where: Prisma.MemoryWhereInput = {
-      ...(query.q?.trim() ? { summary: { contains: query.q.trim(), mode: "insensitive" } } : {}),
+      ...(q ? { OR: [{ summary: { contains: q, mode: "insensitive" } }, { id: { contains: q, mode: "insensitive" } }] } : {}),
       ...(query.type ? { type: query.type } : {}),
       ...(query.tag ? { tags: { has: query.tag } } : {}),
     };
@@ -34,6 +38,13 @@ export class MemoryRepository {
     const total = await this.prisma.memory.count({ where });
     const { page, nextCursor } = keysetPage(rows, query.limit);
     return { items: page.map((row) => toView({ ...row, embedding: null })), next_cursor: nextCursor, total };
+  }
+
+  /** Which of these ids are memories of the store (the rest were deleted, or never here). */
+  async existing(ids: readonly string[]): Promise<Set<string>> {
+    if (ids.length === 0) return new Set();
+    const rows = await this.prisma.memory.findMany({ where: { id: { in: [...ids] } }, select: { id: true } });
+    return new Set(rows.map((row) => row.id));
   }
 
   /** Memory counts per type, largest first, and the total. */

@@ -61,6 +61,24 @@ export const MemoryListQuerySchema = withInputRules(
 );
 export type MemoryListQuery = z.output<typeof MemoryListQuerySchema>;
 
+/** At most this many ids in one `GET /api/memories/lookup` (more than any recall's candidates). */
+export const MEMORY_LOOKUP_MAX_IDS = 500;
+
+/** `?ids=a,b,c`: memory ids never hold a comma (see `MemoryInputSchema`). */
+export const MemoryLookupQuerySchema = withInputRules(
+  z.object({
+    ids: z
+      .string()
+      .max(MEMORY_LOOKUP_MAX_IDS * (MEMORY_LIMITS.idChars + 1))
+      .transform((text) => [...new Set(text.split(",").filter((id) => id.length > 0))])
+      .pipe(
+        z
+          .array(z.string().max(MEMORY_LIMITS.idChars, `an id is longer than ${MEMORY_LIMITS.idChars} characters`))
+          .max(MEMORY_LOOKUP_MAX_IDS, `at most ${MEMORY_LOOKUP_MAX_IDS} ids at once`),
+      ),
+  }),
+);
+
 /** A memory as the API answers it. */
 export interface MemoryView {
   id: string;
@@ -104,4 +122,18 @@ export interface MemoryStats {
     persistent_count: number | null;
     by_importance: { high: number | null; medium: number | null; low: number | null } | null;
   };
+}
+
+/** The answer of `GET /api/memories/{id}/neighbours`: the memories closest to it in the store. */
+export interface MemoryNeighbours {
+  memory_id: string;
+  /** Why there are none (no vector for the current model); null when the list is the answer. */
+  unavailable: string | null;
+  items: { id: string; summary: string; type: string; cosine: number }[];
+}
+
+/** The answer of `GET /api/memories/lookup?ids=…`: which of these ids the embedded store holds. */
+export interface MemoryLookup {
+  found: string[];
+  missing: string[];
 }
