@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { distinctTerms, MemoryIndex } from "./memory-index";
+import { distinctTerms, keywordTerm, MemoryIndex } from "./memory-index";
 
 function rng(seed: number) {
   let a = seed >>> 0;
@@ -75,6 +75,29 @@ describe("MemoryIndex.semanticTop", () => {
 
 describe("keyword terms", () => {
   it("drops stopwords and repeats, lower-cases after NFKC", () => {
-    expect(distinctTerms("What is the ＰＯＳＴＧＲＥＳ pooler, the pooler?")).toEqual(["postgres", "pooler"]);
+    expect(distinctTerms("What is the ＰＯＳＴＧＲＥＳ pooler, the pooler?")).toEqual(["postgr", "pooler"]);
+  });
+});
+
+describe("English keyword terms (keywordTerm)", () => {
+  it("stems with Porter, folds accents, drops stopwords before stemming", () => {
+    expect(distinctTerms("allergies allergy Deploys deployed deploying meetings Cafés naïve the was")).toEqual([
+      "allergi",
+      "deploi",
+      "meet",
+      "cafe",
+      "naiv",
+    ]);
+    expect(keywordTerm("Running")).toBe("run");
+    expect(keywordTerm("THE")).toBeNull();
+  });
+
+  it("matches inflections in the index: a query for 'allergies' finds a memory saying 'allergy'", () => {
+    const index = new MemoryIndex(2);
+    index.upsert([
+      { id: "a", vector: null, text: "Maya has a severe peanut allergy", type: "note", tags: [] },
+      { id: "b", vector: null, text: "Lunch is at noon", type: "note", tags: [] },
+    ]);
+    expect(index.keywordTop("which allergies does she have", 5).map((h) => h.id)).toEqual(["a"]);
   });
 });

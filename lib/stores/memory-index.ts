@@ -1,3 +1,4 @@
+import { stemmer } from "stemmer";
 import { eng as ENGLISH_STOPWORDS } from "stopword";
 import type { ArmHit } from "@/lib/recall/merge";
 import { KeywordIndex } from "./keyword-index";
@@ -197,17 +198,32 @@ const STOPWORDS = new Set(ENGLISH_STOPWORDS);
  * every start, so a new analyzer takes effect on the next start; the store records the version
  * it built with in `app_state` and says so once when it changed (lib/stores/embedded-store.ts).
  */
-export const KEYWORD_ANALYZER = "en-lower-stopwords-1";
+export const KEYWORD_ANALYZER = "en-porter-1";
+
+/** Stems already computed: the vocabulary is far smaller than the token count of a rebuild. */
+const stems = new Map<string, string>();
+const STEM_CACHE_LIMIT = 200_000;
 
 /**
- * How a word enters the keyword index: lower case, English stopwords dropped. Stopwords carry
+ * How a word enters the keyword index (and the query): lower case, accents folded, English
+ * stopwords dropped, then the Porter stemmer (the `stemmer` package) — so "allergies" matches
+ * "allergy" and "deploys" "deploy", as the reference normalizes its keyword arm. Stopwords carry
  * almost no BM25 weight but match nearly every memory, which would make the arm scan the whole
  * corpus for "what is the …". Callers NFKC-normalize the whole text first (once, not per word:
- * per-word normalization was a third of the index rebuild).
+ * per-word normalization was a third of the index rebuild); accents are folded only for words
+ * that have any.
  */
 export function keywordTerm(word: string): string | null {
-  const term = word.toLowerCase();
-  return term && !STOPWORDS.has(term) ? term : null;
+  let term = word.toLowerCase();
+  if (/[^\u0000-\u007f]/.test(term)) term = term.normalize("NFKD").replace(/\p{M}+/gu, "");
+  if (!term || STOPWORDS.has(term)) return null;
+  let stem = stems.get(term);
+  if (stem === undefined) {
+    stem = stemmer(term);
+    if (stems.size >= STEM_CACHE_LIMIT) stems.clear();
+    stems.set(term, stem);
+  }
+  return stem;
 }
 
 /** The query's keyword terms, each once (a repeated word does not count twice). */
