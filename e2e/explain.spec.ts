@@ -70,6 +70,13 @@ test("the buried best hit is named on the chart and in why this level", async ({
   const why = result.getByTestId("why-notices");
   await expect(why).toContainText(memory);
   await expect(why).toContainText("Buried best hit");
+
+  // From the notice straight to "why isn't it here?".
+  await onChart.first().getByRole("button", { name: "Why?" }).click();
+  await expect(page).toHaveURL(new RegExp(`[?&]why=${memory}`));
+  const answer = result.getByTestId("why-answer");
+  await expect(answer).toContainText(memory, { timeout: 30_000 });
+  await expect(answer).not.toHaveAttribute("data-reason", "on_page");
 });
 
 test("why isn't X here explains a memory outside the page, and a memory can be picked from the store", async ({

@@ -13,7 +13,7 @@ import { ResultsTable } from "./results-table";
 import { ScoreDistribution } from "./score-distribution/score-distribution-chart";
 import { RawJsonPanel } from "./raw-json";
 import { SelectorPanel } from "./selector-panel";
-import { WhyNotHerePanel } from "./why-not-here";
+import { WhyNotHerePanel, useAskWhy } from "./why-not-here";
 import styles from "./recall-result-view.module.css";
 
 const MODE_LABEL = { hybrid: "hybrid", semantic: "semantic only", keyword: "keyword only" } as const;
@@ -29,6 +29,7 @@ export function RecallResultView({ view, showPermalink = true }: { view: LoggedR
   const created = new Date(view.created_at);
   const filters = filtersText(request);
   const [rules, setRules] = useState<ChartRules>("reference");
+  const askWhy = useAskWhy();
   // The chart draws the selected rules' thresholds; the pool it shows stays the logged one.
   const charted =
     rules === "profile" && view.profile_confidence && view.confidence
@@ -146,7 +147,7 @@ export function RecallResultView({ view, showPermalink = true }: { view: LoggedR
         <>
           <div className={styles.grid}>
             <div className={styles.chart}>
-              <ScoreDistribution view={{ ...charted, results: displayPage(view) }} />
+              <ScoreDistribution view={{ ...charted, results: displayPage(view) }} onAskWhy={askWhy} />
             </div>
             <div className={styles.side}>
               <ProfileLevels view={view} rules={rules} onRules={setRules} />

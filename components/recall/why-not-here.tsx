@@ -15,6 +15,25 @@ export const WHY_PARAM = "why";
 
 const PICK_LIMIT = 8;
 
+/** The id of the panel, so "why?" elsewhere on the page can bring it into view. */
+export const WHY_PANEL_ID = "why-not-here";
+
+/** Asks the panel about a memory: the question goes into the URL (`?why=`), where the panel reads it. */
+export function useAskWhy(): (memoryId: string) => void {
+  const router = useRouter();
+  const pathname = usePathname();
+  const params = useSearchParams();
+  return (memoryId: string) => {
+    const id = memoryId.trim();
+    const next = new URLSearchParams(params.toString());
+    if (id === "") next.delete(WHY_PARAM);
+    else next.set(WHY_PARAM, id);
+    const query = next.toString();
+    router.replace(query ? `${pathname}?${query}` : pathname, { scroll: false });
+    if (id !== "") document.getElementById(WHY_PANEL_ID)?.scrollIntoView({ block: "nearest" });
+  };
+}
+
 function rankText(rank: number | null): string {
   return rank === null ? "not fetched" : `#${rank}`;
 }
@@ -25,10 +44,9 @@ function rankText(rank: number | null): string {
  * off the page. The asked id lives in the URL (`?why=<id>`).
  */
 export function WhyNotHerePanel({ view }: { view: LoggedRecall }) {
-  const router = useRouter();
-  const pathname = usePathname();
   const params = useSearchParams();
   const asked = params.get(WHY_PARAM);
+  const askWhy = useAskWhy();
   const [draft, setDraft] = useState(asked ?? "");
   const [picking, setPicking] = useState(false);
   const why = useWhyNotHere(view.id, asked);
@@ -36,13 +54,8 @@ export function WhyNotHerePanel({ view }: { view: LoggedRecall }) {
   const titleId = useId();
 
   function ask(memoryId: string) {
-    const id = memoryId.trim();
-    setDraft(id);
-    const next = new URLSearchParams(params.toString());
-    if (id === "") next.delete(WHY_PARAM);
-    else next.set(WHY_PARAM, id);
-    const query = next.toString();
-    router.replace(query ? `${pathname}?${query}` : pathname, { scroll: false });
+    setDraft(memoryId.trim());
+    askWhy(memoryId);
   }
 
   function onSubmit(event: FormEvent) {
@@ -51,7 +64,7 @@ export function WhyNotHerePanel({ view }: { view: LoggedRecall }) {
   }
 
   return (
-    <section className={`panel ${styles.section}`} data-testid="why-not-here" aria-labelledby={titleId}>
+    <section id={WHY_PANEL_ID} className={`panel ${styles.section}`} data-testid="why-not-here" aria-labelledby={titleId}>
       <h2 className={styles.heading} id={titleId}>
         Why isn&apos;t this memory here?
       </h2>

@@ -6,6 +6,7 @@ import {
   type DistributionMarker,
   type PointSymbol,
 } from "@/lib/charts/score-distribution";
+import { Button } from "@/components/ui/button";
 import { SymbolShape } from "./point-shapes";
 import styles from "./score-distribution.module.css";
 
@@ -56,7 +57,14 @@ export function MarkerLegend({ markers }: { markers: readonly DistributionMarker
 }
 
 /** The recall's notices, each naming its memory; shown under the chart whether or not it drew. */
-export function ChartCallouts({ callouts }: { callouts: readonly ChartCallout[] }) {
+export function ChartCallouts({
+  callouts,
+  onAskWhy,
+}: {
+  callouts: readonly ChartCallout[];
+  /** Opens "why isn't X here?" for the memory; without it no button is shown. */
+  onAskWhy?: (memoryId: string) => void;
+}) {
   if (callouts.length === 0) return null;
   return (
     <ul className={styles.callouts} aria-label="Notices">
@@ -76,6 +84,11 @@ export function ChartCallouts({ callouts }: { callouts: readonly ChartCallout[] 
             : {c.message}
             {c.memoryId && !c.onChart ? " (not drawn on this axis)" : ""}
           </span>
+          {c.memoryId && onAskWhy ? (
+            <Button size="small" className={styles.calloutAction} onClick={() => onAskWhy(c.memoryId!)}>
+              Why?
+            </Button>
+          ) : null}
         </li>
       ))}
     </ul>

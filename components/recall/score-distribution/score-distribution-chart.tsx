@@ -56,6 +56,8 @@ export interface ScoreDistributionChartProps {
   height?: number;
   /** Heading level of the "Score distribution" title; `null` renders no heading. */
   headingLevel?: 2 | 3 | 4 | null;
+  /** Opens "why isn't X here?" for a memory a notice names. */
+  onAskWhy?: (memoryId: string) => void;
 }
 
 /** Draws a prepared score distribution, or explains why there is nothing to draw. */
@@ -64,6 +66,7 @@ export function ScoreDistributionChart({
   onMetricChange,
   height = SCORE_DISTRIBUTION_HEIGHT,
   headingLevel = 3,
+  onAskWhy,
 }: ScoreDistributionChartProps) {
   const Heading = headingLevel === null ? null : (`h${headingLevel}` as const);
   const axisName = labelOf(data, data.plottedMetric);
@@ -87,7 +90,7 @@ export function ScoreDistributionChart({
             <p className={styles.emptyTitle}>Nothing to plot</p>
             <p className={styles.emptyReason}>{data.emptyReason}</p>
           </div>
-          <ChartCallouts callouts={data.callouts} />
+          <ChartCallouts callouts={data.callouts} onAskWhy={onAskWhy} />
         </div>
       ) : (
         <div
@@ -198,7 +201,7 @@ export function ScoreDistributionChart({
             </ul>
             <MarkerLegend markers={data.markers} />
           </div>
-          <ChartCallouts callouts={data.callouts} />
+          <ChartCallouts callouts={data.callouts} onAskWhy={onAskWhy} />
           {data.note ? (
             <p className={styles.note} data-testid="chart-note">
               {data.note}
@@ -223,10 +226,12 @@ export interface ScoreDistributionProps {
   initialMetric?: ScoreMetric;
   height?: number;
   headingLevel?: 2 | 3 | 4 | null;
+  /** Opens "why isn't X here?" for a memory a notice names. */
+  onAskWhy?: (memoryId: string) => void;
 }
 
 /** The score distribution of a recall, with its Raw cosine / BM25 / Hybrid toggle. */
-export function ScoreDistribution({ view, initialMetric, height, headingLevel }: ScoreDistributionProps) {
+export function ScoreDistribution({ view, initialMetric, height, headingLevel, onAskWhy }: ScoreDistributionProps) {
   // The choice belongs to one recall: a different recall opens on its own default.
   const [choice, setChoice] = useState<{ id: string; metric: ScoreMetric } | null>(null);
   const metric = choice !== null && choice.id === view.id ? choice.metric : (initialMetric ?? defaultScoreMetric(view));
@@ -237,6 +242,7 @@ export function ScoreDistribution({ view, initialMetric, height, headingLevel }:
       onMetricChange={(m) => setChoice({ id: view.id, metric: m })}
       height={height}
       headingLevel={headingLevel}
+      onAskWhy={onAskWhy}
     />
   );
 }
