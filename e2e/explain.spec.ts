@@ -44,12 +44,7 @@ async function logged(request: APIRequestContext, id: string) {
   };
 }
 
-// Until the embedded store sends notices and GET /api/recalls/{id}/why exists (issue 17's backend,
-// in flight in parallel), these two cannot pass; they are written against the API's shapes.
-const BACKEND_PENDING = true;
-
 test("the buried best hit is named on the chart and in why this level", async ({ page, request }) => {
-  test.fixme(BACKEND_PENDING, "the embedded store's notices are not on main yet");
   test.setTimeout(180_000);
   const { result, id } = await runIn(page, MAYA, { k: 20 });
   const stored = await logged(request, id);

@@ -119,8 +119,9 @@ export function WhyNotHerePanel({ view }: { view: LoggedRecall }) {
 }
 
 function WhyAnswer({ answer }: { answer: WhyNotHereAnswer }) {
-  // A BM25 without a keyword rank was computed for display only: the merge counted it as 0.
-  const displayOnly = answer.keyword_score !== null && answer.ranks.keyword === null;
+  // A score the merge did not use was computed now, for display only (the merge counted BM25 as 0).
+  const bm25DisplayOnly = answer.keyword_score !== null && !answer.keyword_score_used_by_merge;
+  const cosineDisplayOnly = answer.raw_cosine !== null && !answer.raw_cosine_used_by_merge;
   return (
     <div className={styles.whyAnswer} data-testid="why-answer" data-reason={answer.reason} role="status">
       <p className={styles.whyMessage}>
@@ -131,13 +132,16 @@ function WhyAnswer({ answer }: { answer: WhyNotHereAnswer }) {
       <dl className={styles.whyFigures}>
         <div>
           <dt>Raw cosine</dt>
-          <dd data-testid="why-cosine">{answer.raw_cosine === null ? "not computed" : formatScore(answer.raw_cosine)}</dd>
+          <dd data-testid="why-cosine">
+            {answer.raw_cosine === null ? "not fetched" : formatScore(answer.raw_cosine)}
+            {cosineDisplayOnly ? <span className={styles.figureNote}> computed for display; not used by the merge</span> : null}
+          </dd>
         </div>
         <div>
           <dt>BM25</dt>
           <dd data-testid="why-bm25">
             {answer.keyword_score === null ? "not fetched" : formatBm25(answer.keyword_score)}
-            {displayOnly ? (
+            {bm25DisplayOnly ? (
               <span className={styles.figureNote}> computed for display; not used by the merge (counted as 0)</span>
             ) : null}
           </dd>
