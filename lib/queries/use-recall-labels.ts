@@ -1,7 +1,7 @@
 "use client";
 
 import { useQueryClient } from "@tanstack/react-query";
-import { useCallback, useReducer, useRef, useState } from "react";
+import { useCallback, useRef, useState } from "react";
 import { combinePatches, mergeLabels, type LabelsPatch, type RecallLabels } from "@/lib/recall-log/labels";
 import type { LoggedRecall } from "@/lib/recall-log/types";
 import { errorMessage, fetchJson } from "./fetch-json";
@@ -25,86 +25,83 @@ export interface LabelSaver {
  */
 export function useRecallLabels(recallId: string, initial: RecallLabels): LabelSaver {
   const client = useQueryClient();
-  const state = useRef<{
-    confirmed: RecallLabels;
-    inFlight: LabelsPatch | null;
-    queued: LabelsPatch | null;
-    failed: LabelsPatch | null;
-  }>({
-    confirmed: initial,
-    inFlight: null,
-    queued: null,
-    failed: null,
-  });
-  const [, rerender] = useReducer((n: number) => n + 1, 0);
+  // The save queue lives in a ref because the PUT callbacks need its latest value; render never
+  // reads it: every change publishes what to show into `shown` (state), which render reads.
+  const queue = useRef<SaveQueue>({ confirmed: initial, inFlight: null, queued: null, failed: null });
+  const [shown, setShown] = useState<{ labels: RecallLabels; saving: boolean }>({ labels: initial, saving: false });
   const [error, setError] = useState<string | null>(null);
 
-  const flush = useCallback(() => {
-    const s = state.current;
-    if (s.inFlight || !s.queued) return;
-    const patch = s.queued;
-    s.inFlight = patch;
-    s.queued = null;
-    fetchJson<{ labels: RecallLabels }>(`/api/recalls/${encodeURIComponent(recallId)}/labels`, {
-      method: "PUT",
-      headers: { "Content-Type": "application/json" },
-      body: JSON.stringify(patch),
-    }).then(
-      ({ labels }) => {
-        s.confirmed = labels;
-        s.inFlight = null;
-        // The console shows the recall from the query cache: keep it in step.
-        client.setQueryData<LoggedRecall>(recallKeys.one(recallId), (old) => (old ? { ...old, labels } : old));
-        setError(null);
-        rerender();
-        // eslint-disable-next-line react-hooks/immutability -- mutates a value React does not track; intended
-        flush();
-      },
-      (failure: unknown) => {
-        s.failed = s.queued ? combinePatches(patch, s.queued) : patch;
-        s.inFlight = null;
-        s.queued = null;
-        setError(`The label was not saved: ${errorMessage(failure)}`);
-        rerender();
-      },
-    );
-    rerender();
-  }, [client, recallId]);
+  const publish = useCallback(() => {
+    const q = queue.current;
+    const now = new Date().toISOString();
+    let labels = q.confirmed;
+    if (q.inFlight) labels = mergeLabels(labels, q.inFlight, now);
+    if (q.queued) labels = mergeLabels(labels, q.queued, now);
+    setShown({ labels, saving: q.inFlight !== null || q.queued !== null });
+  }, []);
+
+  const flush = useCallback(
+    function flushQueue() {
+      const q = queue.current;
+      if (q.inFlight || !q.queued) return;
+      const patch = q.queued;
+      q.inFlight = patch;
+      q.queued = null;
+      fetchJson<{ labels: RecallLabels }>(`/api/recalls/${encodeURIComponent(recallId)}/labels`, {
+        method: "PUT",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify(patch),
+      }).then(
+        ({ labels }) => {
+          q.confirmed = labels;
+          q.inFlight = null;
+          // The console shows the recall from the query cache: keep it in step.
+          client.setQueryData<LoggedRecall>(recallKeys.one(recallId), (old) => (old ? { ...old, labels } : old));
+          setError(null);
+          publish();
+          flushQueue();
+        },
+        (failure: unknown) => {
+          q.failed = q.queued ? combinePatches(patch, q.queued) : patch;
+          q.inFlight = null;
+          q.queued = null;
+          setError(`The label was not saved: ${errorMessage(failure)}`);
+          publish();
+        },
+      );
+      publish();
+    },
+    [client, recallId, publish],
+  );
 
   const save = useCallback(
     (patch: LabelsPatch) => {
-      const s = state.current;
-      s.queued = s.queued ? combinePatches(s.queued, patch) : patch;
-      rerender();
+      const q = queue.current;
+      q.queued = q.queued ? combinePatches(q.queued, patch) : patch;
+      publish();
       flush();
     },
-    [flush],
+    [flush, publish],
   );
 
-  const s = state.current;
-  const now = new Date().toISOString();
-  let labels = s.confirmed;
-  // eslint-disable-next-line react-hooks/refs -- reads the latest value through a ref on purpose (stable callbacks, form ids); not a render dependency
-  if (s.inFlight) labels = mergeLabels(labels, s.inFlight, now);
-  // eslint-disable-next-line react-hooks/refs -- reads the latest value through a ref on purpose (stable callbacks, form ids); not a render dependency
-  if (s.queued) labels = mergeLabels(labels, s.queued, now);
-  // eslint-disable-next-line react-hooks/refs -- reads the latest value through a ref on purpose (stable callbacks, form ids); not a render dependency
-  return {
-    // eslint-disable-next-line react-hooks/refs -- reads the latest value through a ref on purpose (stable callbacks, form ids); not a render dependency
-    labels,
-    // eslint-disable-next-line react-hooks/refs -- reads the latest value through a ref on purpose (stable callbacks, form ids); not a render dependency
-    saving: s.inFlight !== null || s.queued !== null,
-    error,
-    save,
-    retry: () => {
-      const failed = state.current.failed;
-      state.current.failed = null;
-      setError(null);
-      if (failed) save(failed);
-    },
-    dismiss: () => {
-      state.current.failed = null;
-      setError(null);
-    },
-  };
+  const retry = useCallback(() => {
+    const failed = queue.current.failed;
+    queue.current.failed = null;
+    setError(null);
+    if (failed) save(failed);
+  }, [save]);
+
+  const dismiss = useCallback(() => {
+    queue.current.failed = null;
+    setError(null);
+  }, []);
+
+  return { labels: shown.labels, saving: shown.saving, error, save, retry, dismiss };
+}
+
+interface SaveQueue {
+  confirmed: RecallLabels;
+  inFlight: LabelsPatch | null;
+  queued: LabelsPatch | null;
+  failed: LabelsPatch | null;
 }
