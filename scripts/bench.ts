@@ -7,6 +7,7 @@ const BENCHES: Record<string, () => Promise<{ run: (args: string[]) => Promise<v
   history: () => import("./bench/history"),
   insights: () => import("./bench/insights"),
   "what-if": () => import("./bench/what-if"),
+  export: () => import("./bench/export"),
   scan: () => import("./bench/scan"),
   keyword: () => import("./bench/keyword"),
   eval: () => import("./bench/eval"),

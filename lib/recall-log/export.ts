@@ -11,17 +11,11 @@
  *   document, as trace tools export them. A recall whose store exposed no pool contributes the
  *   rows of its page (`from_pool` false, no per-arm scores).
  */
-import type { PrismaClient } from "@prisma/client";
+import { Prisma, type PrismaClient, type Recall, type RecallCandidate } from "@prisma/client";
 import { stringify } from "csv-stringify/sync";
 import type { KeysetPosition } from "@/lib/pagination/keyset";
-import {
-  historyWhere,
-  listRecalls,
-  decodeHistoryCursor,
-  type HistoryCursor,
-  type HistoryFilters,
-  type HistoryItem,
-} from "./history";
+import { HISTORY_SELECT, toHistoryItem, type HistoryFilters, type HistoryItem, type HistoryRow } from "./history";
+import { historyWhereSql } from "./history-sql";
 import { displayPage } from "./page";
 import { toRecallView } from "./repository";
 import type { LoggedRecall } from "./types";
@@ -159,24 +153,77 @@ export function encodeCandidatePage(recalls: readonly LoggedRecall[], first: boo
   return stringify(recalls.flatMap(candidateRows), { header: first, columns: [...CANDIDATE_COLUMNS], ...CSV_OPTIONS });
 }
 
-/** Whole recalls, newest first, one keyset page after `cursor`. */
+// ---------------------------------------------------------------------------------------------
+// Reading: raw SQL over the History WHERE (history-sql.ts), one keyset page at a time. At a
+// million recalls Prisma's row mapping costs more than the database (the what-if found the same);
+// the columns are the Prisma model's own, named as its fields, so the rows are exactly what
+// findMany answers and go through the same mapping (toRecallView, toHistoryItem).
+// tests/recall-log/export-full.test.ts holds a line equal to GET /api/recalls/{id}.
+
+const RECALL_FIELDS = Prisma.dmmf.datamodel.models.find((m) => m.name === "Recall")!.fields.filter((f) => f.kind === "scalar");
+const UUID_FIELDS = new Set(["id", "evalRunId"]);
+const DATE_FIELDS = RECALL_FIELDS.filter((f) => f.type === "DateTime").map((f) => f.name);
+
+function columnsOf(names: ReadonlySet<string> | null): Prisma.Sql {
+  const fields = names ? RECALL_FIELDS.filter((f) => names.has(f.name)) : RECALL_FIELDS;
+  return Prisma.raw(
+    fields.map((f) => `r."${f.dbName ?? f.name}"${UUID_FIELDS.has(f.name) ? "::text" : ""} AS "${f.name}"`).join(", "),
+  );
+}
+const ALL_COLUMNS = columnsOf(null);
+const HISTORY_COLUMNS = columnsOf(new Set(Object.keys(HISTORY_SELECT)));
+
+/** Timestamps as Dates, whatever the driver handed back. */
+function withDates<T extends Record<string, unknown>>(row: T): T {
+  for (const name of DATE_FIELDS) {
+    const value = row[name];
+    if (value !== null && value !== undefined && !(value instanceof Date))
+      (row as Record<string, unknown>)[name] = new Date(String(value));
+  }
+  return row;
+}
+
+async function rowsPage<T extends { id: string; createdAt: Date }>(
+  prisma: PrismaClient,
+  columns: Prisma.Sql,
+  filters: HistoryFilters,
+  cursor: KeysetPosition | undefined,
+  size: number,
+): Promise<{ rows: T[]; next: KeysetPosition | undefined }> {
+  const rows = (
+    await prisma.$queryRaw<T[]>(Prisma.sql`
+      SELECT ${columns} FROM "recalls" AS r
+      WHERE ${historyWhereSql({ ...filters, cursor }, "r")}
+      ORDER BY r."created_at" DESC, r."id" DESC
+      LIMIT ${size}`)
+  ).map(withDates);
+  const last = rows.at(-1);
+  return { rows, next: rows.length === size && last ? { createdAt: last.createdAt, id: last.id } : undefined };
+}
+
+/** Whole recalls (with their candidates), newest first, one keyset page after `cursor`. */
 async function fullPage(
   prisma: PrismaClient,
   filters: HistoryFilters,
   cursor: KeysetPosition | undefined,
   size: number,
 ): Promise<{ recalls: LoggedRecall[]; next: KeysetPosition | undefined }> {
-  const rows = await prisma.recall.findMany({
-    where: historyWhere({ ...filters, cursor }),
-    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
-    take: size,
-    include: { candidates: { orderBy: { rank: "asc" } } },
-  });
-  const last = rows.at(-1);
-  return {
-    recalls: rows.map(toRecallView),
-    next: rows.length === size && last ? { createdAt: last.createdAt, id: last.id } : undefined,
-  };
+  const { rows, next } = await rowsPage<Recall>(prisma, ALL_COLUMNS, filters, cursor, size);
+  const withPool = rows.filter((r) => r.hasCandidates).map((r) => r.id);
+  const candidates = new Map<string, RecallCandidate[]>();
+  if (withPool.length > 0) {
+    const list = await prisma.$queryRaw<RecallCandidate[]>(Prisma.sql`
+      SELECT c."recall_id"::text AS "recallId", c."rank", c."memory_id" AS "memoryId", c."summary", c."raw_cosine" AS "rawCosine",
+             c."keyword_score" AS "keywordScore", c."hybrid_score" AS "hybridScore", c."in_pool" AS "inPool", c."returned", c."dropped"
+      FROM "recall_candidates" AS c WHERE c."recall_id" = ANY(${withPool}::uuid[])
+      ORDER BY c."recall_id", c."rank"`);
+    for (const c of list) {
+      const mine = candidates.get(c.recallId);
+      if (mine) mine.push(c);
+      else candidates.set(c.recallId, [c]);
+    }
+  }
+  return { recalls: rows.map((row) => toRecallView({ ...row, candidates: candidates.get(row.id) ?? [] })), next };
 }
 
 const HEADER: Record<ExportFormat, string> = {
@@ -201,9 +248,8 @@ export async function exportStream(
   type Page = { text: string; next: KeysetPosition | undefined };
   const read = async (cursor: KeysetPosition | undefined, first: boolean): Promise<Page> => {
     if (format === "csv") {
-      const page = await listRecalls(prisma, { ...filters, limit: pageSize ?? SUMMARY_PAGE, cursor: cursor as HistoryCursor });
-      const next = page.next_cursor ? (decodeHistoryCursor(page.next_cursor) ?? undefined) : undefined;
-      return { text: encodeExportPage(page.items, "csv", first), next };
+      const page = await rowsPage<HistoryRow>(prisma, HISTORY_COLUMNS, filters, cursor, pageSize ?? SUMMARY_PAGE);
+      return { text: encodeExportPage(page.rows.map(toHistoryItem), "csv", first), next: page.next };
     }
     const page = await fullPage(prisma, filters, cursor, pageSize ?? FULL_PAGE);
     const text = format === "jsonl" ? page.recalls.map(recallLine).join("") : encodeCandidatePage(page.recalls, first);

@@ -277,7 +277,7 @@ export interface HistoryPage {
   next_cursor: string | null;
 }
 
-const HISTORY_SELECT = {
+export const HISTORY_SELECT = {
   id: true,
   createdAt: true,
   source: true,
@@ -309,7 +309,7 @@ const HISTORY_SELECT = {
   labeledAt: true,
 } as const satisfies Prisma.RecallSelect;
 
-type HistoryRow = Prisma.RecallGetPayload<{ select: typeof HISTORY_SELECT }>;
+export type HistoryRow = Prisma.RecallGetPayload<{ select: typeof HISTORY_SELECT }>;
 
 /** The WHERE clause of a history page; the cursor part is the keyset condition of lib/pagination. */
 export function historyWhere(query: HistoryFilters & { cursor?: HistoryCursor | undefined }): Prisma.RecallWhereInput {
@@ -371,7 +371,7 @@ export async function listRecalls(prisma: PrismaClient, query: HistoryQuery): Pr
   return { items: page.map(toHistoryItem), next_cursor: nextCursor };
 }
 
-function toHistoryItem(row: HistoryRow): HistoryItem {
+export function toHistoryItem(row: HistoryRow): HistoryItem {
   return {
     id: row.id,
     created_at: row.createdAt.toISOString(),
