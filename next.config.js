@@ -1,5 +1,23 @@
+/**
+ * The dev server serves its scripts only to pages opened at a host it knows (Next 16 blocks
+ * cross-origin requests for dev resources, and a page whose scripts are refused never hydrates).
+ * `npm run dev` binds 127.0.0.1, which people open as localhost or 127.0.0.1 alike; the hosts of
+ * ALLOWED_HOSTS (docs/ARCHITECTURE.md "Security") are the app's other names. No effect on
+ * `next start`.
+ */
+const allowedDevOrigins = [
+  "localhost",
+  "127.0.0.1",
+  "[::1]",
+  ...(process.env.ALLOWED_HOSTS ?? "")
+    .split(",")
+    .map((host) => host.trim().replace(/^\./, "*."))
+    .filter((host) => host && host !== "*"),
+];
+
 /** @type {import('next').NextConfig} */
 const nextConfig = {
+  allowedDevOrigins,
   // Packages that load WASM, data files or native-ish code from their own folder at run time
   // must stay outside the server bundle (docs/ARCHITECTURE.md "Embeddings", "Database").
   serverExternalPackages: [

@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import type { ReactNode } from "react";
 import { AppHeader } from "@/components/layout/app-header";
+import { HydrationNotice } from "@/components/layout/hydration-notice";
 import { Providers } from "./providers";
 import "./globals.css";
 
@@ -16,6 +17,7 @@ export default function RootLayout({ children }: { children: ReactNode }) {
         <a className="skip-link" href="#main">
           Skip to content
         </a>
+        <HydrationNotice />
         <AppHeader />
         <Providers>
           <main id="main" className="page">

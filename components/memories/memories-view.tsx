@@ -65,13 +65,13 @@ function SearchBox({ value, onCommit }: { value: string; onCommit: (q: string) =
 
   return (
     <form role="search" className="field memories-search" onSubmit={onSubmit}>
-      <label htmlFor={`${id}-q`}>Search summaries</label>
+      <label htmlFor={`${id}-q`}>Search summaries or ids</label>
       <input
         id={`${id}-q`}
         type="search"
         value={text}
         onChange={(e) => setText(e.target.value)}
-        placeholder="e.g. deploy, on-call, Berlin"
+        placeholder="e.g. deploy, on-call, or a pasted memory id"
         maxLength={200}
         autoComplete="off"
         spellCheck={false}
@@ -338,7 +338,7 @@ export function MemoriesView() {
             <div className="empty-state">
               <p className="empty-state-title">No memories {condition}.</p>
               <p className="muted">
-                {filters.q ? "Search looks at summaries only (not content or tags). Try fewer words, or " : "Try "}
+                {filters.q ? "Search looks at summaries and ids (not content or tags). Try fewer words, or " : "Try "}
                 {remote ? "another type" : "another type or tag"}, or clear the filters.
               </p>
               <button type="button" className="button" onClick={clearFilters}>

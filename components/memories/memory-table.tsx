@@ -1,5 +1,6 @@
 "use client";
 
+import Link from "next/link";
 import { useEffect, useRef, useState, type KeyboardEvent } from "react";
 import { errorMessage } from "@/lib/queries/fetch-json";
 import { useDeleteMemory } from "@/lib/queries/use-memories";
@@ -118,9 +119,12 @@ function MemoryRow({ memory, activeTag, onTag, onDeleted }: RowProps) {
     }
   };
   return (
-    <tr aria-busy={remove.isPending || undefined}>
+    <tr aria-busy={remove.isPending || undefined} data-testid="memory-row">
       <td className="memory-summary">
-        <span>{memory.summary}</span>
+        {/* The memory page: its recalls and neighbours. */}
+        <Link href={`/memories/${encodeURIComponent(memory.id)}`} className="memory-link" prefetch={false}>
+          {memory.summary}
+        </Link>
         {memory.content ? (
           <span className="memory-content" title={memory.content}>
             {memory.content}

@@ -1,8 +1,10 @@
+import Link from "next/link";
 import { useId } from "react";
 import { formatBm25, formatScore, plural, shortenId } from "@/lib/format";
 import { emptyResultsMessage, outsideCandidatesLabel, resultRowId, scoreMeaning } from "@/lib/recall-log/format";
 import { displayPage } from "@/lib/recall-log/page";
 import type { LoggedCandidate, LoggedRecall } from "@/lib/recall-log/types";
+import { useMissingMemories } from "@/lib/queries/use-memory-page";
 import { CopyButton } from "@/components/ui/copy-button";
 import styles from "./panels.module.css";
 
@@ -10,22 +12,46 @@ export interface ResultsTableProps {
   view: LoggedRecall;
 }
 
-/** The memory id, shortened when long (the full id is read out and copied). */
-function MemoryId({ id }: { id: string }) {
+/**
+ * The memory id, shortened when long (the full id is read out and copied). A memory of the
+ * embedded store links to its page; one deleted since the recall ran is marked.
+ */
+function MemoryId({ id, linked, deleted }: { id: string; linked: boolean; deleted: boolean }) {
   const short = shortenId(id);
+  const text =
+    short === id ? (
+      <code className={styles.idText}>{id}</code>
+    ) : (
+      <code className={styles.idText} title={id}>
+        <span aria-hidden="true">{short}</span>
+        <span className={styles.visuallyHidden}>{id}</span>
+      </code>
+    );
   return (
     <span className={styles.idWrap}>
-      {short === id ? (
-        <code className={styles.idText}>{id}</code>
+      {linked ? (
+        <Link href={`/memories/${encodeURIComponent(id)}`} className={styles.idLink}>
+          {text}
+        </Link>
       ) : (
-        <code className={styles.idText} title={id}>
-          <span aria-hidden="true">{short}</span>
-          <span className={styles.visuallyHidden}>{id}</span>
-        </code>
+        text
       )}
       <CopyButton value={id} label="memory id" />
+      {deleted ? (
+        <span className={styles.deletedTag} data-testid="deleted-memory" title="The embedded store no longer holds this memory">
+          Deleted
+        </span>
+      ) : null}
     </span>
   );
+}
+
+/** Whether a recall's memories live in the embedded store (they have pages there, and can be deleted). */
+function useMemoryMarks(view: LoggedRecall) {
+  const embedded = view.store === "embedded";
+  const ids = [...displayPage(view).map((r) => r.memory_id), ...(view.candidates ?? []).map((c) => c.memory_id)];
+  const missing = useMissingMemories(ids, embedded);
+  return (id: string) => ({ linked: embedded, deleted: missing.has(id) });
 }
 
 function ScoreHeaders() {
@@ -45,7 +71,13 @@ function ScoreHeaders() {
 }
 
 /** Candidates outside the returned page, collapsed under a <details>. */
-function OutsideCandidates({ candidates }: { candidates: readonly LoggedCandidate[] }) {
+function OutsideCandidates({
+  candidates,
+  marks,
+}: {
+  candidates: readonly LoggedCandidate[];
+  marks: ReturnType<typeof useMemoryMarks>;
+}) {
   const captionId = useId();
   const rows = [...candidates].sort((a, b) => a.rank - b.rank);
   const counted = rows.filter((c) => c.in_pool).length;
@@ -76,7 +108,7 @@ function OutsideCandidates({ candidates }: { candidates: readonly LoggedCandidat
               <tr key={c.memory_id} data-testid="candidate-row" data-in-pool={c.in_pool ? "true" : "false"}>
                 <td className={`${styles.num} ${styles.rank}`}>{c.rank}</td>
                 <td className={styles.idCell}>
-                  <MemoryId id={c.memory_id} />
+                  <MemoryId id={c.memory_id} {...marks(c.memory_id)} />
                 </td>
                 <td className={styles.summary}>{c.summary ?? <span className={styles.muted}>(no summary)</span>}</td>
                 <td className={styles.num}>{formatScore(c.hybrid_score)}</td>
@@ -100,6 +132,7 @@ function OutsideCandidates({ candidates }: { candidates: readonly LoggedCandidat
 export function ResultsTable({ view }: ResultsTableProps) {
   const titleId = useId();
   const captionId = useId();
+  const marks = useMemoryMarks(view);
   const candidates = view.candidates;
   const byId = new Map<string, LoggedCandidate>();
   for (const c of candidates ?? []) byId.set(c.memory_id, c);
@@ -163,7 +196,7 @@ export function ResultsTable({ view }: ResultsTableProps) {
                 >
                   <td className={`${styles.num} ${styles.rank}`}>{position}</td>
                   <td className={styles.idCell}>
-                    <MemoryId id={result.memory_id} />
+                    <MemoryId id={result.memory_id} {...marks(result.memory_id)} />
                   </td>
                   <td className={styles.summary}>
                     {dropped ? (
@@ -189,7 +222,7 @@ export function ResultsTable({ view }: ResultsTableProps) {
           are not available.
         </p>
       ) : outside.length > 0 ? (
-        <OutsideCandidates candidates={outside} />
+        <OutsideCandidates candidates={outside} marks={marks} />
       ) : null}
     </section>
   );

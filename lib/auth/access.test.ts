@@ -81,6 +81,7 @@ describe("paths", () => {
     expect(isPublicApiPath("/api/keys")).toBe(false);
     expect(isPublicApiPath("/api/recalls")).toBe(false);
     expect(isAssetPath("/_next/static/chunks/x.js")).toBe(true);
+    expect(isAssetPath("/icon.svg")).toBe(true);
     expect(isAssetPath("/settings")).toBe(false);
   });
 

@@ -19,9 +19,9 @@ export function isApiPath(pathname: string): boolean {
   return pathname === "/api" || pathname.startsWith("/api/");
 }
 
-/** Next's own assets and files every page needs before anyone signs in. */
+/** Next's own assets and files every page needs before anyone signs in (the icon is app/icon.svg). */
 export function isAssetPath(pathname: string): boolean {
-  return pathname.startsWith("/_next/") || pathname === "/favicon.ico" || pathname === "/robots.txt";
+  return pathname.startsWith("/_next/") || ["/favicon.ico", "/icon.svg", "/robots.txt"].includes(pathname);
 }
 
 /** `Authorization: Bearer <key>` → the key; anything else → null (and `malformed` when a header was there). */

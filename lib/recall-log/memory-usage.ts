@@ -117,3 +117,9 @@ function toRow(row: ListRow): MemoryRecallRow {
     relevant: row.relevant === "true" ? true : row.relevant === "false" ? false : null,
   };
 }
+
+/** Whether any logged recall holds this memory among its candidates (a deleted memory's page still has something to show). */
+export async function memoryWasRecalled(prisma: PrismaClient, memoryId: string): Promise<boolean> {
+  const row = await prisma.recallCandidate.findFirst({ where: { memoryId }, select: { recallId: true } });
+  return row !== null;
+}

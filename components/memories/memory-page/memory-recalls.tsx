@@ -1,0 +1,213 @@
+"use client";
+
+import Link from "next/link";
+import { LevelBadge } from "@/components/recall/level-badge";
+import { formatScore, plural } from "@/lib/format";
+import { errorMessage } from "@/lib/queries/fetch-json";
+import { useMemoryRecalls } from "@/lib/queries/use-memory-page";
+import type { MemoryRecallCounts, MemoryRecallFilter, MemoryRecallRow } from "@/lib/recall-log/memory-usage-schema";
+import styles from "./memory-page.module.css";
+
+const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short" });
+
+const FILTER_WORDS: Record<MemoryRecallFilter, string> = {
+  appeared: "every recall it appeared in",
+  returned: "recalls that returned it",
+  dropped: "recalls whose selector dropped it",
+  relevant: "recalls where it was labeled relevant",
+};
+
+/** The counts, each a filter of the list below (the pressed one is the list shown). */
+function Counts({
+  counts,
+  show,
+  onShow,
+}: {
+  counts: MemoryRecallCounts;
+  show: MemoryRecallFilter;
+  onShow: (show: MemoryRecallFilter) => void;
+}) {
+  const kept = counts.returned - counts.dropped;
+  const recalls = (n: number) => (n === 1 ? "recall" : "recalls");
+  const items: { key: MemoryRecallFilter; value: number; label: string; note?: string }[] = [
+    {
+      key: "appeared",
+      value: counts.appeared,
+      label: `${recalls(counts.appeared)} it appeared in`,
+      note: `${counts.in_pool.toLocaleString("en-US")} in the confidence pool`,
+    },
+    {
+      key: "returned",
+      value: counts.returned,
+      label: `${recalls(counts.returned)} that returned it`,
+      note: `${kept.toLocaleString("en-US")} kept on the page`,
+    },
+    { key: "dropped", value: counts.dropped, label: `${recalls(counts.dropped)} whose selector dropped it` },
+    {
+      key: "relevant",
+      value: counts.labeled_relevant,
+      label: `${recalls(counts.labeled_relevant)} that labeled it relevant`,
+      note: `${counts.labeled_irrelevant.toLocaleString("en-US")} labeled not relevant`,
+    },
+  ];
+  return (
+    <ul className={styles.counts} aria-label="How often this memory took part (choose one to list those recalls)">
+      {items.map((item) => (
+        <li key={item.key}>
+          <button
+            type="button"
+            className={styles.count}
+            aria-pressed={show === item.key}
+            onClick={() => onShow(item.key)}
+            data-testid={`memory-count-${item.key}`}
+          >
+            <span className={styles.countValue}>{item.value.toLocaleString("en-US")}</span>
+            <span className={styles.countLabel}>{item.label}</span>
+            {item.note ? <span className={styles.countNote}>{item.note}</span> : null}
+          </button>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+function Fate({ row }: { row: MemoryRecallRow }) {
+  if (row.dropped) return <span className={`${styles.fate} ${styles.fateDropped}`}>⊘ Dropped by selector</span>;
+  if (row.returned) return <span className={`${styles.fate} ${styles.fateReturned}`}>Returned</span>;
+  return <span className={styles.fate}>Candidate only{row.in_pool ? " (in pool)" : ""}</span>;
+}
+
+function Label({ relevant }: { relevant: boolean | null }) {
+  if (relevant === null) return <span className={styles.muted}>—</span>;
+  return relevant ? <span className={styles.relevant}>Relevant</span> : <span className={styles.irrelevant}>Not relevant</span>;
+}
+
+function RecallRow({ row }: { row: MemoryRecallRow }) {
+  const created = new Date(row.created_at);
+  return (
+    <tr data-testid="memory-recall-row">
+      <td data-label="When" className={styles.nowrap}>
+        <time dateTime={row.created_at}>{dateFormat.format(created)}</time>
+      </td>
+      <td data-label="Query" className={styles.query}>
+        <Link href={`/recalls/${row.recall_id}`}>{row.query}</Link>
+        <span className={styles.source}>
+          {row.source} · {row.store}
+        </span>
+      </td>
+      <td data-label="Rank" className={styles.num}>
+        {row.rank}
+      </td>
+      <td data-label="Here">
+        <Fate row={row} />
+      </td>
+      <td data-label="Raw cosine" className={styles.num}>
+        {formatScore(row.raw_cosine)}
+      </td>
+      <td data-label="Label">
+        <Label relevant={row.relevant} />
+      </td>
+      <td data-label="Level">
+        <LevelBadge level={row.level} />
+      </td>
+    </tr>
+  );
+}
+
+/** The logged recalls the memory appeared in (newest first), with the counts over all of them. */
+export function MemoryRecallsPanel({
+  id,
+  show,
+  onShow,
+}: {
+  id: string;
+  show: MemoryRecallFilter;
+  onShow: (show: MemoryRecallFilter) => void;
+}) {
+  const list = useMemoryRecalls(id, show);
+  const first = list.data?.pages[0];
+  const rows = list.data?.pages.flatMap((page) => page.items) ?? [];
+  const failed = list.isError && !list.data;
+  return (
+    <section className={`panel ${styles.recalls}`} aria-labelledby="memory-recalls-title" data-testid="memory-recalls">
+      <h2 id="memory-recalls-title" className={styles.panelTitle}>
+        In logged recalls
+      </h2>
+      {list.isPending ? (
+        <p className={styles.state} role="status">
+          Loading the recalls this memory appeared in…
+        </p>
+      ) : failed ? (
+        <div className={styles.stateError} role="alert">
+          <p>Could not load the recalls: {errorMessage(list.error)}</p>
+          <button type="button" className={styles.button} onClick={() => void list.refetch()} disabled={list.isFetching}>
+            {list.isFetching ? "Trying…" : "Try again"}
+          </button>
+        </div>
+      ) : first && first.counts.appeared === 0 ? (
+        <div className={styles.empty} data-testid="memory-recalls-empty">
+          <p>
+            <strong>No logged recall has this memory among its candidates yet.</strong>
+          </p>
+          <p className={styles.muted}>
+            Recalls of the embedded store log their candidate list; run a query that should find it in the{" "}
+            <Link href="/">console</Link>.
+          </p>
+        </div>
+      ) : first ? (
+        <>
+          <Counts counts={first.counts} show={show} onShow={onShow} />
+          <p className={styles.caption} role="status" aria-live="polite">
+            {rows.length === 0
+              ? `None of ${FILTER_WORDS[show].replace(/^every /, "the ")}.`
+              : `${FILTER_WORDS[show].replace(/^./, (c) => c.toUpperCase())}, newest first: ${plural(rows.length, "recall")} shown.`}
+            {list.isPlaceholderData && list.isFetching ? " Loading…" : null}
+          </p>
+          {rows.length > 0 ? (
+            <div className={styles.tableScroll}>
+              <table className={styles.table} aria-busy={list.isPlaceholderData && list.isFetching ? true : undefined}>
+                <thead>
+                  <tr>
+                    <th scope="col">When</th>
+                    <th scope="col">Query</th>
+                    <th scope="col" className={styles.num} title="Rank in the recall's merged candidate list">
+                      Rank
+                    </th>
+                    <th scope="col">In this recall</th>
+                    <th scope="col" className={styles.num}>
+                      Raw cosine
+                    </th>
+                    <th scope="col">Label</th>
+                    <th scope="col">Level</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {rows.map((row) => (
+                    <RecallRow key={row.recall_id} row={row} />
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          ) : null}
+          <div className={styles.more}>
+            {list.hasNextPage ? (
+              <button
+                type="button"
+                className={styles.button}
+                disabled={list.isFetchingNextPage}
+                onClick={() => void list.fetchNextPage()}
+              >
+                {list.isFetchingNextPage ? "Loading…" : "Load more"}
+              </button>
+            ) : null}
+            {list.isFetchNextPageError ? <p role="alert">Could not load more: {errorMessage(list.error)}</p> : null}
+          </div>
+          <p className={styles.note}>
+            Counted from the candidate lists recalls log (the embedded store&apos;s); a remote service&apos;s answers without a
+            pool are not searched here.
+          </p>
+        </>
+      ) : null}
+    </section>
+  );
+}
