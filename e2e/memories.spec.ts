@@ -133,7 +133,7 @@ test("an invalid memory shows the error and adds nothing", async ({ page, reques
   await form.getByRole("button", { name: "Save memory" }).click();
 
   await expect(form.getByText("Summary is empty")).toBeVisible();
-  await expect(form.getByText("Importance must be a number from 0 to 1")).toBeVisible();
+  await expect(form.getByText("Importance must be at most 1.")).toBeVisible();
   await expect(form.getByLabel("Summary")).toHaveAttribute("aria-invalid", "true");
   await expect(form.getByLabel("Summary")).toBeFocused();
   await expect(form.getByRole("status")).toHaveText("");
@@ -142,12 +142,16 @@ test("an invalid memory shows the error and adds nothing", async ({ page, reques
   expect((await stats(request)).total).toBe(before);
 });
 
-test("importing a JSON Lines file reports created and rejected lines", async ({ page, unique }) => {
+test("importing a JSON Lines file counts broken lines as errors, then reports created and rejected lines", async ({
+  page,
+  unique,
+}) => {
   const token = unique("imported");
   const file = [
     JSON.stringify({ summary: `${token} the on-call rotation changes on Mondays`, tags: ["oncall"] }),
     "",
     JSON.stringify({ summary: "   ", type: "note" }),
+    '{"summary": "cut off half way',
   ].join("\n");
 
   await page.goto("/memories");
@@ -157,16 +161,20 @@ test("importing a JSON Lines file reports created and rejected lines", async ({ 
     mimeType: "application/x-ndjson",
     buffer: Buffer.from(file, "utf8"),
   });
-  await expect(page.getByText("batch.jsonl: 2 memories ready to import.")).toBeVisible();
+  // The preview already counts the broken line and the empty summary as errors, not "3 ready".
+  await expect(page.getByTestId("import-preview")).toHaveText("batch.jsonl: 1 memory ready to import, 2 lines with errors.");
+  const preview = page.getByRole("list", { name: "Items that will be rejected" }).getByRole("listitem");
+  await expect(preview).toHaveText([/^Line 3: summary is empty/, /^Line 4: not valid JSON/]);
   await page.getByRole("button", { name: "Import", exact: true }).click();
 
   await expect(page.getByText("1 created", { exact: true })).toBeVisible();
-  await expect(page.getByText("1 rejected", { exact: true })).toBeVisible();
+  await expect(page.getByText("2 rejected", { exact: true })).toBeVisible();
   const rejected = page.getByRole("list", { name: "Rejected items" }).getByRole("listitem");
-  await expect(rejected).toHaveCount(1);
+  await expect(rejected).toHaveCount(2);
   // The blank line counts: the bad memory is on line 3 of the file.
   await expect(rejected.first()).toContainText("Line 3");
   await expect(rejected.first()).toContainText("summary is empty");
+  await expect(rejected.nth(1)).toContainText("Line 4");
 
   await search(page, token);
   await expect(rows(page)).toHaveCount(1);

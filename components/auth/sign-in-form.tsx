@@ -9,6 +9,7 @@ import { postSignIn } from "@/lib/queries/use-auth";
 import { Button } from "@/components/ui/button";
 import { controlClassName, Field, fieldDescribedBy } from "@/components/ui/field";
 import styles from "./auth.module.css";
+import { parseForm } from "@/lib/validation/form-messages";
 
 /** The password form; on success it goes where the visitor was sent from (`?next=`, this site only). */
 export function SignInForm() {
@@ -22,9 +23,9 @@ export function SignInForm() {
 
   const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    const parsed = SignInBodySchema.safeParse({ password });
+    const parsed = parseForm(SignInBodySchema, { password }, { password: "Password" });
     if (!parsed.success) {
-      setError(parsed.error.issues[0]?.message ?? "Enter the password.");
+      setError(parsed.messages[0] ?? "Enter the password.");
       input.current?.focus();
       return;
     }

@@ -10,9 +10,10 @@ import { EMBEDDED_STORE, useMemoryStats } from "@/lib/queries/use-memories";
 import { useRecall, useRunRecall, useSelectors, useStores } from "@/lib/queries/use-recall";
 import { DEFAULT_FORM, bodyFromForm, formFromRequest, type FormState } from "@/lib/recall-log/request-form";
 import { RecallBodySchema, type RecallBodyInput } from "@/lib/recall-log/schemas";
+import { parseForm } from "@/lib/validation/form-messages";
 import { EXAMPLE_QUERIES } from "./example-queries";
 import { RemoteStoreNotice, UnavailableSelectorNotice, UnconfiguredStoreNotice, UnsupportedFiltersNotice } from "./form-notices";
-import { RecallForm } from "./recall-form";
+import { FIELD_NAMES, RecallForm } from "./recall-form";
 import styles from "./console.module.css";
 
 /** The server could not be reached at all (fetchJson's status 0): worth a Retry as it stands. */
@@ -71,9 +72,11 @@ export function RecallConsole() {
     const next = override ? { ...form, ...override } : form;
     if (override) setForm(next);
     if (!override && blocked !== null) return;
-    const parsed = RecallBodySchema.safeParse(bodyFromForm(next));
+    // The API's schema, its problems in words naming the field (lib/validation/form-messages.ts).
+    const parsed = parseForm(RecallBodySchema, bodyFromForm(next), FIELD_NAMES);
     if (!parsed.success) {
-      setFieldErrors(Object.fromEntries(parsed.error.issues.map((issue) => [String(issue.path[0] ?? "form"), issue.message])));
+      const general = parsed.general.length > 0 ? [["form", parsed.general.join(" ")]] : [];
+      setFieldErrors(Object.fromEntries([...Object.entries(parsed.fields).map(([f, m]) => [f, m.join(" ")]), ...general]));
       queryRef.current?.focus();
       return;
     }

@@ -13,7 +13,15 @@ export const FALLBACK_STORE: StoreOption = {
   health: { ok: true },
 };
 
-const FIELD_NAMES: Record<string, string> = { query: "Query", k: "k", filters: "Filters", store: "Store" };
+/** How form errors name the fields (lib/validation/form-messages.ts words them with these). */
+export const FIELD_NAMES: Record<string, string> = {
+  query: "Query",
+  k: "k",
+  filters: "Filters",
+  store: "Store",
+  search_mode: "Search mode",
+  selector: "Selector",
+};
 
 export interface RecallFormProps {
   form: FormState;
@@ -242,9 +250,7 @@ export function RecallForm({
       {Object.keys(fieldErrors).length > 0 ? (
         <ul id={ids.errors} className={styles.fieldErrors} role="alert">
           {Object.entries(fieldErrors).map(([field, message]) => (
-            <li key={field}>
-              {FIELD_NAMES[field] ?? field}: {message}
-            </li>
+            <li key={field}>{message}</li>
           ))}
         </ul>
       ) : null}

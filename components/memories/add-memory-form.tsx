@@ -4,6 +4,7 @@ import { useId, useRef, useState, type FormEvent, type RefObject } from "react";
 import { errorMessage } from "@/lib/queries/fetch-json";
 import { useAddMemory } from "@/lib/queries/use-memories";
 import { MEMORY_LIMITS, MemoryInputSchema, type MemoryInput } from "@/lib/stores/memory-schemas";
+import { parseForm } from "@/lib/validation/form-messages";
 
 const FIELDS = ["summary", "content", "type", "tags", "importance"] as const;
 type Field = (typeof FIELDS)[number];
@@ -34,7 +35,10 @@ function toInput(values: Values): Record<string, unknown> {
   return input;
 }
 
-/** Sorts issues ({path, message}) by the field they belong to; the rest are general. */
+/** How the form's messages name its fields. */
+const LABELS = { summary: "Summary", content: "Content", type: "Type", tags: "Tag", importance: "Importance" } as const;
+
+/** Sorts the server's issues ({path, message}) by the field they belong to; the rest are general. */
 function sortIssues(issues: readonly { path: readonly PropertyKey[]; message: string }[]): {
   fields: FieldErrors;
   general: string[];
@@ -97,11 +101,16 @@ export function AddMemoryForm({
     event.preventDefault();
     setAdded(null);
     const input = toInput(values);
-    // The same schema the API validates with, so the form refuses exactly what the server would.
-    const parsed = MemoryInputSchema.safeParse(input);
+    // The same schema the API validates with, so the form refuses exactly what the server would;
+    // its problems in words (lib/validation/form-messages.ts).
+    const parsed = parseForm(MemoryInputSchema, input, LABELS);
     if (!parsed.success) {
-      const sorted = sortIssues(parsed.error.issues);
-      showErrors(sorted.fields, sorted.general);
+      const fields: FieldErrors = {};
+      for (const [key, messages] of Object.entries(parsed.fields)) if (isField(key)) fields[key] = messages;
+      const other = Object.entries(parsed.fields)
+        .filter(([key]) => !isField(key))
+        .flatMap(([, messages]) => messages);
+      showErrors(fields, [...other, ...parsed.general]);
       return;
     }
     setErrors({});

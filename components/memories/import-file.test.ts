@@ -20,6 +20,26 @@ describe("prepareImport", () => {
     expect(wrapped).toMatchObject({ ok: true, count: 1, positions: ["Item 1"] });
   });
 
+  it("counts broken lines and refused items as errors before sending, placed in the file", () => {
+    const text = ['{"summary":"a"}', '{"summary": "b"', "", '{"summary":"c","importance":3}', "not json", '{"summary":"d"}'].join(
+      "\n",
+    );
+    const prepared = prepareImport("batch.jsonl", text);
+    if (!prepared.ok) throw new Error(prepared.message);
+    expect(prepared.count).toBe(5);
+    expect(prepared.problems.map((p) => p.position)).toEqual(["Line 2", "Line 4", "Line 5"]);
+    expect(prepared.problems[0]!.messages[0]).toMatch(/^not valid JSON/);
+    expect(prepared.problems[1]!.messages).toEqual(["importance must be at most 1."]);
+    const json = prepareImport("a.json", '[{"summary":"a"},{"summary":""},{"summary":"b","colour":"red"}]');
+    if (!json.ok) throw new Error(json.message);
+    expect(json.problems).toEqual([
+      { position: "Item 2", messages: ["summary is empty."] },
+      { position: "Item 3", messages: ["Unknown field: colour."] },
+    ]);
+    const clean = prepareImport("ok.jsonl", '{"summary":"a"}\n{"summary":"b"}');
+    expect(clean.ok && clean.problems).toEqual([]);
+  });
+
   it("explains files it cannot send", () => {
     expect(prepareImport("notes.txt", "x")).toMatchObject({ ok: false, message: expect.stringContaining(".jsonl") });
     expect(prepareImport("a.json", "{oops")).toMatchObject({ ok: false, message: expect.stringContaining("not valid JSON") });

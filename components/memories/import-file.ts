@@ -1,5 +1,6 @@
 import type { ImportItemResult } from "@/lib/stores/memory-schemas";
-import { MEMORY_LIMITS } from "@/lib/stores/memory-schemas";
+import { MEMORY_LIMITS, MemoryInputSchema } from "@/lib/stores/memory-schemas";
+import { parseForm } from "@/lib/validation/form-messages";
 import type { ImportBody } from "@/lib/queries/use-memories";
 
 /** The API refuses bodies over 32 MB (413); a file that large is refused before it is read. */
@@ -16,8 +17,27 @@ export type PreparedImport =
       count: number;
       /** Where item `i` of the request sits in the file: "Line 7" or "Item 3". */
       positions: string[];
+      /**
+       * Items the server will reject whatever else happens — a line that is not JSON, an item the
+       * memory schema refuses — found before sending, so the preview counts them as errors.
+       */
+      problems: ItemProblem[];
     }
   | { ok: false; message: string };
+
+export interface ItemProblem {
+  position: string;
+  messages: string[];
+}
+
+/** How the preview's messages name an item's fields. */
+const LABELS = { summary: "summary", content: "content", type: "type", tags: "tag", importance: "importance", id: "id" };
+
+/** Why an item will be rejected (the schema the API validates with), or null when it looks fine. */
+function itemProblem(position: string, item: unknown): ItemProblem | null {
+  const parsed = parseForm(MemoryInputSchema, item, LABELS);
+  return parsed.success ? null : { position, messages: parsed.messages };
+}
 
 export function importFormatOf(fileName: string): ImportFormat | null {
   const lower = fileName.toLowerCase();
@@ -39,12 +59,25 @@ export function prepareImport(fileName: string, rawText: string): PreparedImport
 
   if (format === "jsonl") {
     const positions: string[] = [];
+    const problems: ItemProblem[] = [];
     text.split(/\r?\n/).forEach((line, i) => {
-      if (line.trim() !== "") positions.push(`Line ${i + 1}`);
+      if (line.trim() === "") return;
+      const position = `Line ${i + 1}`;
+      positions.push(position);
+      if (positions.length > MEMORY_LIMITS.batch) return;
+      let item: unknown;
+      try {
+        item = JSON.parse(line);
+      } catch (error) {
+        problems.push({ position, messages: [`not valid JSON (${error instanceof Error ? error.message : String(error)})`] });
+        return;
+      }
+      const problem = itemProblem(position, item);
+      if (problem) problems.push(problem);
     });
     if (positions.length === 0) return { ok: false, message: `${fileName} has no lines to import.` };
     if (positions.length > MEMORY_LIMITS.batch) return { ok: false, message: tooMany(positions.length) };
-    return { ok: true, format, body: { kind: "jsonl", text }, count: positions.length, positions };
+    return { ok: true, format, body: { kind: "jsonl", text }, count: positions.length, positions, problems };
   }
 
   let parsed: unknown;
@@ -67,13 +100,9 @@ export function prepareImport(fileName: string, rawText: string): PreparedImport
   }
   if (memories.length === 0) return { ok: false, message: `${fileName} holds no memories.` };
   if (memories.length > MEMORY_LIMITS.batch) return { ok: false, message: tooMany(memories.length) };
-  return {
-    ok: true,
-    format,
-    body: { kind: "json", memories },
-    count: memories.length,
-    positions: memories.map((_, i) => `Item ${i + 1}`),
-  };
+  const positions = memories.map((_, i) => `Item ${i + 1}`);
+  const problems = memories.flatMap((item, i) => itemProblem(positions[i]!, item) ?? []);
+  return { ok: true, format, body: { kind: "json", memories }, count: memories.length, positions, problems };
 }
 
 export interface RejectedRow {

@@ -4,7 +4,7 @@ import { useId, useState, type ChangeEvent, type FormEvent, type RefObject } fro
 import { errorMessage } from "@/lib/queries/fetch-json";
 import { useImportMemories, type ImportOutcome } from "@/lib/queries/use-memories";
 import { MEMORY_LIMITS } from "@/lib/stores/memory-schemas";
-import { MAX_IMPORT_BYTES, prepareImport, rejectedRows, type PreparedImport } from "./import-file";
+import { MAX_IMPORT_BYTES, prepareImport, rejectedRows, type ItemProblem, type PreparedImport } from "./import-file";
 
 /** How many rejected items are listed; the counts above always cover all of them. */
 const REJECTED_SHOWN = 200;
@@ -15,6 +15,37 @@ function formatBytes(bytes: number): string {
   if (bytes >= 1_000_000) return `${Number((bytes / 1_000_000).toFixed(1))} MB`;
   if (bytes >= 1_000) return `${Math.round(bytes / 1_000)} kB`;
   return `${bytes} bytes`;
+}
+
+function memoriesWord(n: number): string {
+  return `${n.toLocaleString("en-US")} ${n === 1 ? "memory" : "memories"}`;
+}
+
+/** "batch.jsonl: 4 memories ready to import, 1 line with errors." */
+function previewLine(ready: Ready, readyCount: number): string {
+  const broken = ready.problems.length;
+  const unit = ready.format === "jsonl" ? (broken === 1 ? "line" : "lines") : broken === 1 ? "item" : "items";
+  const errors = broken > 0 ? `, ${broken.toLocaleString("en-US")} ${unit} with errors` : "";
+  return `${ready.fileName}: ${memoriesWord(readyCount)} ready to import${errors}.`;
+}
+
+/** Problems placed in the file (Line 7, Item 3), the first REJECTED_SHOWN of them. */
+function ProblemList({ rows, label, hint }: { rows: readonly ItemProblem[]; label: string; hint: string }) {
+  return (
+    <>
+      <p className="field-hint">{hint}</p>
+      <ul className="import-rejected" aria-label={label}>
+        {rows.slice(0, REJECTED_SHOWN).map((row) => (
+          <li key={row.position}>
+            <span className="import-position">{row.position}</span>: {row.messages.join("; ")}
+          </li>
+        ))}
+      </ul>
+      {rows.length > REJECTED_SHOWN ? (
+        <p className="field-hint">…and {(rows.length - REJECTED_SHOWN).toLocaleString("en-US")} more.</p>
+      ) : null}
+    </>
+  );
 }
 
 export function ImportMemories({ fileRef, onClose }: { fileRef: RefObject<HTMLInputElement | null>; onClose: () => void }) {
@@ -69,6 +100,7 @@ export function ImportMemories({ fileRef, onClose }: { fileRef: RefObject<HTMLIn
   };
 
   const rejected = outcome ? rejectedRows(outcome.result.results, outcome.positions) : [];
+  const readyCount = ready ? ready.count - ready.problems.length : 0;
 
   return (
     <form className="memory-import" onSubmit={onSubmit} aria-labelledby={`${id}-title`}>
@@ -107,18 +139,26 @@ export function ImportMemories({ fileRef, onClose }: { fileRef: RefObject<HTMLIn
       ) : null}
 
       <div className="form-actions">
-        <button type="submit" className="button button-primary" disabled={!ready || importing.isPending}>
+        <button type="submit" className="button button-primary" disabled={!ready || readyCount === 0 || importing.isPending}>
           {importing.isPending ? "Importing…" : "Import"}
         </button>
-        <p className="form-status" role="status">
-          {ready && !importing.isPending
-            ? `${ready.fileName}: ${ready.count.toLocaleString("en-US")} ${ready.count === 1 ? "memory" : "memories"} ready to import.`
-            : null}
-          {importing.isPending && ready
-            ? `Importing ${ready.count.toLocaleString("en-US")} ${ready.count === 1 ? "memory" : "memories"}; embedding a large file takes a while.`
-            : null}
+        <p className="form-status" role="status" data-testid="import-preview">
+          {ready && !importing.isPending ? previewLine(ready, readyCount) : null}
+          {importing.isPending && ready ? `Importing ${memoriesWord(readyCount)}; embedding a large file takes a while.` : null}
         </p>
       </div>
+
+      {ready && ready.problems.length > 0 && !importing.isPending ? (
+        <ProblemList
+          rows={ready.problems}
+          label="Items that will be rejected"
+          hint={
+            readyCount > 0
+              ? "These will be rejected; the rest are imported. Fix them now, or import and fix them afterwards."
+              : "Nothing in this file can be imported yet: fix these and choose it again."
+          }
+        />
+      ) : null}
 
       {outcome ? (
         <section className="import-outcome" aria-labelledby={`${id}-outcome`}>

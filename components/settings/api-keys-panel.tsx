@@ -13,6 +13,7 @@ import { CreateApiKeyBodySchema } from "@/lib/auth/schemas";
 import { API_KEY_SCOPES, SCOPE_DESCRIPTIONS, type ApiKeyScope } from "@/lib/auth/scopes";
 import { errorMessage } from "@/lib/queries/fetch-json";
 import { useApiKeys, useCreateApiKey, useRevokeApiKey, useSessionState, type ApiKeyView } from "@/lib/queries/use-auth";
+import { parseForm } from "@/lib/validation/form-messages";
 
 function when(iso: string | null): string {
   return iso ? new Date(iso).toLocaleString() : "never";
@@ -61,9 +62,9 @@ function CreateKey() {
   const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     setCreated(null);
-    const parsed = CreateApiKeyBodySchema.safeParse({ name, scope });
+    const parsed = parseForm(CreateApiKeyBodySchema, { name, scope }, { name: "Name", scope: "Scope" });
     if (!parsed.success) {
-      setError(parsed.error.issues[0]?.message ?? "Check the form.");
+      setError(parsed.messages[0] ?? "Check the form.");
       nameRef.current?.focus();
       return;
     }
