@@ -12,8 +12,8 @@ export default function RecallNotFound() {
     <section className="panel empty-state" data-testid="recall-not-found">
       <h1>Recall not found</h1>
       <p>
-        No logged recall has this id. It may have been deleted by retention, or logged by another database; a recall id is a
-        UUID like <code>3f2b…-…</code> as History shows it.
+        No logged recall has this id. It may have been deleted by retention, or logged by another database; a recall id is a UUID
+        like <code>3f2b…-…</code> as History shows it.
       </p>
       <p>
         Find it in <Link href="/recalls">History</Link>, or run the query again in the <Link href="/">console</Link>.
