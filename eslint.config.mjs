@@ -20,6 +20,7 @@ const SERVER_ONLY = [
   "@/lib/recall-log/history-count",
   "@/lib/recall-log/history-sql",
   "@/lib/saved-views/store",
+  "@/lib/insights/extent",
   "@/lib/recall-log/retention",
   "@/lib/startup",
   "@/lib/env",

@@ -236,6 +236,16 @@ test("an empty range explains itself", async ({ page, stamp }) => {
   const empty = page.getByTestId("insights-empty");
   await expect(empty).toContainText("No recalls in this range for these filters");
   await expect(empty).toContainText(`in store ${store}`);
-  await empty.getByRole("button", { name: "Last 30 days, all recalls" }).click();
+  await empty.getByRole("button", { name: "All recalls, default range" }).click();
   await expect(page).toHaveURL(/\/insights$/);
+});
+
+test("with no range in the link, Insights opens on a range that holds the log's recalls", async ({ page, request }) => {
+  const extent = (await (await request.get("/api/insights/extent")).json()) as { first: string | null };
+  const age = extent.first ? Date.now() - Date.parse(extent.first) : Infinity;
+  const expected = age <= 24 * 3_600_000 ? "24h" : age <= 7 * 86_400_000 ? "7d" : "30d";
+  await page.goto("/insights");
+  await expect(page.getByTestId("insights-view").getByRole("combobox", { name: "Time" })).toHaveValue(expected, {
+    timeout: 30_000,
+  });
 });

@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
 import {
   allowedBuckets,
+  fittingPreset,
+  rangeImplicit,
   defaultBucket,
   insightsApiParams,
   readInsightsUrl,
@@ -86,5 +88,21 @@ describe("Insights URL state", () => {
     expect(insightsApiParams({ range: "24h", tz: "UTC", selector_model: "m" }, NOW, "Europe/Berlin").toString()).toBe(
       "from=2025-05-31T12%3A01%3A00.000Z&to=2025-06-01T12%3A01%3A00.000Z&bucket=hour&tz=UTC&selector_model=m",
     );
+  });
+});
+
+describe("fittingPreset / rangeImplicit", () => {
+  const now = Date.parse("2026-12-01T12:00:00Z");
+  it("opens on the shortest preset that holds every logged recall", () => {
+    expect(fittingPreset("2026-12-01T09:00:00Z", now)).toBe("24h");
+    expect(fittingPreset("2026-11-28T12:00:00Z", now)).toBe("7d");
+    expect(fittingPreset("2026-11-10T12:00:00Z", now)).toBe("30d");
+    expect(fittingPreset("2025-01-01T00:00:00Z", now)).toBe("30d");
+    expect(fittingPreset(null, now)).toBe("30d");
+  });
+  it("knows when the URL chose no range", () => {
+    expect(rangeImplicit(new URLSearchParams("store=x"))).toBe(true);
+    expect(rangeImplicit(new URLSearchParams("range=30d"))).toBe(false);
+    expect(rangeImplicit(new URLSearchParams("from=2026-01-01T00:00Z&to=2026-01-02T00:00Z"))).toBe(false);
   });
 });

@@ -158,3 +158,21 @@ export function insightsApiParams(state: InsightsUrlState, now: number, tz: stri
   if (state.selector_model) params.set("selector_model", state.selector_model);
   return params;
 }
+
+/**
+ * The range the page opens on when its URL names none: the shortest preset that holds every
+ * recall logged (the last 24 hours of a day-old log, not one bar at the edge of 30 days); the
+ * default 30 days when the log is older or empty.
+ */
+export function fittingPreset(first: string | null | undefined, now: number): RangePreset {
+  if (!first) return DEFAULT_RANGE;
+  const age = now - Date.parse(first);
+  if (!Number.isFinite(age)) return DEFAULT_RANGE;
+  const preset = RANGE_PRESETS.find((p) => age <= p.ms);
+  return preset ? preset.value : DEFAULT_RANGE;
+}
+
+/** True when the URL chose no range (no `range`, `from` or `to`): the page picks one that fits the data. */
+export function rangeImplicit(params: ParamSource): boolean {
+  return !params.get("range") && !params.get("from") && !params.get("to");
+}

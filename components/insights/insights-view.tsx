@@ -8,7 +8,7 @@ import { bucketWords } from "@/lib/insights/format";
 import { drill, type DrillScope } from "@/lib/insights/links";
 import type { InsightsResponse } from "@/lib/insights/schema";
 import { errorMessage } from "@/lib/queries/fetch-json";
-import { useInsights } from "@/lib/queries/use-insights";
+import { useInsights, useLogExtent } from "@/lib/queries/use-insights";
 import { useStores } from "@/lib/queries/use-recall";
 import { LevelChart, SelectorChart } from "./insight-charts";
 import { HeadlineStats, LabelStats } from "./insight-stats";
@@ -19,7 +19,9 @@ import {
   allowedBuckets,
   DEFAULT_RANGE,
   defaultBucket,
+  fittingPreset,
   insightsApiParams,
+  rangeImplicit,
   readInsightsUrl,
   writeInsightsUrl,
   type InsightsUrlState,
@@ -57,21 +59,27 @@ export function InsightsView() {
   const router = useRouter();
   const pathname = usePathname();
   const url = useMemo(() => readInsightsUrl(searchParams), [searchParams]);
-  const state: InsightsUrlState = useMemo(() => {
-    const { invalid: _invalid, ...rest } = url;
-    return rest;
-  }, [url]);
-  const browserTz = useBrowserTimeZone();
-
   // A preset is anchored when the URL changes (or Refresh is pressed), so the query key stays
   // put while the person reads.
   const [refreshed, setRefreshed] = useState(0);
   // eslint-disable-next-line react-hooks/purity -- the time anchor is read during render on purpose and refreshed by the page's own timer
   const anchor = useMemo(() => Date.now(), [searchParams, refreshed]);
+  // With no range in the URL the page opens on one that fits the log (fittingPreset), once the
+  // first recall's time is known; until then nothing is fetched, so the 30 days never flash.
+  const extent = useLogExtent();
+  const implicit = rangeImplicit(searchParams);
+  const fitted = implicit && url.invalid === null ? fittingPreset(extent.data?.first, anchor) : DEFAULT_RANGE;
+  const waitingForExtent = implicit && extent.isPending;
+  const state: InsightsUrlState = useMemo(() => {
+    const { invalid: _invalid, ...rest } = url;
+    return implicit ? { ...rest, range: fitted } : rest;
+  }, [url, implicit, fitted]);
+  const browserTz = useBrowserTimeZone();
+
   const bucket = state.bucket ?? defaultBucket(state, anchor);
   const params = useMemo(
-    () => (url.invalid !== null || browserTz === null ? null : insightsApiParams(state, anchor, browserTz)),
-    [url.invalid, browserTz, state, anchor],
+    () => (url.invalid !== null || browserTz === null || waitingForExtent ? null : insightsApiParams(state, anchor, browserTz)),
+    [url.invalid, browserTz, state, anchor, waitingForExtent],
   );
   const insights = useInsights(params);
   const data = insights.data;
@@ -79,12 +87,16 @@ export function InsightsView() {
 
   const navigate = useCallback(
     (next: InsightsUrlState) => {
-      const query = writeInsightsUrl(next);
+      let query = writeInsightsUrl(next);
+      // "Last 30 days" is written out when the page would otherwise open on a shorter fitted range.
+      if (next.range === DEFAULT_RANGE && fitted !== DEFAULT_RANGE && !new URLSearchParams(query).has("range")) {
+        query = query ? `range=${DEFAULT_RANGE}&${query}` : `range=${DEFAULT_RANGE}`;
+      }
       router.replace(query ? `${pathname}?${query}` : pathname, { scroll: false });
     },
-    [router, pathname],
+    [router, pathname, fitted],
   );
-  const reset = () => navigate({ range: DEFAULT_RANGE });
+  const reset = () => router.replace(pathname, { scroll: false });
 
   // Stores and models offered by the filters: configured stores, and every one seen this visit.
   const configured = useStores();
@@ -212,7 +224,7 @@ export function InsightsView() {
               <div className={styles.emptyActions}>
                 {filtered || state.range !== DEFAULT_RANGE ? (
                   <button type="button" className={styles.button} onClick={reset}>
-                    Last 30 days, all recalls
+                    All recalls, default range
                   </button>
                 ) : null}
                 <Link href="/" className={`${styles.button} ${styles.buttonPrimary}`}>

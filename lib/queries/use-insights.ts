@@ -1,4 +1,5 @@
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
+import type { LogExtent } from "@/lib/insights/extent";
 import type { InsightsResponse } from "@/lib/insights/schema";
 import { fetchJson } from "./fetch-json";
 
@@ -22,5 +23,14 @@ export function useInsights(params: URLSearchParams | null) {
     enabled: params !== null,
     placeholderData: keepPreviousData,
     staleTime: 0,
+  });
+}
+
+/** The first and last recall in the log (`GET /api/insights/extent`), for a default range that fits the data. */
+export function useLogExtent() {
+  return useQuery({
+    queryKey: ["insights", "extent"],
+    queryFn: ({ signal }) => fetchJson<LogExtent>("/api/insights/extent", { signal }),
+    staleTime: 60_000,
   });
 }

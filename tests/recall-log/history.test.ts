@@ -15,6 +15,7 @@ import {
   type HistoryFilters,
   type HistoryItem,
 } from "@/lib/recall-log/history";
+import { logExtent } from "@/lib/insights/extent";
 import { countRecalls } from "@/lib/recall-log/history-count";
 import { historyWhereSql } from "@/lib/recall-log/history-sql";
 import { insertRecall, recallRow } from "@/lib/recall-log/repository";
@@ -222,7 +223,8 @@ describe.each(DATABASE_KINDS)("recall history on %s", (kind) => {
     // Inserted in shuffled order, so the answer's order cannot come from insertion order.
     const shuffled = [...specs].sort((a, b) => (a.id < b.id ? -1 : 1));
     for (const spec of shuffled) await insertRecall(prisma, toRow(spec));
-  });
+    // Migrating a fresh PGlite and inserting one by one takes a while on a loaded machine.
+  }, 120_000);
 
   afterAll(async () => {
     await prisma?.$disconnect();
@@ -399,6 +401,14 @@ describe.each(DATABASE_KINDS)("recall history on %s", (kind) => {
     expect(capped.by_level).toEqual(newestByLevel);
     // Exactly at the cap is still exact.
     expect(await countRecalls(prisma, {}, specs.length)).toMatchObject({ exact: true, total: specs.length });
+  });
+
+  it("knows the log's first and last recall (Insights' default range)", async () => {
+    const times = specs.map((s) => s.createdAt.getTime());
+    expect(await logExtent(prisma)).toEqual({
+      first: new Date(Math.min(...times)).toISOString(),
+      last: new Date(Math.max(...times)).toISOString(),
+    });
   });
 
   it("keyset position in raw SQL walks the same pages as Prisma's", async () => {
