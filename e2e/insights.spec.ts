@@ -245,7 +245,7 @@ test("with no range in the link, Insights opens on a range that holds the log's 
   const age = extent.first ? Date.now() - Date.parse(extent.first) : Infinity;
   const expected = age <= 24 * 3_600_000 ? "24h" : age <= 7 * 86_400_000 ? "7d" : "30d";
   await page.goto("/insights");
-  await expect(page.getByTestId("insights-view").getByRole("combobox", { name: "Time" })).toHaveValue(expected, {
+  await expect(page.getByTestId("insights-view").getByRole("combobox", { name: "Time", exact: true })).toHaveValue(expected, {
     timeout: 30_000,
   });
 });
