@@ -39,13 +39,14 @@ function StartRunPanel() {
   const [mode, setMode] = useState<"hybrid" | "semantic" | "keyword">("hybrid");
   const [selector, setSelector] = useState<"off" | "gap" | "llm">("off");
   const [profile, setProfile] = useState("");
+  const [rerank, setRerank] = useState(false);
   const chosen = datasetId || sets.data?.datasets[0]?.id || "";
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
     if (!chosen) return;
     start.mutate(
-      { dataset_id: chosen, store, k, search_mode: mode, selector, profile: profile.trim() || undefined },
+      { dataset_id: chosen, store, k, search_mode: mode, selector, use_rerank: rerank, profile: profile.trim() || undefined },
       { onSuccess: (run) => router.push(`/evaluate/runs/${run.id}`) },
     );
   };
@@ -116,6 +117,15 @@ function StartRunPanel() {
             <option value="gap">score gap</option>
             <option value="llm">LLM</option>
           </select>
+        </Field>
+        <Field id={`${id}-rerank`} label="Rerank" hint="Needs RERANK_BASE_URL; compare with a run without it">
+          <input
+            id={`${id}-rerank`}
+            type="checkbox"
+            checked={rerank}
+            onChange={(e) => setRerank(e.target.checked)}
+            aria-describedby={`${id}-rerank-hint`}
+          />
         </Field>
         <Field id={`${id}-profile`} label="Profile (optional)">
           <input

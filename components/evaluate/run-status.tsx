@@ -29,7 +29,14 @@ export function RunStatus({ run }: { run: Pick<EvalRunSummary, "status" | "progr
 
 /** "k=5 · hybrid · selector off · profile x" */
 export function settingsText(s: EvalRunSummary["settings"]): string {
-  return [`${s.store}`, `k=${s.k}`, s.search_mode, `selector ${s.selector}`, s.profile ? `profile ${s.profile}` : null]
+  return [
+    `${s.store}`,
+    `k=${s.k}`,
+    s.search_mode,
+    `selector ${s.selector}`,
+    s.use_rerank ? "reranked" : null,
+    s.profile ? `profile ${s.profile}` : null,
+  ]
     .filter(Boolean)
     .join(" · ");
 }

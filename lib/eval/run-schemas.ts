@@ -15,6 +15,8 @@ export const EvalRunBodySchema = withInputRules(
     k: z.number().int().min(1).max(100).default(5),
     search_mode: SearchModeSchema.default("hybrid"),
     selector: SelectorChoiceSchema.default("off"),
+    /** Every recall asks the store's reranker; refused at the start when the store has none. */
+    use_rerank: z.boolean().default(false),
     /** A threshold profile to judge triage with; null or absent: the store's default. */
     profile: z.string().min(1).max(100).nullable().optional(),
   }),
@@ -31,6 +33,7 @@ export interface EvalRunSettings {
   k: number;
   search_mode: string;
   selector: string;
+  use_rerank: boolean;
   profile: string | null;
 }
 

@@ -53,6 +53,11 @@ export async function startEvalRun(deps: RunDeps, body: EvalRunBody): Promise<{ 
   // An unknown store is refused now (StoreError → 422), not discovered by the job. The embedded
   // store always exists; resolving it could wait for its first load, which the job can do.
   if (body.store !== "embedded") await deps.resolveStore(body.store);
+  // A rerank the store cannot do is refused now (StoreError → 422), like the console's recall.
+  if (body.use_rerank) {
+    const store = await deps.resolveStore(body.store);
+    store.checkRequest?.({ query: "", k: body.k, searchMode: body.search_mode, useRerank: true });
+  }
   // The profile is resolved now and its name recorded, so the report says what judged the triage.
   let profile: string | null = null;
   if (deps.resolveProfile) {
@@ -71,6 +76,7 @@ export async function startEvalRun(deps: RunDeps, body: EvalRunBody): Promise<{ 
       k: body.k,
       searchMode: body.search_mode,
       selector: body.selector,
+      useRerank: body.use_rerank,
       profile,
       total: dataset.itemCount,
     },
@@ -113,6 +119,7 @@ export async function executeEvalRun(deps: RunDeps, id: string): Promise<void> {
         k: run.k,
         search_mode: run.searchMode,
         selector: run.selector,
+        use_rerank: run.useRerank,
       });
       try {
         await runRecall(body, store, prisma, { env: deps.env, profile, evalRun: { id, item: item.position } });
@@ -186,7 +193,14 @@ function summary(run: RunWithDataset): EvalRunSummary {
     finished_at: run.finishedAt?.toISOString() ?? null,
     dataset: { id: run.dataset.id, name: run.dataset.name },
     progress: { done: run.done, total: run.total },
-    settings: { store: run.store, k: run.k, search_mode: run.searchMode, selector: run.selector, profile: run.profile },
+    settings: {
+      store: run.store,
+      k: run.k,
+      search_mode: run.searchMode,
+      selector: run.selector,
+      use_rerank: run.useRerank,
+      profile: run.profile,
+    },
     missing_ids: (run.missingIds as EvalRunSummary["missing_ids"]) ?? null,
     error: (run.error as EvalRunSummary["error"]) ?? null,
   };

@@ -250,6 +250,13 @@ describe("evaluation runs", () => {
     const profile = await callRoute(runsRoute.POST, { body: { dataset_id: demoId, profile: "no-such-profile" } });
     expect(profile.status).toBe(422);
     expect(profile.json.error).toBe("unknown_profile");
+    // No reranker is configured here: a reranked run is refused before it is stored.
+    const runsBefore = (await callRoute(runsRoute.GET)).json.runs.length;
+    const rerank = await callRoute(runsRoute.POST, { body: { dataset_id: demoId, use_rerank: true } });
+    expect(rerank.status).toBe(422);
+    expect(rerank.json.error).toBe("rerank_unavailable");
+    expect(rerank.json.message).toContain("RERANK_BASE_URL");
+    expect((await callRoute(runsRoute.GET)).json.runs.length).toBe(runsBefore);
     expect((await callRoute(runRoute.GET, { params: { id: "00000000-0000-4000-8000-000000000000" } })).status).toBe(404);
     const list = (await callRoute(runsRoute.GET)).json.runs;
     expect(list.length).toBeGreaterThanOrEqual(4);

@@ -24,6 +24,10 @@ const memoriesRoute = await import("@/app/api/memories/route");
 const recallRoute = await import("@/app/api/recall/route");
 const recallsRoute = await import("@/app/api/recalls/[id]/route");
 const whyRoute = await import("@/app/api/recalls/[id]/why/route");
+const datasetsRoute = await import("@/app/api/datasets/route");
+const evalRunsRoute = await import("@/app/api/eval-runs/route");
+const evalRunRoute = await import("@/app/api/eval-runs/[id]/route");
+const { evalQueueIdle } = await import("@/lib/eval/runs");
 const { getDatabase } = await import("@/lib/db");
 const { getEmbedder } = await import("@/lib/embeddings");
 const { runRecall } = await import("@/lib/recall-log/run-recall");
@@ -166,6 +170,36 @@ describe("POST /api/recall with use_rerank", () => {
     expect((error as Error).message).toContain("RERANK_BASE_URL");
     expect(await db.prisma.recall.count()).toBe(before);
   });
+});
+
+describe("an evaluation run with use_rerank", () => {
+  it("reranks every recall of the run, says so in its settings, and logs each reranked", async () => {
+    const set = await callRoute(datasetsRoute.POST, {
+      body: {
+        name: "rerank eval",
+        items: [
+          { query: "who handles kafka lag pages on call", relevant: ["oncall"], kind: "near_miss" },
+          { query: "when do deploys freeze", relevant: ["deploy"] },
+        ],
+      },
+    });
+    expect(set.status, JSON.stringify(set.json)).toBe(201);
+    const started = await callRoute(evalRunsRoute.POST, { body: { dataset_id: set.json.id, k: 2, use_rerank: true } });
+    expect(started.status, JSON.stringify(started.json)).toBe(202);
+    await evalQueueIdle();
+    const run = (await callRoute(evalRunRoute.GET, { params: { id: started.json.id } })).json;
+    expect(run.status).toBe("done");
+    expect(run.settings.use_rerank).toBe(true);
+    // One rerank request per query of the set, and each logged recall asked for it.
+    expect(reranker.requests.map((r) => (typeof r.body === "string" ? r.body : r.body.query)).sort()).toEqual([
+      "when do deploys freeze",
+      "who handles kafka lag pages on call",
+    ]);
+    const db = await getDatabase();
+    const logged = await db.prisma.recall.findMany({ where: { evalRunId: started.json.id } });
+    expect(logged).toHaveLength(2);
+    for (const recall of logged) expect((recall.request as { use_rerank?: boolean }).use_rerank).toBe(true);
+  }, 120_000);
 });
 
 describe("GET /api/recalls/{id}/why", () => {

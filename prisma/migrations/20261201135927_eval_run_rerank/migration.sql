@@ -1,0 +1,3 @@
+-- AlterTable
+ALTER TABLE "eval_runs" ADD COLUMN     "use_rerank" BOOLEAN NOT NULL DEFAULT false;
+
