@@ -309,15 +309,15 @@ describe("methods and exports", () => {
 
   it("an export whose first page fails answers in the envelope instead of cutting a 200 stream", async () => {
     const { prisma } = await getDatabase();
-    const original = prisma.recall.findMany;
-    // The database refusing the export's query, as a filter it cannot run would.
-    (prisma.recall as { findMany: unknown }).findMany = () => Promise.reject(new Error("invalid input syntax"));
+    const original = prisma.$queryRaw;
+    // The database refusing the export's query (it reads by raw SQL), as a filter it cannot run would.
+    (prisma as { $queryRaw: unknown }).$queryRaw = () => Promise.reject(new Error("invalid input syntax"));
     try {
       const { status, json } = await callRoute(exportRoute.GET, { url: "/api/recalls/export?format=csv" });
       expect(status).toBe(500);
       expectEnvelope(json);
     } finally {
-      (prisma.recall as { findMany: unknown }).findMany = original;
+      (prisma as { $queryRaw: unknown }).$queryRaw = original;
     }
     const ok = await exportRoute.GET(new NextRequest("http://localhost/api/recalls/export?format=jsonl"), {
       params: Promise.resolve({}),
