@@ -73,6 +73,9 @@ export function RecallForm({
   // A logged recall's store that is not configured here is shown as what it is, not as Embedded.
   const unknownStore = stores !== undefined && !storeList.some((s) => s.name === form.store);
   const selectorList = selectors ?? [{ id: "off", label: "Off", available: true }];
+  // Unknown while the stores load; then false only where nothing would rerank (the API's 422 says the same).
+  const rerank = storeList.find((s) => s.name === form.store)?.rerank;
+  const rerankUnavailable = rerank !== undefined && !rerank.available;
 
   function onQueryKeyDown(event: KeyboardEvent<HTMLTextAreaElement>) {
     // Enter runs the recall; Shift+Enter keeps a line break for long queries.
@@ -189,16 +192,36 @@ export function RecallForm({
             ))}
           </select>
         </label>
-        <label htmlFor={ids.rerank} className={styles.checkLabel}>
+        <label
+          htmlFor={ids.rerank}
+          className={styles.checkLabel}
+          title={
+            rerank === undefined
+              ? undefined
+              : rerank.by === "service"
+                ? "The memory service reranks when asked."
+                : rerank.available
+                  ? `Reranker: ${rerank.model ?? ""}`
+                  : "No reranker is configured: set RERANK_BASE_URL and RERANK_MODEL (README, Configuration)."
+          }
+        >
           <span>Rerank</span>
           <span className={styles.checkRow}>
             <input
               id={ids.rerank}
               type="checkbox"
               checked={form.use_rerank}
+              // Kept enabled while checked, so a reopened recall that asked for it can be unticked.
+              disabled={rerankUnavailable && !form.use_rerank}
               onChange={(e) => set("use_rerank", e.target.checked)}
+              data-testid="rerank-box"
             />
             use_rerank
+            {rerankUnavailable
+              ? " (no reranker configured)"
+              : rerank?.by === "reranker" && rerank.model
+                ? ` (${rerank.model})`
+                : ""}
           </span>
         </label>
       </div>

@@ -4,11 +4,15 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import type { RecallBodyInput } from "@/lib/recall-log/schemas";
 import type { LoggedRecall, WhyNotHereAnswer } from "@/lib/recall-log/types";
 import type { SelectorOption } from "@/lib/selectors";
-import type { StoreInfo } from "@/lib/stores/registry";
+import type { RerankAvailability, StoreInfo } from "@/lib/stores/registry";
 import { fetchJson } from "./fetch-json";
 
-/** An entry of `GET /api/stores`: the registry's store info plus its health and its threshold profile. */
-export type StoreOption = StoreInfo & { health: { ok: boolean; message?: string }; profile?: string };
+/** An entry of `GET /api/stores`: the registry's store info plus its health, its threshold profile and whether it can rerank. */
+export type StoreOption = StoreInfo & {
+  health: { ok: boolean; message?: string };
+  profile?: string;
+  rerank?: RerankAvailability;
+};
 
 export type { SelectorOption };
 

@@ -1,4 +1,5 @@
 import "server-only";
+import { readRerankConfig } from "@/lib/rerank/config";
 import { getEmbeddedStore } from "./index";
 import { getRemoteStores } from "./remote";
 import { StoreError, type MemoryStore } from "./types";
@@ -37,6 +38,24 @@ export async function resolveStore(name: string): Promise<MemoryStore> {
       stores: listStores().map((s) => s.name),
     },
   );
+}
+
+/**
+ * Whether `use_rerank` can do anything on a store, for the console's Rerank box: the embedded
+ * store reranks through the configured reranker (docs/ARCHITECTURE.md "Explaining a ranking"),
+ * a remote store passes the flag to its memory service, which decides.
+ */
+export interface RerankAvailability {
+  available: boolean;
+  /** Who reranks: this app's configured reranker, the remote memory service, or nobody. */
+  by: "reranker" | "service" | null;
+  model?: string;
+}
+
+export function rerankAvailability(store: StoreInfo): RerankAvailability {
+  if (store.kind === "remote") return { available: true, by: "service" };
+  const config = readRerankConfig(process.env);
+  return config ? { available: true, by: "reranker", model: config.model } : { available: false, by: null };
 }
 
 /** Reachability of each remote store, checked in parallel with a short timeout (for the store picker). */

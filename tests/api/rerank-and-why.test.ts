@@ -23,6 +23,7 @@ delete process.env.DATABASE_URL;
 const memoriesRoute = await import("@/app/api/memories/route");
 const recallRoute = await import("@/app/api/recall/route");
 const recallsRoute = await import("@/app/api/recalls/[id]/route");
+const storesRoute = await import("@/app/api/stores/route");
 const whyRoute = await import("@/app/api/recalls/[id]/why/route");
 const datasetsRoute = await import("@/app/api/datasets/route");
 const evalRunsRoute = await import("@/app/api/eval-runs/route");
@@ -157,6 +158,25 @@ describe("POST /api/recall with use_rerank", () => {
     expect(notice.message).toContain("HTTP 401");
     expect(JSON.stringify(await get(view.id))).not.toContain(KEY);
   }, 60_000);
+
+  it("GET /api/stores says which stores can rerank, and with what, without the key", async () => {
+    const { json } = await callRoute(storesRoute.GET);
+    expect(json.stores[0]).toMatchObject({
+      name: "embedded",
+      rerank: { available: true, by: "reranker", model: "fake-cross-encoder" },
+    });
+    expect(JSON.stringify(json)).not.toContain(KEY);
+    const saved = { base: process.env.RERANK_BASE_URL, model: process.env.RERANK_MODEL };
+    delete process.env.RERANK_BASE_URL;
+    delete process.env.RERANK_MODEL;
+    try {
+      const { json: without } = await callRoute(storesRoute.GET);
+      expect(without.stores[0].rerank).toEqual({ available: false, by: null });
+    } finally {
+      process.env.RERANK_BASE_URL = saved.base;
+      process.env.RERANK_MODEL = saved.model;
+    }
+  });
 
   it("is refused with a clear 422 on a store without a reranker, before anything runs or is logged", async () => {
     const db = await getDatabase();

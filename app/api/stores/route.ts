@@ -1,11 +1,11 @@
 import { apiRoute, methodNotAllowed } from "@/lib/api/route";
 import { getPrisma } from "@/lib/db";
 import { storeProfileNames } from "@/lib/profiles";
-import { listStores, remoteStoreHealth } from "@/lib/stores/registry";
+import { listStores, remoteStoreHealth, rerankAvailability } from "@/lib/stores/registry";
 
 export const dynamic = "force-dynamic";
 
-/** The stores the console can recall from, with the reachability of each remote one and its threshold profile. */
+/** The stores the console can recall from, with the reachability of each remote one, its threshold profile and whether it can rerank. */
 export const GET = apiRoute({}, async () => {
   const stores = listStores();
   const [health, profiles] = await Promise.all([
@@ -20,6 +20,7 @@ export const GET = apiRoute({}, async () => {
       ...store,
       health: store.kind === "remote" ? health[store.name] : { ok: true },
       profile: profiles[store.name],
+      rerank: rerankAvailability(store),
     })),
   };
 });
