@@ -2,7 +2,8 @@ import { stemmer } from "stemmer";
 import { eng as ENGLISH_STOPWORDS } from "stopword";
 import type { ArmHit } from "@/lib/recall/merge";
 import { KeywordIndex } from "./keyword-index";
-import { VectorMatrix, type ScanMode } from "./vector-matrix";
+import type { ScanMode } from "./vector-matrix";
+import { VectorShards } from "./vector-shards";
 
 /**
  * The embedded store's in-memory index: every vector in one contiguous Float32Array for an exact
@@ -31,12 +32,16 @@ export class MemoryIndex {
   private tags: (readonly string[])[] = [];
   private vectors = 0;
   private rowOf = new Map<string, number>();
-  private readonly matrix: VectorMatrix;
+  private readonly matrix: VectorShards;
   /** Plain Okapi BM25 (k1 = 1.2, b = 0.75) with MaxScore pruning. */
   private readonly keyword = new KeywordIndex(keywordTerm);
 
-  constructor(readonly dim: number) {
-    this.matrix = new VectorMatrix(dim);
+  /** `shardRows` splits the vectors over wasm memories of that many rows (tests; default: the 4 GiB cap). */
+  constructor(
+    readonly dim: number,
+    options: { shardRows?: number } = {},
+  ) {
+    this.matrix = new VectorShards(dim, options);
   }
 
   get size(): number {
@@ -150,8 +155,8 @@ export class MemoryIndex {
   cosineOf(query: Float32Array, id: string): number | null {
     const row = this.rowOf.get(id);
     if (row === undefined || !this.matrix.hasVector(row)) return null;
-    const [hit] = this.matrix.top(query, this.ids.length, 1, (r) => r === row, "f32");
-    return hit ? hit[0] : null;
+    if (query.length !== this.dim) throw new Error(`query has ${query.length} dimensions, the index ${this.dim}`);
+    return this.matrix.cosine(query, row);
   }
 
   /** The type and tags the filters read, or null when the memory is not indexed. */

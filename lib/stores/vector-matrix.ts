@@ -19,6 +19,11 @@ export const INT8_MIN_ROWS = 200_000;
 const BLOCK = 16_384;
 const PAGE = 65_536;
 const U = 2 ** -24;
+/**
+ * A wasm32 memory holds at most 65,536 pages (4 GiB). One page stays unused so that no end
+ * address a kernel computes (row pointer + rows × stride) wraps past 2^32 to 0.
+ */
+const MAX_BYTES = 65_536 * PAGE - PAGE;
 
 export interface ScanStats {
   mode: "f32" | "int8";
@@ -28,6 +33,19 @@ export interface ScanStats {
 
 function align(n: number, to: number): number {
   return Math.ceil(n / to) * to;
+}
+
+/**
+ * The most rows one matrix (one wasm memory) can hold at `dim`: its header, then per row the
+ * f32 row, the int8 row and an 8-byte score slot (as `reserve` lays them out) (lib/stores/vector-shards.ts splits a larger
+ * store over several matrices). About 1.67M rows at 512-d, 558k at 1536-d.
+ */
+export function maxRowsFor(dim: number): number {
+  const strideF = Math.max(8, align(dim, 8));
+  const stride8 = Math.max(16, align(dim, 16));
+  const header = align(strideF * 4, 64) + align(stride8 * 2, 64) + 64;
+  // Each of the three regions is 64-byte aligned: at most 3 × 63 bytes of padding.
+  return Math.floor((MAX_BYTES - header - 3 * 64) / (strideF * 4 + stride8 + 8));
 }
 
 export class VectorMatrix {
@@ -63,10 +81,15 @@ export class VectorMatrix {
   private maxNorm = 0;
   lastScan: ScanStats = { mode: "f32", rescored: 0 };
 
+  /** The most rows this matrix takes (its wasm memory's 4 GiB cap, or less for tests). */
+  readonly maxRows: number;
+
   constructor(
     readonly dim: number,
     initialRows = 1024,
+    maxRows = maxRowsFor(dim),
   ) {
+    this.maxRows = Math.min(maxRows, maxRowsFor(dim));
     this.strideF = Math.max(8, align(dim, 8));
     this.stride8 = Math.max(16, align(dim, 16));
     this.qLimit = Math.min(32767, Math.floor((2 ** 31 - 1) / (127 * Math.max(1, dim))));
@@ -74,13 +97,14 @@ export class VectorMatrix {
     this.offFloor = this.offQ16 + align(this.stride8 * 2, 64);
     this.offF0 = this.offFloor + 64;
     this.k = instantiateKernels(1);
-    this.reserve(initialRows);
+    this.reserve(Math.min(initialRows, this.maxRows));
   }
 
   /** Makes room for `rows` rows (a bulk load reserves once instead of doubling). */
   reserve(rows: number): void {
     if (rows <= this.capacity) return;
-    const cap = Math.max(rows, 16);
+    if (rows > this.maxRows) throw new RangeError(`a vector matrix holds at most ${this.maxRows} rows of ${this.dim} dimensions`);
+    const cap = Math.min(Math.max(rows, 16), this.maxRows);
     const offF = this.offF0;
     const offI = align(offF + cap * this.strideF * 4, 64);
     const offS = align(offI + cap * this.stride8, 64);
@@ -106,7 +130,8 @@ export class VectorMatrix {
     if (rows <= this.capacity) return;
     let cap = Math.max(16, this.capacity);
     while (cap < rows) cap *= 2;
-    this.reserve(cap);
+    // Doubling stops at the cap: 600k rows at 1536-d fit, a doubled 1,048,576 would not.
+    this.reserve(Math.max(rows, Math.min(cap, this.maxRows)));
   }
 
   /** Stores `vector` (length dim) as row `row`, or clears it when null. */
@@ -185,6 +210,12 @@ export class VectorMatrix {
     this.writeQuery(query);
     const useInt8 = mode === "int8" || (mode === "auto" && n >= INT8_MIN_ROWS && limit * 64 <= n);
     return useInt8 ? this.topInt8(query, n, limit, accept) : this.topF32(n, limit, accept);
+  }
+
+  /** One row's exact score, as `top` computes it (the rescoring kernel: same operations, same order). */
+  cosine(query: Float32Array, row: number): number {
+    this.writeQuery(query);
+    return this.k.dotRowF32(this.offQ, this.offF + row * this.strideF * 4, this.strideF * 4);
   }
 
   /** Every row's exact score, for the benchmark and tests (a view, valid until the next call). */

@@ -1,0 +1,124 @@
+import { INT8_MIN_ROWS, maxRowsFor, VectorMatrix, type ScanMode, type ScanStats } from "./vector-matrix";
+
+/**
+ * The index's rows over as many vector matrices as they need (docs/ARCHITECTURE.md, "The
+ * in-memory index"). One matrix lives in one wasm memory, and a wasm32 memory stops at 4 GiB
+ * (about 1.67M rows at 512-d, 558k at 1536-d); past that, rows continue in the next shard, each
+ * with its own memory and kernel instance, so a store of any size is scanned by the same SIMD
+ * kernels and answers exactly.
+ *
+ * Global row r lives in shard ⌊r / shardRows⌋ at local row r mod shardRows, so row order (the
+ * tie-break) is shard order, then local order. Each shard returns its exact top `limit` by
+ * (score desc, row asc); the global top `limit` is among their union, so merging them is exact.
+ */
+export class VectorShards {
+  /** Rows per shard: the wasm cap at this dim, or fewer (tests use a handful). */
+  readonly shardRows: number;
+  private readonly shards: VectorMatrix[] = [];
+  lastScan: ScanStats = { mode: "f32", rescored: 0 };
+
+  constructor(
+    readonly dim: number,
+    options: { shardRows?: number } = {},
+  ) {
+    this.shardRows = Math.max(1, Math.min(options.shardRows ?? Infinity, maxRowsFor(dim)));
+  }
+
+  /** How many wasm memories hold the rows. */
+  get shardCount(): number {
+    return this.shards.length;
+  }
+
+  /** Makes room for rows 0..rows-1 at once (a bulk load), each shard sized once. */
+  reserve(rows: number): void {
+    for (let s = 0; s * this.shardRows < rows; s++) {
+      const own = Math.min(this.shardRows, rows - s * this.shardRows);
+      this.shard(s, own).reserve(own);
+    }
+  }
+
+  set(row: number, vector: Float32Array | null): void {
+    const [shard, local] = this.locate(row);
+    this.shard(shard, local + 1).set(local, vector);
+  }
+
+  /** Copies row `from` over row `to` (the index's swap-remove), across shards when it must. */
+  move(from: number, to: number): void {
+    const [sf, lf] = this.locate(from);
+    const [st, lt] = this.locate(to);
+    if (sf === st) {
+      this.shards[sf]!.move(lf, lt);
+      return;
+    }
+    // Quantization is deterministic, so the moved row gets the same int8 row and bounds.
+    const source = this.shards[sf]!;
+    this.shard(st, lt + 1).set(lt, source.hasVector(lf) ? source.vector(lf) : null);
+  }
+
+  hasVector(row: number): boolean {
+    const [shard, local] = this.locate(row);
+    return this.shards[shard]?.hasVector(local) ?? false;
+  }
+
+  /** The stored float32 vector of a row (a copy). */
+  vector(row: number): Float32Array {
+    const [shard, local] = this.locate(row);
+    return this.shards[shard]!.vector(local);
+  }
+
+  /** One row's exact score, as `top` computes it. */
+  cosine(query: Float32Array, row: number): number {
+    const [shard, local] = this.locate(row);
+    return this.shards[shard]!.cosine(query, local);
+  }
+
+  /**
+   * The `limit` best (cosine, row) pairs over rows 0..n-1 that hold a vector and pass `accept`,
+   * by (score desc, row asc), exact in every mode. `auto` picks int8 by the whole store's size.
+   */
+  top(
+    query: Float32Array,
+    n: number,
+    limit: number,
+    accept: ((row: number) => boolean) | null,
+    mode: ScanMode = "auto",
+  ): [number, number][] {
+    if (limit <= 0 || n === 0) return [];
+    const resolved = mode === "int8" || (mode === "auto" && n >= INT8_MIN_ROWS && limit * 64 <= n) ? "int8" : "f32";
+    const hits: [number, number][] = [];
+    let rescored = 0;
+    for (let s = 0; s < this.shards.length && s * this.shardRows < n; s++) {
+      const base = s * this.shardRows;
+      const rows = Math.min(this.shardRows, n - base);
+      const shard = this.shards[s]!;
+      const own = shard.top(query, rows, limit, accept && base > 0 ? (row) => accept(base + row) : accept, resolved);
+      rescored += shard.lastScan.rescored;
+      for (const [score, row] of own) hits.push([score, base + row]);
+    }
+    this.lastScan = { mode: resolved, rescored };
+    if (this.shards.length <= 1) return hits;
+    return hits.sort((a, b) => b[0] - a[0] || a[1] - b[1]).slice(0, limit);
+  }
+
+  /** Streams the f32 rows 0..n-1 once (the benchmark's floor). */
+  streamF32(n: number): void {
+    for (let s = 0; s < this.shards.length && s * this.shardRows < n; s++) {
+      this.shards[s]!.streamF32(Math.min(this.shardRows, n - s * this.shardRows));
+    }
+  }
+
+  private locate(row: number): [number, number] {
+    const shard = Math.floor(row / this.shardRows);
+    return [shard, row - shard * this.shardRows];
+  }
+
+  /** Shard `s`, created (with its predecessors) when missing, with room for `rows` rows. */
+  private shard(s: number, rows: number): VectorMatrix {
+    while (this.shards.length <= s) {
+      // A full predecessor is sized to the cap once, instead of by doubling.
+      const full = this.shards.length < s;
+      this.shards.push(new VectorMatrix(this.dim, full ? this.shardRows : Math.min(1024, rows), this.shardRows));
+    }
+    return this.shards[s]!;
+  }
+}
