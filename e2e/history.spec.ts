@@ -157,3 +157,39 @@ test("History shows mode and k, the top score with its scale, the selector and t
   await expect(page).toHaveURL(/[?&]store=embedded(&|$)/);
   await expect(row).toBeVisible();
 });
+
+test("two recalls ticked in History open side by side, the older as A", async ({ page, request, unique }) => {
+  const marker = unique("compare-pick");
+  const ids: string[] = [];
+  for (const [n, score] of [
+    [1, 0.61],
+    [2, 0.83],
+  ] as const) {
+    const posted = await request.post("/api/recalls", {
+      data: {
+        recalls: [
+          {
+            external_id: `e2e-${marker}-${n}`,
+            store: "production",
+            created_at: new Date(Date.now() - (3 - n) * 60_000).toISOString(),
+            request: { query: `${marker} question ${n}`, k: 3 },
+            response: { results: [{ memory_id: `p-${n}`, summary: `Answer ${n}`, score }] },
+          },
+        ],
+      },
+    });
+    expect(posted.status()).toBe(201);
+    ids.push(((await posted.json()) as { results: { id: string }[] }).results[0]!.id);
+  }
+
+  await page.goto(`/recalls?q=${encodeURIComponent(marker)}`);
+  const rows = page.getByTestId("history-row");
+  await expect(rows).toHaveCount(2, { timeout: 30_000 });
+  await page.getByRole("checkbox", { name: `Select recall: ${marker} question 2` }).check();
+  await expect(page.getByTestId("compare-selected")).toHaveCount(0);
+  await page.getByRole("checkbox", { name: `Select recall: ${marker} question 1` }).check();
+  await page.getByTestId("compare-selected").click();
+  await expect(page).toHaveURL(`/recalls/compare?a=${ids[0]}&b=${ids[1]}`);
+  await expect(page.getByTestId("compare-side-a")).toContainText(`${marker} question 1`);
+  await expect(page.getByTestId("compare-side-b")).toContainText(`${marker} question 2`);
+});

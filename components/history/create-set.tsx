@@ -2,6 +2,7 @@
 
 import Link from "next/link";
 import { useId, useState, type FormEvent } from "react";
+import { buttonClassName } from "@/components/ui/button";
 import { errorMessage, fetchJson } from "@/lib/queries/fetch-json";
 import type { HistoryItem } from "@/lib/recall-log/history";
 import { labeledSetItems, SKIP_REASON_TEXT, type SkipReason } from "@/lib/recall-log/labeled-set";
@@ -10,7 +11,8 @@ import styles from "./history.module.css";
 /**
  * "Create set" for the recalls selected in History: their labels become the items of a labeled
  * query set (lib/recall-log/labeled-set), posted to `POST /api/datasets`. Says beforehand how many
- * items it will make and why any selected recall gives none.
+ * items it will make and why any selected recall gives none. With exactly two selected it also
+ * opens them side by side (the older as A).
  */
 export function CreateSetBar({ selected, onClear }: { selected: HistoryItem[]; onClear: () => void }) {
   const nameId = useId();
@@ -68,6 +70,11 @@ export function CreateSetBar({ selected, onClear }: { selected: HistoryItem[]; o
       >
         {state.kind === "saving" ? "Creating…" : "Create set"}
       </button>
+      {selected.length === 2 ? (
+        <Link className={buttonClassName()} href={compareHref(selected[0]!, selected[1]!)} data-testid="compare-selected">
+          Compare these two
+        </Link>
+      ) : null}
       <button type="button" className={`${styles.button} ${styles.buttonGhost}`} onClick={onClear}>
         Clear selection
       </button>
@@ -82,4 +89,10 @@ export function CreateSetBar({ selected, onClear }: { selected: HistoryItem[]; o
       ) : null}
     </form>
   );
+}
+
+/** The comparison page for two recalls, the older one as A (so B reads as "what changed since"). */
+export function compareHref(x: HistoryItem, y: HistoryItem): string {
+  const [a, b] = x.created_at <= y.created_at ? [x, y] : [y, x];
+  return `/recalls/compare?a=${encodeURIComponent(a.id)}&b=${encodeURIComponent(b.id)}`;
 }

@@ -1,6 +1,7 @@
 "use client";
 
 import { Button } from "@/components/ui/button";
+import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useId, useState, type FormEvent } from "react";
 import styles from "../inspect.module.css";
@@ -28,7 +29,8 @@ export function ComparePicker({ a, b, problem }: { a: string; b: string; problem
       ) : (
         <p className={styles.hint}>
           Paste the ids of two logged recalls (a recall&apos;s page shows its id; its Compare panel also runs it again with k=20
-          or in the other mode and opens the comparison).
+          or in the other mode and opens the comparison), or tick two recalls in <Link href="/recalls">History</Link> and choose
+          &ldquo;Compare these two&rdquo;.
         </p>
       )}
       <form className={styles.actionRow} onSubmit={onSubmit}>
