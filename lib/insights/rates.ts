@@ -36,6 +36,9 @@ export interface CounterSums {
   low_top_dropped: number;
   none_top_dropped: number;
   weak_kept_all: number;
+  /** Counted recalls whose selector dropped nothing / kept nothing (its verdict). */
+  kept_all: number;
+  kept_none: number;
 }
 
 export const COUNTER_KEYS = [
@@ -57,6 +60,8 @@ export const COUNTER_KEYS = [
   "low_top_dropped",
   "none_top_dropped",
   "weak_kept_all",
+  "kept_all",
+  "kept_none",
 ] as const satisfies readonly (keyof CounterSums)[];
 
 export const ZERO_SUMS: CounterSums = Object.freeze(
