@@ -1,7 +1,10 @@
 /**
- * The reranker client: one POST to `{base}/rerank` in the common protocol, Cohere-style
+ * The reranker client: POSTs to `{base}/rerank` in the common protocol, Cohere-style
  * `{model, query, documents, top_n}` → `{results: [{index, relevance_score}]}`; the bare array
- * `[{index, score}]` that text-embeddings-inference answers is read as well. Every failure is a
+ * `[{index, score}]` that text-embeddings-inference answers is read as well. Documents go in
+ * batches of at most `batchSize` (text-embeddings-inference refuses more than 32 a request unless
+ * started with `--max-client-batch-size`), sent together and merged: a cross-encoder scores each
+ * (query, document) pair on its own, so the batches' scores are comparable. Every failure is a
  * `RerankError` with a reason from one list, so the store can degrade visibly (the unreranked
  * pool stands, a notice says why). The key goes only into the Authorization header: never into
  * a message, a log line or the history.
@@ -46,10 +49,43 @@ export async function rerank(
   request: { query: string; documents: readonly string[]; topN: number },
   options: { signal?: AbortSignal; fetch?: typeof fetch } = {},
 ): Promise<RerankScore[]> {
-  if (request.documents.length === 0) return [];
-  const doFetch = options.fetch ?? fetch;
+  const { documents } = request;
+  if (documents.length === 0) return [];
   const timeout = AbortSignal.timeout(config.timeoutMs);
   const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
+  const call = { config, query: request.query, signal, timeout, outer: options.signal, doFetch: options.fetch ?? fetch };
+  if (documents.length <= config.batchSize) return rerankBatch(call, documents, Math.min(request.topN, documents.length));
+  const offsets: number[] = [];
+  for (let start = 0; start < documents.length; start += config.batchSize) offsets.push(start);
+  // Every score of every batch is needed to merge them, so each batch asks for all of its documents.
+  const batches = await Promise.all(
+    offsets.map(async (start) => {
+      const batch = documents.slice(start, start + config.batchSize);
+      return (await rerankBatch(call, batch, batch.length)).map((s) => ({ index: s.index + start, score: s.score }));
+    }),
+  );
+  return batches
+    .flat()
+    .sort((a, b) => b.score - a.score || a.index - b.index)
+    .slice(0, Math.max(0, request.topN));
+}
+
+interface BatchCall {
+  config: RerankConfig;
+  query: string;
+  signal: AbortSignal;
+  timeout: AbortSignal;
+  /** The caller's own signal: its abort is passed on as is, not read as a failure of the reranker. */
+  outer: AbortSignal | undefined;
+  doFetch: typeof fetch;
+}
+
+/** One request; indexes are into `documents`. */
+async function rerankBatch(
+  { config, query, signal, timeout, outer, doFetch }: BatchCall,
+  documents: readonly string[],
+  topN: number,
+): Promise<RerankScore[]> {
   const url = rerankUrl(config.baseUrl);
   let response: Response;
   let text: string;
@@ -63,16 +99,16 @@ export async function rerank(
       },
       body: JSON.stringify({
         model: config.model,
-        query: request.query,
-        documents: request.documents,
-        top_n: Math.min(request.topN, request.documents.length),
+        query,
+        documents,
+        top_n: topN,
       }),
       signal,
     });
     text = await response.text();
   } catch (error) {
     if (timeout.aborted) throw new RerankError("timeout", `The reranker did not answer within ${config.timeoutMs} ms.`);
-    if (options.signal?.aborted) throw error;
+    if (outer?.aborted) throw error;
     throw new RerankError("unreachable", `The reranker at ${url} could not be reached (${describe(error)}).`);
   }
   if (!response.ok) {
@@ -103,11 +139,8 @@ export async function rerank(
   }
   const seen = new Set<number>();
   for (const s of scores) {
-    if (s.index >= request.documents.length) {
-      throw new RerankError(
-        "bad_response",
-        `The reranker named document ${s.index}, but only ${request.documents.length} were sent.`,
-      );
+    if (s.index >= documents.length) {
+      throw new RerankError("bad_response", `The reranker named document ${s.index}, but only ${documents.length} were sent.`);
     }
     if (seen.has(s.index)) throw new RerankError("bad_response", `The reranker scored document ${s.index} twice.`);
     seen.add(s.index);

@@ -13,9 +13,14 @@ export interface RerankConfig {
   /** Sent as `Authorization: Bearer …`; never logged, stored or shown. */
   apiKey?: string;
   timeoutMs: number;
+  /** At most this many documents a request (RERANK_BATCH_SIZE). */
+  batchSize: number;
 }
 
 export const RERANK_DEFAULT_TIMEOUT_MS = 10_000;
+/** text-embeddings-inference's default `--max-client-batch-size`; Cohere and Jina take more. */
+export const RERANK_DEFAULT_BATCH_SIZE = 32;
+export const RERANK_MAX_BATCH_SIZE = 1000;
 export const RERANK_MAX_TIMEOUT_MS = 600_000;
 
 /** A setting that cannot be right; `variable` names it for the boot check's one line. */
@@ -73,8 +78,19 @@ export function readRerankConfig(env: Env = process.env): RerankConfig | null {
       );
     }
   }
+  const rawBatch = value(env, "RERANK_BATCH_SIZE");
+  let batchSize = RERANK_DEFAULT_BATCH_SIZE;
+  if (rawBatch !== undefined) {
+    batchSize = /^\d+$/.test(rawBatch) ? Number(rawBatch) : NaN;
+    if (!Number.isSafeInteger(batchSize) || batchSize < 1 || batchSize > RERANK_MAX_BATCH_SIZE) {
+      throw new RerankConfigError(
+        "RERANK_BATCH_SIZE",
+        `RERANK_BATCH_SIZE must be a whole number of documents in 1…${RERANK_MAX_BATCH_SIZE}, got "${rawBatch}".`,
+      );
+    }
+  }
   const apiKey = value(env, "RERANK_API_KEY");
-  return { baseUrl: baseUrl.replace(/\/+$/, ""), model, ...(apiKey ? { apiKey } : {}), timeoutMs };
+  return { baseUrl: baseUrl.replace(/\/+$/, ""), model, ...(apiKey ? { apiKey } : {}), timeoutMs, batchSize };
 }
 
 /** `{base_url}/rerank` (Cohere's base is `…/v2`, Jina's `…/v1`, TEI's and vLLM's the server root). */

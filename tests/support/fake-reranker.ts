@@ -67,7 +67,13 @@ export function fakeRelevance(query: string, document: string): number {
   return share + Math.min(0.0999, document.length * 0.001);
 }
 
-export async function startFakeReranker(options: { port?: number; requireKey?: string } = {}): Promise<FakeReranker> {
+export async function startFakeReranker(
+  options: {
+    port?: number;
+    requireKey?: string;
+    /** Refuse more documents a request, as text-embeddings-inference does. */ maxBatch?: number;
+  } = {},
+): Promise<FakeReranker> {
   const requests: FakeRerankRequest[] = [];
   let queue: FakeRerankAnswer[] = [];
   const sockets = new Set<import("node:net").Socket>();
@@ -90,6 +96,12 @@ export async function startFakeReranker(options: { port?: number; requireKey?: s
       return;
     }
     if (scripted && "status" in scripted) return send(res, scripted.status, scripted.body ?? { message: "scripted failure" });
+    if (options.maxBatch !== undefined && documents.length > options.maxBatch) {
+      return send(res, 413, {
+        error: `batch size ${documents.length} > maximum allowed batch size ${options.maxBatch}`,
+        error_type: "Validation",
+      });
+    }
     if (!scripted) {
       if (query.includes("timeout-please")) return answer(res, req, { delayMs: RERANK_TIMEOUT_PLEASE_DELAY_MS });
       if (query.includes("error-please")) return send(res, 500, { message: "the fake reranker was asked to fail" });
