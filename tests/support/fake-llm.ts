@@ -31,8 +31,7 @@
  */
 import http, { type IncomingHttpHeaders } from "node:http";
 import type { AddressInfo } from "node:net";
-import path from "node:path";
-import { fileURLToPath } from "node:url";
+import { argValue, portArg, runDoubleAsScript } from "./run-double";
 
 export interface FakeUsage {
   prompt_tokens?: number;
@@ -278,36 +277,9 @@ export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLl
   };
 }
 
-function argValue(args: readonly string[], name: string): string | undefined {
-  const i = args.indexOf(name);
-  return i >= 0 ? args[i + 1] : undefined;
-}
-
-async function main(): Promise<void> {
-  const args = process.argv.slice(2);
-  const rawPort = argValue(args, "--port") ?? "0";
-  const port = Number(rawPort);
-  if (!/^\d+$/.test(rawPort) || port > 65535) {
-    console.error(`fake-llm: --port must be a port number, got "${rawPort}"`);
-    process.exit(2);
-  }
+runDoubleAsScript(import.meta.url, "fake-llm", async (args) => {
+  const port = portArg(args);
   const requireKey = argValue(args, "--key");
-  const llm = await startFakeLlm({ port, ...(requireKey ? { requireKey } : {}) });
-  console.log(`fake-llm listening on ${llm.baseUrl}`);
-  const stop = () => {
-    llm.close().then(
-      () => process.exit(0),
-      () => process.exit(1),
-    );
-  };
-  process.once("SIGTERM", stop);
-  process.once("SIGINT", stop);
-}
-
-const entry = process.argv[1];
-if (entry && path.resolve(entry) === fileURLToPath(import.meta.url)) {
-  main().catch((error: unknown) => {
-    console.error(error);
-    process.exit(1);
-  });
-}
+  const double = await startFakeLlm({ port, ...(requireKey ? { requireKey } : {}) });
+  return { double, url: double.baseUrl };
+});

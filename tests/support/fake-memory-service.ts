@@ -29,8 +29,7 @@
 import { randomUUID } from "node:crypto";
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import path from "node:path";
-import { pathToFileURL } from "node:url";
+import { argValue, portArg, runDoubleAsScript } from "./run-double";
 
 export const FAKE_API_KEY = "kagura_fake-test-key-0123456789abcdefghijklmnopq";
 export const FAKE_CONTEXT_ID = "7d4b8c2e-1f3a-4e5b-9c6d-0a1b2c3d4e5f";
@@ -639,37 +638,15 @@ export async function startFakeMemoryService(options: FakeMemoryServiceOptions =
 // ---------------------------------------------------------------------------------------------
 // Command line
 
-function argValue(args: readonly string[], name: string): string | undefined {
-  const i = args.indexOf(name);
-  if (i >= 0) return args[i + 1];
-  const prefixed = args.find((a) => a.startsWith(`${name}=`));
-  return prefixed?.slice(name.length + 1);
-}
-
-/** Starts the fake from the command line and keeps it running until SIGTERM/SIGINT. */
-export async function main(args: readonly string[] = process.argv.slice(2)): Promise<FakeMemoryService> {
-  const portText = argValue(args, "--port") ?? process.env.FAKE_MEMORY_SERVICE_PORT ?? "0";
-  const port = Number(portText);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port must be a port number, got "${portText}"`);
-  const service = await startFakeMemoryService({
-    port,
+/** The double's options from a command line (flags first, then FAKE_MEMORY_SERVICE_* variables). */
+async function startFromArgs(args: readonly string[]): Promise<{ double: FakeMemoryService; url: string }> {
+  const double = await startFakeMemoryService({
+    port: portArg(args, process.env.FAKE_MEMORY_SERVICE_PORT ?? "0"),
     host: argValue(args, "--host") ?? process.env.FAKE_MEMORY_SERVICE_HOST ?? "127.0.0.1",
     apiKey: argValue(args, "--api-key") ?? process.env.FAKE_MEMORY_SERVICE_API_KEY ?? FAKE_API_KEY,
     contextId: argValue(args, "--context-id") ?? process.env.FAKE_MEMORY_SERVICE_CONTEXT_ID ?? FAKE_CONTEXT_ID,
   });
-  console.log(`fake memory service listening on ${service.url}`);
-  const stop = () => {
-    void service.close().finally(() => process.exit(0));
-  };
-  process.once("SIGTERM", stop);
-  process.once("SIGINT", stop);
-  return service;
+  return { double, url: double.url };
 }
 
-const entry = process.argv[1];
-if (entry && import.meta.url === pathToFileURL(path.resolve(entry)).href) {
-  main().catch((error: unknown) => {
-    console.error(error instanceof Error ? error.message : String(error));
-    process.exit(1);
-  });
-}
+runDoubleAsScript(import.meta.url, "fake memory service", startFromArgs);

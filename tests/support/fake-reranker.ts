@@ -29,8 +29,7 @@
  */
 import http, { type IncomingHttpHeaders } from "node:http";
 import type { AddressInfo } from "node:net";
-import path from "node:path";
-import { fileURLToPath } from "node:url";
+import { argValue, portArg, runDoubleAsScript } from "./run-double";
 
 export const RERANK_TIMEOUT_PLEASE_DELAY_MS = 15_000;
 
@@ -160,36 +159,9 @@ export async function startFakeReranker(
   };
 }
 
-function argValue(args: readonly string[], name: string): string | undefined {
-  const i = args.indexOf(name);
-  return i >= 0 ? args[i + 1] : undefined;
-}
-
-async function main(): Promise<void> {
-  const args = process.argv.slice(2);
-  const rawPort = argValue(args, "--port") ?? "0";
-  const port = Number(rawPort);
-  if (!/^\d+$/.test(rawPort) || port > 65535) {
-    console.error(`fake-reranker: --port must be a port number, got "${rawPort}"`);
-    process.exit(2);
-  }
+runDoubleAsScript(import.meta.url, "fake-reranker", async (args) => {
+  const port = portArg(args);
   const requireKey = argValue(args, "--key");
-  const reranker = await startFakeReranker({ port, ...(requireKey ? { requireKey } : {}) });
-  console.log(`fake-reranker listening on ${reranker.baseUrl}`);
-  const stop = () => {
-    reranker.close().then(
-      () => process.exit(0),
-      () => process.exit(1),
-    );
-  };
-  process.once("SIGTERM", stop);
-  process.once("SIGINT", stop);
-}
-
-const entry = process.argv[1];
-if (entry && path.resolve(entry) === fileURLToPath(import.meta.url)) {
-  main().catch((error: unknown) => {
-    console.error(error);
-    process.exit(1);
-  });
-}
+  const double = await startFakeReranker({ port, ...(requireKey ? { requireKey } : {}) });
+  return { double, url: double.baseUrl };
+});

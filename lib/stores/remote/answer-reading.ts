@@ -22,10 +22,6 @@ const ValidationErrorSchema = z.looseObject({
   type: nullish(z.string()),
 });
 
-export function round(ms: number): number {
-  return Math.round(ms * 1000) / 1000;
-}
-
 export function capitalize(text: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1);
 }

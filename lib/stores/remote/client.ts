@@ -12,6 +12,7 @@
  * - Cancellation by the caller's signal rejects with the signal's reason (an `AbortError`).
  */
 import { z } from "zod";
+import { round3 } from "@/lib/recall/numeric";
 import { RecallRequestSchema, type RecallResponse } from "@/lib/recall/schemas";
 import { decodeRecallResponse } from "@/lib/recall/wire";
 import { StoreError } from "@/lib/stores/types";
@@ -25,7 +26,6 @@ import {
   parseEnvelope,
   parseRetryAfter,
   readCapped,
-  round,
   validationErrors,
 } from "./answer-reading";
 import type { RemoteStoreConfig } from "./config";
@@ -133,7 +133,7 @@ export class RemoteMemoryService {
   async health(options: RemoteCallOptions | AbortSignal = {}): Promise<RemoteHealth> {
     const opts = options instanceof AbortSignal ? { signal: options } : options;
     const started = performance.now();
-    const latency = () => round(performance.now() - started);
+    const latency = () => round3(performance.now() - started);
     try {
       const stats = await this.stats({
         ...opts,
@@ -254,7 +254,7 @@ export class RemoteMemoryService {
       if (timeout.aborted) throw this.timedOut(timeoutMs, options.timeoutMs !== undefined);
       throw this.unreachable(error);
     }
-    const ms = round(performance.now() - started);
+    const ms = round3(performance.now() - started);
 
     if (response.status < 200 || response.status >= 300) throw this.httpError(response, text);
     let json: unknown;
