@@ -2,7 +2,8 @@ import type { Prisma, PrismaClient } from "@prisma/client";
 import { ApiError } from "@/lib/api/errors";
 import type { FitExample } from "@/lib/calibration/fit";
 import type { StoredCandidate } from "@/lib/calibration/level";
-import { historyWhere, type HistoryFilters } from "@/lib/recall-log/history";
+import type { HistoryFilters } from "@/lib/recall-log/history";
+import { historyWhere } from "@/lib/recall-log/history-list";
 
 /** Most labeled recalls a fit reads (a fit over more is slow and gains little). */
 export const MAX_FIT_RECALLS = 20_000;

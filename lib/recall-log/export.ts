@@ -14,7 +14,8 @@
 import { Prisma, type PrismaClient, type Recall, type RecallCandidate } from "@prisma/client";
 import { stringify } from "csv-stringify/sync";
 import type { KeysetPosition } from "@/lib/pagination/keyset";
-import { HISTORY_SELECT, toHistoryItem, type HistoryFilters, type HistoryItem, type HistoryRow } from "./history";
+import type { HistoryFilters, HistoryItem } from "./history";
+import { HISTORY_SELECT, toHistoryItem, type HistoryRow } from "./history-list";
 import { historyWhereSql } from "./history-sql";
 import { displayPage } from "./page";
 import { toRecallView } from "./repository";

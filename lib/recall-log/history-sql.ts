@@ -1,8 +1,8 @@
 /**
  * The History filters as raw SQL over "recalls": the same conditions as `historyWhere`
- * (history.ts), for the readers that cannot go through Prisma's row mapping — the count and its
+ * (history-list.ts), for the readers that cannot go through Prisma's row mapping — the count and its
  * planner estimate (history-count.ts) and the streamed exports (export.ts), which read 1M rows.
- * tests/recall-log/history-sql.test.ts holds the two to the same rows for every filter, on both
+ * tests/recall-log/history.test.ts holds the two to the same rows for every filter, on both
  * databases.
  *
  * Server-only in use (it builds Prisma.Sql) but imports only Prisma's runtime helpers.
@@ -10,9 +10,8 @@
 import { Prisma } from "@prisma/client";
 import type { KeysetPosition } from "@/lib/pagination/keyset";
 import { SELECTOR_REASON_KINDS, SELECTOR_REASONS } from "@/lib/recall/selector-reasons";
-import { escapeLike, type HistoryFilters } from "./history";
-
-const PRESENT_OF = { present: "yes", absent: "no", unsure: "unsure" } as const;
+import { PRESENT_LABEL_OF, type HistoryFilters } from "./history";
+import { escapeLike } from "./history-list";
 
 /**
  * `alias."column" … AND …` for the filters that are set (and the keyset position, when given),
@@ -37,6 +36,7 @@ export function historyWhereSql(
   if (f.has_dropped === false) and.push(Prisma.sql`(${c("selector_dropped")} IS NULL OR ${c("selector_dropped")} <= 0)`);
   if (f.status !== undefined) and.push(Prisma.sql`${c("status")} = ${f.status}`);
   if (f.source !== undefined) and.push(Prisma.sql`${c("source")} = ${f.source}`);
+  if (f.trace_id !== undefined) and.push(Prisma.sql`${c("trace_id")} = ${f.trace_id}`);
   if (f.selector_model !== undefined) and.push(Prisma.sql`${c("selector_model")} = ${f.selector_model}`);
   // Array containment (@>), which the GIN index on dropped_memory_ids serves.
   if (f.dropped_memory !== undefined) and.push(Prisma.sql`${c("dropped_memory_ids")} @> ARRAY[${f.dropped_memory}]::text[]`);
@@ -53,7 +53,7 @@ export function historyWhereSql(
   // labeled_at / label_present: the partial indexes of *_recall_labels hold exactly the labeled rows.
   if (f.label === "labeled") and.push(Prisma.sql`${c("labeled_at")} IS NOT NULL`);
   else if (f.label === "unlabeled") and.push(Prisma.sql`${c("labeled_at")} IS NULL`);
-  else if (f.label !== undefined) and.push(Prisma.sql`${c("label_present")} = ${PRESENT_OF[f.label]}`);
+  else if (f.label !== undefined) and.push(Prisma.sql`${c("label_present")} = ${PRESENT_LABEL_OF[f.label]}`);
   if (f.q !== undefined) and.push(Prisma.sql`${c("query")} ILIKE ${`%${escapeLike(f.q)}%`}`);
   if (f.from !== undefined) and.push(Prisma.sql`${c("created_at")} >= ${f.from}::timestamptz`);
   if (f.to !== undefined) and.push(Prisma.sql`${c("created_at")} < ${f.to}::timestamptz`);

@@ -1,24 +1,19 @@
 /**
- * The recall history: which logged recalls a filter selects, one keyset page at a time
- * (`GET /api/recalls`, README "HTTP API"), and the query-string form of those filters that the History
- * page keeps in its URL.
+ * The recall history's filters and page shapes: the query schema of `GET /api/recalls` (README
+ * "HTTP API"), the query-string form of those filters that the History page keeps in its URL, the
+ * cursor codec, and the row and page types the route answers and the hook reads. Client-safe, so
+ * the page parses and writes its URL with the same schema the route validates with.
  *
- * Client-safe apart from `listRecalls`, which takes the Prisma client as an argument (Prisma is a
- * type-only import here), so the page parses and writes its URL with the same schema the route
- * validates with.
- *
- * Paging is keyset on (created_at DESC, id DESC): the cursor is the last row's pair and the next
- * page is every row strictly after it in that order, so rows sharing a timestamp are neither
- * repeated nor skipped, and a deep page costs what the first one does.
+ * Reading the log is in history-list.ts (the page, through Prisma), history-sql.ts (the same
+ * filters in raw SQL) and history-count.ts (the total).
  */
 import { z } from "zod";
-import type { Prisma, PrismaClient } from "@prisma/client";
 import { LEVELS, type Level } from "@/lib/recall/confidence";
-import { decodeKeysetCursor, encodeKeysetCursor, keysetAfter, keysetPage, type KeysetPosition } from "@/lib/pagination/keyset";
+import { decodeKeysetCursor, encodeKeysetCursor, type KeysetPosition } from "@/lib/pagination/keyset";
+import { SELECTOR_REASON_KIND_NAMES } from "@/lib/recall/selector-reasons";
 import { isoDateTime, withInputRules } from "@/lib/validation/input-rules";
-import { labelsFromColumns, relevantIds, type PresentLabel } from "./labels";
-import { RECALL_SOURCES, recallSource, type RecallSource } from "./sources";
-import { SELECTOR_REASON_KIND_NAMES, SELECTOR_REASON_KINDS, SELECTOR_REASONS } from "@/lib/recall/selector-reasons";
+import type { PresentLabel } from "./labels";
+import { RECALL_SOURCES, type RecallSource } from "./sources";
 
 export const HISTORY_PAGE_SIZE = 50;
 export const HISTORY_MAX_PAGE_SIZE = 200;
@@ -52,7 +47,12 @@ export function decodeHistoryCursor(cursor: string): HistoryCursor | null {
  */
 export const HISTORY_LABEL_FILTERS = ["labeled", "unlabeled", "present", "absent", "unsure"] as const;
 export type HistoryLabelFilter = (typeof HISTORY_LABEL_FILTERS)[number];
-const PRESENT_OF: Record<"present" | "absent" | "unsure", PresentLabel> = { present: "yes", absent: "no", unsure: "unsure" };
+/** The stored present label each of the three present filters selects. */
+export const PRESENT_LABEL_OF: Record<"present" | "absent" | "unsure", PresentLabel> = {
+  present: "yes",
+  absent: "no",
+  unsure: "unsure",
+};
 
 const BAD_CURSOR = "The cursor is damaged or not one this API issued; start over from the first page (drop the cursor).";
 
@@ -220,7 +220,7 @@ export function hasHistoryFilters(filters: HistoryFilters): boolean {
 }
 
 // ---------------------------------------------------------------------------------------------
-// The list.
+// What a page answers.
 
 /** One row of the history table: the flattened columns only (no pool, no JSON blobs). */
 export interface HistoryItem {
@@ -275,144 +275,4 @@ export interface HistoryPage {
   items: HistoryItem[];
   /** Pass back as `cursor` for the next page; null on the last page. */
   next_cursor: string | null;
-}
-
-export const HISTORY_SELECT = {
-  id: true,
-  createdAt: true,
-  source: true,
-  traceId: true,
-  store: true,
-  query: true,
-  k: true,
-  searchMode: true,
-  status: true,
-  level: true,
-  topScore: true,
-  prominence: true,
-  basis: true,
-  degraded: true,
-  profileName: true,
-  profileLevel: true,
-  returnedCount: true,
-  selectorApplied: true,
-  selectorModel: true,
-  selectorKept: true,
-  selectorDropped: true,
-  selectorReason: true,
-  topDropped: true,
-  latencyMs: true,
-  hasCandidates: true,
-  labelPresent: true,
-  labelResults: true,
-  labeler: true,
-  labeledAt: true,
-} as const satisfies Prisma.RecallSelect;
-
-export type HistoryRow = Prisma.RecallGetPayload<{ select: typeof HISTORY_SELECT }>;
-
-/** The WHERE clause of a history page; the cursor part is the keyset condition of lib/pagination. */
-export function historyWhere(query: HistoryFilters & { cursor?: HistoryCursor | undefined }): Prisma.RecallWhereInput {
-  const and: Prisma.RecallWhereInput[] = [];
-  if (query.store !== undefined) and.push({ store: query.store });
-  if (query.level !== undefined && query.level.length > 0) {
-    and.push({ level: query.level.length === 1 ? query.level[0] : { in: [...query.level] } });
-  }
-  if (query.profile_level !== undefined && query.profile_level.length > 0) {
-    and.push({ profileLevel: query.profile_level.length === 1 ? query.profile_level[0] : { in: [...query.profile_level] } });
-  }
-  if (query.profile !== undefined) and.push({ profileName: query.profile });
-  if (query.mode !== undefined) and.push({ searchMode: query.mode });
-  if (query.selector_applied !== undefined) and.push({ selectorApplied: query.selector_applied });
-  if (query.has_dropped === true) and.push({ selectorDropped: { gt: 0 } });
-  if (query.has_dropped === false) and.push({ OR: [{ selectorDropped: null }, { selectorDropped: { lte: 0 } }] });
-  if (query.status !== undefined) and.push({ status: query.status });
-  if (query.source !== undefined) and.push({ source: query.source });
-  if (query.trace_id !== undefined) and.push({ traceId: query.trace_id });
-  if (query.selector_model !== undefined) and.push({ selectorModel: query.selector_model });
-  // Array containment (@>), which the GIN index on dropped_memory_ids serves.
-  if (query.dropped_memory !== undefined) and.push({ droppedMemoryIds: { has: query.dropped_memory } });
-  if (query.selector_reason !== undefined) and.push({ selectorApplied: false, selectorReason: query.selector_reason });
-  if (query.selector_kind !== undefined) {
-    const reasons = SELECTOR_REASONS.filter((r) => SELECTOR_REASON_KINDS[r] === query.selector_kind);
-    and.push({ selectorApplied: false, status: "ok", selectorReason: { in: reasons } });
-  }
-  if (query.top_dropped !== undefined) and.push({ topDropped: query.top_dropped });
-  // Prisma passes `contains` to ILIKE as is: % and _ (and the escape character) are made literal.
-  // labeled_at / label_present are set only on labeled rows: the partial indexes of
-  // *_recall_labels hold exactly those, in (created_at, id) order.
-  if (query.label === "labeled") and.push({ labeledAt: { not: null } });
-  else if (query.label === "unlabeled") and.push({ labeledAt: null });
-  else if (query.label !== undefined) and.push({ labelPresent: PRESENT_OF[query.label] });
-  if (query.q !== undefined) and.push({ query: { contains: escapeLike(query.q), mode: "insensitive" } });
-  if (query.from !== undefined || query.to !== undefined) {
-    and.push({
-      createdAt: { ...(query.from ? { gte: query.from } : {}), ...(query.to ? { lt: query.to } : {}) },
-    });
-  }
-  if (query.cursor) and.push(...keysetAfter(query.cursor));
-  return and.length === 0 ? {} : and.length === 1 ? and[0]! : { AND: and };
-}
-
-/** Text → an ILIKE pattern fragment matching exactly that text (backslash is Postgres's default escape). */
-export function escapeLike(text: string): string {
-  return text.replace(/[\\%_]/g, (ch) => `\\${ch}`);
-}
-
-/** One page of the history, newest first. */
-export async function listRecalls(prisma: PrismaClient, query: HistoryQuery): Promise<HistoryPage> {
-  const rows = await prisma.recall.findMany({
-    where: historyWhere(query),
-    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
-    take: query.limit + 1,
-    select: HISTORY_SELECT,
-  });
-  const { page, nextCursor } = keysetPage(rows, query.limit);
-  return { items: page.map(toHistoryItem), next_cursor: nextCursor };
-}
-
-export function toHistoryItem(row: HistoryRow): HistoryItem {
-  return {
-    id: row.id,
-    created_at: row.createdAt.toISOString(),
-    source: recallSource(row.source),
-    trace_id: row.traceId,
-    store: row.store,
-    query: row.query,
-    k: row.k,
-    search_mode: row.searchMode,
-    status: row.status === "error" ? "error" : "ok",
-    level: row.level,
-    top_score: row.topScore,
-    prominence: row.prominence,
-    basis: row.basis,
-    degraded: row.degraded !== null && row.degraded !== undefined,
-    profile_name: row.profileName,
-    profile_level: row.profileLevel,
-    returned_count: row.returnedCount,
-    selector_applied: row.selectorApplied,
-    selector_model: row.selectorModel,
-    selector_kept: row.selectorKept,
-    selector_dropped: row.selectorDropped,
-    selector_reason: row.selectorReason,
-    top_dropped: row.topDropped,
-    latency_ms: row.latencyMs,
-    has_candidates: row.hasCandidates,
-    ...historyLabels(row),
-  };
-}
-
-function historyLabels(
-  row: HistoryRow,
-): Pick<HistoryItem, "label_present" | "label_relevant" | "label_not_relevant" | "labeler" | "labeled_at"> {
-  const labels = labelsFromColumns(row);
-  return {
-    label_present: labels.present,
-    label_relevant: relevantIds(labels.results),
-    label_not_relevant: Object.keys(labels.results)
-      .filter((id) => labels.results[id] === false)
-      .sort(),
-    labeler: labels.labeler,
-    labeled_at: labels.labeled_at,
-  };
 }

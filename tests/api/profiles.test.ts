@@ -232,7 +232,8 @@ describe("fit and what-if over logged recalls", () => {
     expect((await streamWhatIf({ profile: "nope", thresholds: {}, filters: {} })).status).toBe(404);
     expect((await streamWhatIf({ profile: "use-lite", thresholds: { name: "x" }, filters: {} })).status).toBe(422);
     // The what-if's SQL filters select what History's would.
-    const { historyWhere, HistoryFiltersSchema } = await import("@/lib/recall-log/history");
+    const { HistoryFiltersSchema } = await import("@/lib/recall-log/history");
+    const { historyWhere } = await import("@/lib/recall-log/history-list");
     for (const filters of [
       { q: "kafka" },
       { level: "low,none" },

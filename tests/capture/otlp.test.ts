@@ -21,7 +21,8 @@ delete process.env.AUTH_PASSWORD;
 const route = await import("@/app/v1/traces/route");
 const { getDatabase, getPrisma } = await import("@/lib/db");
 const { createApiKey } = await import("@/lib/auth/keys");
-const { listRecalls, HistoryQuerySchema } = await import("@/lib/recall-log/history");
+const { HistoryQuerySchema } = await import("@/lib/recall-log/history");
+const { listRecalls } = await import("@/lib/recall-log/history-list");
 const { findRecall } = await import("@/lib/recall-log/repository");
 const { RpcStatus, ExportTraceServiceResponse } = await import("@/lib/capture/otlp/proto");
 

@@ -11,10 +11,10 @@ import {
   decodeHistoryCursor,
   encodeHistoryCursor,
   HistoryQuerySchema,
-  listRecalls,
   type HistoryFilters,
   type HistoryItem,
 } from "@/lib/recall-log/history";
+import { listRecalls } from "@/lib/recall-log/history-list";
 import { logExtent } from "@/lib/insights/extent";
 import { countRecalls } from "@/lib/recall-log/history-count";
 import { historyWhereSql } from "@/lib/recall-log/history-sql";
@@ -95,6 +95,15 @@ function buildSpecs(): Spec[] {
   return specs;
 }
 
+const TRACE_A = "0af7651916cd43dd8448eb211c80319c";
+const TRACE_B = "4bf92f3577b34da6a3ce929d0e0e4736";
+
+/** Ingested recalls carry a trace: two traces, alternating by position. */
+function traceOf(spec: Spec): string | null {
+  if (spec.source !== "ingest") return null;
+  return (SPEC_INDEX.get(spec.id) ?? 0) % 2 === 0 ? TRACE_A : TRACE_B;
+}
+
 function toRow(spec: Spec) {
   const request: LoggedRequest = {
     store: spec.store,
@@ -104,7 +113,14 @@ function toRow(spec: Spec) {
     use_rerank: false,
     selector: spec.dropped === null ? "off" : "llm",
   };
-  const base = { id: spec.id, createdAt: spec.createdAt, source: spec.source, request, latencyMs: 12.5 };
+  const base = {
+    id: spec.id,
+    createdAt: spec.createdAt,
+    source: spec.source,
+    trace: traceOf(spec) ? { traceId: traceOf(spec)!, spanId: spec.id.replaceAll("-", "").slice(0, 16) } : null,
+    request,
+    latencyMs: 12.5,
+  };
   if (spec.level === null) {
     return recallRow({ ...base, error: { code: "store_unavailable", message: "The store is down.", status: 502 } });
   }
@@ -314,6 +330,9 @@ describe.each(DATABASE_KINDS)("recall history on %s", (kind) => {
       [{ status: "error" }, (s) => s.level === null],
       [{ status: "ok" }, (s) => s.level !== null],
       [{ source: "ingest" }, (s) => s.source === "ingest"],
+      [{ trace_id: TRACE_A.toUpperCase() }, (s) => traceOf(s) === TRACE_A],
+      [{ trace_id: TRACE_B, source: "ingest" }, (s) => traceOf(s) === TRACE_B],
+      [{ trace_id: "f".repeat(32) }, () => false],
       [
         { store: "embedded", level: "high,moderate", has_dropped: "true" },
         (s) => s.store === "embedded" && (s.level === "high" || s.level === "moderate") && (s.dropped ?? 0) > 0,

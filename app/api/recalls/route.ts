@@ -1,7 +1,8 @@
 import { NextResponse } from "next/server";
 import { apiRoute, methodNotAllowed } from "@/lib/api/route";
 import { getPrisma } from "@/lib/db";
-import { HistoryQuerySchema, listRecalls } from "@/lib/recall-log/history";
+import { HistoryQuerySchema } from "@/lib/recall-log/history";
+import { listRecalls } from "@/lib/recall-log/history-list";
 import { INGEST_LIMITS, IngestBodySchema, ingestRecalls } from "@/lib/recall-log/ingest";
 
 export const dynamic = "force-dynamic";
