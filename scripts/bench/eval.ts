@@ -1,5 +1,5 @@
 /**
- * `npm run bench -- eval [--memories 10000] [--queries 1000] [--k 10]`
+ * `npm run bench -- eval [--memories 10000] [--queries 1000] [--k 10] [--page]`
  *
  * A labeled run at size: the demo corpus (345 real memories, embedded with USE-lite) plus
  * synthetic filler up to --memories (random unit vectors, so scanning costs what it costs at that
@@ -8,7 +8,11 @@
  * runRecall, every query logged), so queries/s includes embedding, retrieval, confidence and the
  * log write. Then the report: `evalRunReport` (what GET /api/eval-runs/{id} does on the server),
  * its JSON size, and the report page's client-side preparation (distributions, ROC, sorting).
+ * With --page (needs `npx next build` first) it then serves the production build on the bench's
+ * database and times the report page in Chromium: from navigation to the first query row, and to
+ * every row rendered, in a fresh browser page each time.
  */
+import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -116,13 +120,67 @@ export async function run(args: string[]): Promise<void> {
     );
     console.log(`  report page preparation (parse, two distributions, ROC, sort): p50 ${fmtMs(percentile(prepareMs, 50))} ms`);
     const m = report!.metrics;
+    // null when a class is empty (e.g. a short run of present queries only).
+    const f = (x: number | null) => (x === null ? "n/a" : x.toFixed(3));
     console.log(
-      `  metrics: hit@1 ${m.hit_at_1?.toFixed(3)}, MRR ${m.mrr?.toFixed(3)}, balanced accuracy ${m.balanced_accuracy?.toFixed(3)}, AUC top ${m.auc.top_score?.toFixed(3)} (filler memories are random vectors)`,
+      `  metrics: hit@1 ${f(m.hit_at_1)}, MRR ${f(m.mrr)}, balanced accuracy ${f(m.balanced_accuracy)}, AUC top ${f(m.auc.top_score)} (filler memories are random vectors)`,
     );
     await prisma.$disconnect();
+    if (args.includes("--page")) {
+      // The app takes the PGlite directory over, so the bench lets go of it first.
+      await db.close();
+      await timeReportPage(path.join(scratch, "data"), runStart!.id, status.done);
+    }
   } finally {
     await embedder.close();
-    await db.close();
+    await db.close().catch(() => undefined);
     fs.rmSync(scratch, { recursive: true, force: true });
+  }
+}
+
+/** `next start` on the bench's database, then the report page in Chromium, five times. */
+async function timeReportPage(dataDir: string, runId: string, rows: number): Promise<void> {
+  if (!fs.existsSync(path.join(process.cwd(), ".next", "BUILD_ID"))) {
+    console.log("  report page: skipped (no production build; run `npx next build` first)");
+    return;
+  }
+  const port = Number(option(process.argv, "port", "3390"));
+  const origin = `http://127.0.0.1:${port}`;
+  const server = spawn(path.join("node_modules", ".bin", "next"), ["start", "-H", "127.0.0.1", "-p", String(port)], {
+    env: { ...process.env, PGLITE_DATA_DIR: dataDir, DEMO_CORPUS: "off", DATABASE_URL: "" },
+    stdio: ["ignore", "ignore", "inherit"],
+  });
+  const { chromium } = await import("@playwright/test");
+  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH || "/usr/bin/chromium" });
+  try {
+    for (let tries = 0; ; tries++) {
+      const ok = await fetch(`${origin}/api/eval-runs/${runId}`)
+        .then((r) => r.ok)
+        .catch(() => false);
+      if (ok) break;
+      if (tries > 240) throw new Error("the app did not start within 2 minutes");
+      await new Promise((r) => setTimeout(r, 500));
+    }
+    const firstRow: number[] = [];
+    const allRows: number[] = [];
+    for (let n = 0; n < 5; n++) {
+      const page = await browser.newPage({ viewport: { width: 1366, height: 900 } });
+      const t0 = performance.now();
+      await page.goto(`${origin}/evaluate/runs/${runId}`, { waitUntil: "commit" });
+      await page.getByTestId("query-row").first().waitFor({ timeout: 120_000 });
+      firstRow.push(performance.now() - t0);
+      await page.waitForFunction((n) => document.querySelectorAll('[data-testid="query-row"]').length >= n, rows, {
+        timeout: 120_000,
+      });
+      allRows.push(performance.now() - t0);
+      await page.close();
+    }
+    console.log(
+      `  report page in Chromium (production build, ${rows} queries): first query row p50 ${fmtMs(percentile(firstRow, 50))} ms (max ${fmtMs(Math.max(...firstRow))}), table filled p50 ${fmtMs(percentile(allRows, 50))} ms; load ${os.loadavg()[0]!.toFixed(1)}`,
+    );
+  } finally {
+    await browser.close();
+    server.kill("SIGTERM");
+    await new Promise((r) => server.once("exit", r));
   }
 }
