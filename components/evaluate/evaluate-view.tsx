@@ -222,38 +222,40 @@ function DatasetsPanel() {
       ) : sets.data.datasets.length === 0 ? (
         <p className={styles.muted}>No labeled set yet. Upload one below.</p>
       ) : (
-        <table className={styles.table} data-testid="sets-table">
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">From</th>
-              <th scope="col" className={styles.num}>
-                Queries
-              </th>
-              <th scope="col" className={styles.num}>
-                Nothing relevant stored
-              </th>
-              <th scope="col">Kinds</th>
-              <th scope="col">Created</th>
-            </tr>
-          </thead>
-          <tbody>
-            {sets.data.datasets.map((s) => (
-              <tr key={s.id}>
-                <td>{s.name}</td>
-                <td>{s.origin}</td>
-                <td className={styles.num}>{s.count}</td>
-                <td className={styles.num}>{s.absent}</td>
-                <td className={styles.small}>
-                  {Object.entries(s.kinds)
-                    .map(([kind, n]) => `${kind || "(none)"} ${n}`)
-                    .join(", ")}
-                </td>
-                <td className={styles.small}>{new Date(s.created_at).toLocaleString()}</td>
+        <div className={styles.tableScroll}>
+          <table className={styles.table} data-testid="sets-table">
+            <thead>
+              <tr>
+                <th scope="col">Name</th>
+                <th scope="col">From</th>
+                <th scope="col" className={styles.num}>
+                  Queries
+                </th>
+                <th scope="col" className={styles.num}>
+                  Nothing relevant stored
+                </th>
+                <th scope="col">Kinds</th>
+                <th scope="col">Created</th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {sets.data.datasets.map((s) => (
+                <tr key={s.id}>
+                  <td>{s.name}</td>
+                  <td>{s.origin}</td>
+                  <td className={styles.num}>{s.count}</td>
+                  <td className={styles.num}>{s.absent}</td>
+                  <td className={styles.small}>
+                    {Object.entries(s.kinds)
+                      .map(([kind, n]) => `${kind || "(none)"} ${n}`)
+                      .join(", ")}
+                  </td>
+                  <td className={styles.small}>{new Date(s.created_at).toLocaleString()}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
       )}
       <UploadForm />
     </section>

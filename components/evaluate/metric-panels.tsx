@@ -48,34 +48,36 @@ export function ConfusionPanel({ block }: { block: MetricBlock }) {
       <p className={styles.hint}>
         High and moderate claim &ldquo;worth reading&rdquo;; low and none claim &ldquo;go external&rdquo;.
       </p>
-      <table className={styles.table} data-testid="confusion">
-        <thead>
-          <tr>
-            <th scope="col">Level</th>
-            <th scope="col" className={styles.num}>
-              Present
-            </th>
-            <th scope="col" className={styles.num}>
-              Absent
-            </th>
-            <th scope="col" className={styles.num}>
-              P(present | level)
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {[...LEVELS].reverse().map((level) => (
-            <tr key={level}>
-              <th scope="row">
-                <LevelBadge level={level} />
+      <div className={styles.tableScroll}>
+        <table className={styles.table} data-testid="confusion">
+          <thead>
+            <tr>
+              <th scope="col">Level</th>
+              <th scope="col" className={styles.num}>
+                Present
               </th>
-              <td className={styles.num}>{block.confusion[level].present}</td>
-              <td className={styles.num}>{block.confusion[level].absent}</td>
-              <td className={styles.num}>{fmt(block.p_present_given_level[level], 2)}</td>
+              <th scope="col" className={styles.num}>
+                Absent
+              </th>
+              <th scope="col" className={styles.num}>
+                P(present | level)
+              </th>
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {[...LEVELS].reverse().map((level) => (
+              <tr key={level}>
+                <th scope="row">
+                  <LevelBadge level={level} />
+                </th>
+                <td className={styles.num}>{block.confusion[level].present}</td>
+                <td className={styles.num}>{block.confusion[level].absent}</td>
+                <td className={styles.num}>{fmt(block.p_present_given_level[level], 2)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
     </section>
   );
 }

@@ -4,6 +4,7 @@ import Link from "next/link";
 import { useRouter } from "next/navigation";
 import type { MouseEvent } from "react";
 import { LevelBadge } from "@/components/recall/level-badge";
+import { Badge } from "@/components/ui/badge";
 import type { HistoryItem } from "@/lib/recall-log/history";
 import { formatNumber, formatScore, MISSING } from "@/lib/format";
 import { levelWord, selectorReasonText, topScoreLabel, topScoreUnit } from "@/lib/recall-log/format";
@@ -98,7 +99,7 @@ function HistoryRow({ item, selection }: { item: HistoryItem; selection?: Select
           />
         </td>
       ) : null}
-      <td className={`${styles.nowrap} ${styles.secondary}`}>
+      <td className={`${styles.nowrap} ${styles.secondary} ${styles.timeCell}`}>
         <time dateTime={item.created_at} title={item.created_at}>
           {timeFormat.format(created)}
         </time>
@@ -108,24 +109,24 @@ function HistoryRow({ item, selection }: { item: HistoryItem; selection?: Select
           {item.store}
         </span>
         {item.source === "ingest" ? (
-          <span className={styles.chip} title="Captured elsewhere and ingested">
+          <Badge className={styles.rowBadge} title="Captured elsewhere and ingested">
             ingested
-          </span>
+          </Badge>
         ) : item.source === "eval" ? (
-          <span className={styles.chip} title="Made by an evaluation run">
+          <Badge className={styles.rowBadge} title="Made by an evaluation run">
             eval
-          </span>
+          </Badge>
         ) : item.source === "proxy" ? (
-          <span className={styles.chip} title="Captured by the recall proxy (/proxy/{store})">
+          <Badge className={styles.rowBadge} title="Captured by the recall proxy (/proxy/{store})">
             proxy
-          </span>
+          </Badge>
         ) : item.source === "otel" ? (
-          <span
-            className={styles.chip}
+          <Badge
+            className={styles.rowBadge}
             title={item.trace_id ? `From an OpenTelemetry span of trace ${item.trace_id}` : "From an OpenTelemetry span"}
           >
             otel
-          </span>
+          </Badge>
         ) : null}
       </td>
       <td className={styles.queryCell}>
@@ -145,41 +146,46 @@ function HistoryRow({ item, selection }: { item: HistoryItem; selection?: Select
           </span>
         ) : null}
         {failed ? (
-          <span className={`${styles.chip} ${styles.chipError}`} title="The store failed; the detail page says how">
+          <Badge tone="danger" className={styles.rowBadge} title="The store failed; the detail page says how">
             failed
-          </span>
+          </Badge>
         ) : !item.has_candidates ? (
-          <span
-            className={styles.chip}
+          <Badge
+            className={styles.rowBadge}
             title="No candidate pool was recorded, so the score distribution cannot be drawn"
             data-testid="no-pool"
           >
             no pool
-          </span>
+          </Badge>
         ) : null}
       </td>
-      <td className={styles.num} title={top.title} data-testid="history-top-score" data-unit={top.unit}>
+      <td className={styles.num} title={top.title} data-testid="history-top-score" data-unit={top.unit} data-caption="top">
         {top.value}
         {top.unit ? <span className={styles.unit}> {top.unit}</span> : null}
       </td>
-      <td className={`${styles.num} ${styles.secondary}`}>{formatScore(item.prominence)}</td>
+      <td className={`${styles.num} ${styles.secondary}`} data-caption="prominence">
+        {formatScore(item.prominence)}
+      </td>
       <td className={`${styles.nowrap} ${styles.secondary}`} data-testid="history-mode">
         {item.search_mode} · k {item.k}
       </td>
-      <td className={`${styles.num} ${styles.secondary}`}>{failed ? MISSING : item.returned_count}</td>
-      <td className={styles.nowrap} title={selector.title} data-testid="history-selector">
+      <td className={`${styles.num} ${styles.secondary}`} data-caption="results">
+        {failed ? MISSING : item.returned_count}
+      </td>
+      <td className={styles.nowrap} title={selector.title} data-testid="history-selector" data-caption="selector">
         <span className={selector.dropped ? styles.dropped : selector.text === "off" ? styles.muted : undefined}>
           {selector.text}
         </span>
         {selector.model ? <span className={styles.subline}>{selector.model}</span> : null}
       </td>
-      <td className={`${styles.num} ${styles.nowrap} ${styles.secondary}`}>
+      <td className={`${styles.num} ${styles.nowrap} ${styles.secondary}`} data-caption="latency">
         {item.latency_ms === null ? MISSING : `${formatNumber(item.latency_ms, 1)} ms`}
       </td>
       <td
         className={`${styles.nowrap} ${styles.secondary}`}
         title={label.title}
         data-testid="history-label"
+        data-caption="label"
         data-label={item.label_present ?? (item.labeled_at ? "rows" : "none")}
       >
         <span className={item.labeled_at ? undefined : styles.muted}>{label.text}</span>

@@ -75,40 +75,42 @@ export function ProfileLevels({
       ) : null}
       {points ? (
         <div data-testid="k-sensitivity">
-          <table className={styles.kStrip}>
-            <caption>Level by k (from the stored merged list)</caption>
-            <thead>
-              <tr>
-                <th scope="col">k</th>
-                {points.map((p) => (
-                  <th scope="col" key={p.k}>
-                    {p.k}
-                    {p.pool < p.k ? <span title={`only ${p.pool} candidates stored`}>*</span> : null}
-                  </th>
-                ))}
-              </tr>
-            </thead>
-            <tbody>
-              <tr>
-                <th scope="row">reference</th>
-                {points.map((p) => (
-                  <td key={p.k} data-testid={`k-${p.k}-level`}>
-                    <LevelBadge level={p.level} />
-                  </td>
-                ))}
-              </tr>
-              {profile && points.some((p) => p.profile_level) ? (
+          <div className={styles.kStripScroll}>
+            <table className={styles.kStrip}>
+              <caption>Level by k (from the stored merged list)</caption>
+              <thead>
                 <tr>
-                  <th scope="row">{profile.profile}</th>
+                  <th scope="col">k</th>
                   {points.map((p) => (
-                    <td key={p.k}>
-                      <LevelBadge level={p.profile_level} />
+                    <th scope="col" key={p.k}>
+                      {p.k}
+                      {p.pool < p.k ? <span title={`only ${p.pool} candidates stored`}>*</span> : null}
+                    </th>
+                  ))}
+                </tr>
+              </thead>
+              <tbody>
+                <tr>
+                  <th scope="row">reference</th>
+                  {points.map((p) => (
+                    <td key={p.k} data-testid={`k-${p.k}-level`}>
+                      <LevelBadge level={p.level} />
                     </td>
                   ))}
                 </tr>
-              ) : null}
-            </tbody>
-          </table>
+                {profile && points.some((p) => p.profile_level) ? (
+                  <tr>
+                    <th scope="row">{profile.profile}</th>
+                    {points.map((p) => (
+                      <td key={p.k}>
+                        <LevelBadge level={p.profile_level} />
+                      </td>
+                    ))}
+                  </tr>
+                ) : null}
+              </tbody>
+            </table>
+          </div>
           {depends ? (
             <p className={styles.warning} role="note" data-testid="k-warning">
               The verdict depends on k: the reference pool is the page, so a different k changes whether this reads “worth

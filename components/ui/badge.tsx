@@ -13,14 +13,16 @@ export function Badge({
   title,
   className,
   children,
+  "data-testid": testId,
 }: {
   tone?: BadgeTone;
   title?: string;
   className?: string;
   children: ReactNode;
+  "data-testid"?: string;
 }) {
   return (
-    <span className={classNames(styles.badge, className)} data-tone={tone} title={title}>
+    <span className={classNames(styles.badge, className)} data-tone={tone} title={title} data-testid={testId}>
       {children}
     </span>
   );
