@@ -3,7 +3,9 @@
  * Client-safe (zod and types only), so the page builds its API URL from the same names.
  */
 import { z } from "zod";
+import type { Level } from "@/lib/recall/confidence";
 import type { SelectorReasonKind } from "@/lib/recall/selector-reasons";
+import { HistoryFiltersSchema } from "@/lib/recall-log/history";
 import { isoDateTime, withInputRules } from "@/lib/validation/input-rules";
 
 export const INSIGHT_BUCKETS = ["hour", "day", "week"] as const;
@@ -49,7 +51,14 @@ const shape = {
   store: z.string().trim().min(1).max(100).optional(),
   /** Exact selector model: only recalls the selector ran on have one. */
   selector_model: z.string().trim().min(1).max(200).optional(),
+  /** History's level filters, read by History's own schema (lib/recall-log/history.ts). */
+  level: z.string().optional(),
+  profile_level: z.string().optional(),
+  profile: z.string().optional(),
 };
+
+/** The filters Insights shares with History, by History's names and meaning. */
+export const SHARED_HISTORY_FILTERS = ["store", "selector_model", "level", "profile_level", "profile"] as const;
 
 /** A parameter sent empty (`?store=`) counts as not sent. */
 function dropEmpty(value: unknown): unknown {
@@ -65,6 +74,12 @@ export interface InsightsQuery {
   tz: string;
   store?: string | undefined;
   selector_model?: string | undefined;
+  /** Reference levels (OR), as History's `level`. */
+  level?: Level[] | undefined;
+  /** Levels under the store's threshold profile (OR), as History's `profile_level`. */
+  profile_level?: Level[] | undefined;
+  /** Recalls judged by this threshold profile, as History's `profile`. */
+  profile?: string | undefined;
 }
 
 /** The most buckets a range can need (each end may cut into one more). */
@@ -93,7 +108,24 @@ export function insightsQuerySchema(now: () => Date = () => new Date()) {
           });
           return z.NEVER;
         }
-        return { from, to, bucket: q.bucket, tz: q.tz, store: q.store, selector_model: q.selector_model };
+        // The level filters mean what they mean in History: parsed by History's schema.
+        const shared = HistoryFiltersSchema.safeParse({ level: q.level, profile_level: q.profile_level, profile: q.profile });
+        if (!shared.success) {
+          for (const issue of shared.error.issues) ctx.addIssue({ code: "custom", path: issue.path, message: issue.message });
+          return z.NEVER;
+        }
+        const { level, profile_level, profile } = shared.data;
+        return {
+          from,
+          to,
+          bucket: q.bucket,
+          tz: q.tz,
+          store: q.store,
+          selector_model: q.selector_model,
+          ...(level ? { level: [...level] } : {}),
+          ...(profile_level ? { profile_level: [...profile_level] } : {}),
+          ...(profile ? { profile } : {}),
+        };
       }),
     ),
   );
@@ -236,12 +268,68 @@ export interface SeriesMarker {
   label: string;
 }
 
+/** The filters an answer was computed under, echoed (null: not set). */
+export interface InsightFilters {
+  store: string | null;
+  selector_model: string | null;
+  level: Level[] | null;
+  profile_level: Level[] | null;
+  profile: string | null;
+}
+
+/**
+ * The level's verdict (worth reading: high or moderate; else weak) against another verdict —
+ * the selector's (it kept something) or a person's label (something relevant was present).
+ * Every cell is a count; the rate is null over nothing.
+ */
+export interface Agreement {
+  worth_yes: number;
+  worth_no: number;
+  weak_yes: number;
+  weak_no: number;
+  /** The four cells. */
+  total: number;
+  /** worth_yes + weak_no: both verdicts said the same. */
+  agree: number;
+  rate: number | null;
+}
+
+/** One bucket's level counts under a judge. */
+export interface JudgeBucket {
+  local_start: string;
+  high: number;
+  moderate: number;
+  low: number;
+  none: number;
+}
+
+/**
+ * A judge of the level: the reference rules (`profile: null`, every recall's `level`) or a
+ * threshold profile (the recalls it judged, their `profile_level`).
+ */
+export interface JudgeInsight {
+  profile: string | null;
+  /** Recalls that got a level from this judge (failed ones excluded). */
+  recalls: number;
+  high: number;
+  moderate: number;
+  low: number;
+  none: number;
+  level_mix: InsightRates["level_mix"];
+  /** Against the selector's verdict, over the recalls it ran on that state kept and dropped. */
+  selector: Agreement;
+  /** Against the labels (present yes/no), over the labeled recalls. */
+  labels: Agreement;
+  /** Level counts per bucket, aligned with the answer's `series`. */
+  series: JudgeBucket[];
+}
+
 export interface InsightsResponse {
   from: string;
   to: string;
   bucket: InsightBucket;
   tz: string;
-  filters: { store: string | null; selector_model: string | null };
+  filters: InsightFilters;
   totals: InsightStats;
   series: InsightSeriesPoint[];
   by_store: StoreInsight[];
@@ -272,5 +360,7 @@ export interface InsightsResponse {
     kept_only_irrelevant: number;
     kept_only_irrelevant_rate: number | null;
   };
+  /** The level mix under the reference rules and under each threshold profile, with agreement rates. */
+  judges: JudgeInsight[];
   limits: { max_buckets: number; list_size: number };
 }

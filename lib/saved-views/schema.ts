@@ -42,7 +42,20 @@ export const SAVED_VIEW_KEYS: Record<SavedViewPage, readonly string[]> = {
     "to",
     "range",
   ],
-  insights: ["range", "from", "to", "bucket", "store", "selector_model", "profile", "tz"],
+  insights: [
+    "range",
+    "from",
+    "to",
+    "bucket",
+    "store",
+    "selector_model",
+    "level",
+    "profile_level",
+    "profile",
+    "judge",
+    "bands",
+    "tz",
+  ],
 };
 
 /** A query string without "?" holding only the page's keys, each once. */

@@ -1,28 +1,20 @@
-import { ApiError } from "@/lib/api/errors";
 import { apiRoute, methodNotAllowed } from "@/lib/api/route";
 import { getPrisma } from "@/lib/db";
 import { InsightsQuerySchema } from "@/lib/insights/schema";
-import { getInsights, UnknownTimeZoneError } from "@/lib/insights/sql";
+import { getInsights } from "@/lib/insights/sql";
+import { withTimeZoneError } from "./time-zone-error";
 
 export const dynamic = "force-dynamic";
 
 /**
- * Aggregates for a time range (README "HTTP API"): `?from&to&bucket=hour|day|week&tz&store&selector_model`
+ * Aggregates for a time range (README "HTTP API"): `?from&to&bucket=hour|day|week&tz&store&selector_model&level&profile_level&profile`
  * → `{ totals, series, by_store, by_model, not_applied_reasons, most_dropped, disagreements, … }`,
- * every rate with its counts. Computed in SQL from the rollups (lib/insights/sql.ts).
+ * every rate with its counts, and `judges` (the level mix under the reference rules and each
+ * threshold profile, with agreement rates). Computed in SQL from the rollups (lib/insights/sql/).
  */
-export const GET = apiRoute({ query: InsightsQuerySchema }, async ({ query }) => {
-  try {
-    return await getInsights(await getPrisma(), query);
-  } catch (error) {
-    if (error instanceof UnknownTimeZoneError) {
-      throw new ApiError(422, "validation_failed", `The request query is invalid: tz: ${error.message}`, {
-        issues: [{ path: ["tz"], code: "custom", message: error.message }],
-      });
-    }
-    throw error;
-  }
-});
+export const GET = apiRoute({ query: InsightsQuerySchema }, async ({ query }) =>
+  withTimeZoneError(getInsights(await getPrisma(), query)),
+);
 
 // Other methods answer 405 in the envelope.
 export const POST = methodNotAllowed(["GET"]);
