@@ -18,7 +18,8 @@ import type { HistoryFilters, HistoryItem } from "./history";
 import { HISTORY_SELECT, toHistoryItem, type HistoryRow } from "./history-list";
 import { historyWhereSql } from "./history-sql";
 import { displayPage } from "./page";
-import { toRecallView } from "./repository";
+import { labelsFromColumns } from "./labels";
+import { loggedCandidates, loggedPage, toRecallView } from "./repository";
 import type { LoggedRecall } from "./types";
 
 export const EXPORT_FORMATS = ["csv", "jsonl", "candidates"] as const;
@@ -27,7 +28,7 @@ export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 /** Rows fetched per page while streaming: memory stays flat however large the history. */
 const SUMMARY_PAGE = 1_000;
 /** Whole recalls (with their candidates) per page. */
-const FULL_PAGE = 200;
+const FULL_PAGE = 500;
 
 export const EXPORT_COLUMNS: readonly (keyof HistoryItem)[] = [
   "id",
@@ -109,8 +110,14 @@ export function recallLine(recall: LoggedRecall): string {
   return `${JSON.stringify(recall)}\n`;
 }
 
+/** What the per-candidate CSV reads of a recall. */
+export type CandidateSource = Pick<
+  LoggedRecall,
+  "id" | "created_at" | "store" | "request" | "results" | "dropped_results" | "candidates" | "labels"
+>;
+
 /** The per-candidate rows of one recall (pure). */
-export function candidateRows(recall: LoggedRecall): (string | number | boolean | null)[][] {
+export function candidateRows(recall: CandidateSource): (string | number | boolean | null)[][] {
   const labels = recall.labels?.results ?? {};
   const relevant = (id: string) => (Object.hasOwn(labels, id) ? labels[id]! : null);
   const base = [recall.id, recall.created_at, recall.store, recall.request?.query ?? "", recall.request?.search_mode ?? ""];
@@ -150,7 +157,7 @@ export function candidateRows(recall: LoggedRecall): (string | number | boolean 
 }
 
 /** One page of the per-candidate CSV. */
-export function encodeCandidatePage(recalls: readonly LoggedRecall[], first: boolean): string {
+export function encodeCandidatePage(recalls: readonly CandidateSource[], first: boolean): string {
   return stringify(recalls.flatMap(candidateRows), { header: first, columns: [...CANDIDATE_COLUMNS], ...CSV_OPTIONS });
 }
 
@@ -160,6 +167,12 @@ export function encodeCandidatePage(recalls: readonly LoggedRecall[], first: boo
 // the columns are the Prisma model's own, named as its fields, so the rows are exactly what
 // findMany answers and go through the same mapping (toRecallView, toHistoryItem).
 // tests/recall-log/export-full.test.ts holds a line equal to GET /api/recalls/{id}.
+//
+// A page of whole recalls is ONE statement: each row carries its candidates as a JSON array
+// (json_agg in rank order, a correlated read of the candidates' primary key), so a page costs one
+// round trip and reads recalls and candidates from the same snapshot — a recall logged while the
+// export runs cannot shift the page between two queries. While a page is encoded the next one is
+// already being read (exportStream), so the database and the encoding overlap.
 
 const RECALL_FIELDS = Prisma.dmmf.datamodel.models.find((m) => m.name === "Recall")!.fields.filter((f) => f.kind === "scalar");
 const UUID_FIELDS = new Set(["id", "evalRunId"]);
@@ -171,8 +184,15 @@ function columnsOf(names: ReadonlySet<string> | null): Prisma.Sql {
     fields.map((f) => `r."${f.dbName ?? f.name}"${UUID_FIELDS.has(f.name) ? "::text" : ""} AS "${f.name}"`).join(", "),
   );
 }
-const ALL_COLUMNS = columnsOf(null);
 const HISTORY_COLUMNS = columnsOf(new Set(Object.keys(HISTORY_SELECT)));
+/** Every column, and the candidates as `[rank, memory_id, summary, raw_cosine, keyword_score, hybrid_score, in_pool, returned, dropped]` rows. */
+const FULL_COLUMNS = Prisma.sql`${columnsOf(null)}, CASE WHEN r."has_candidates" THEN (
+    SELECT json_agg(json_build_array(c."rank", c."memory_id", c."summary", c."raw_cosine", c."keyword_score",
+      c."hybrid_score", c."in_pool", c."returned", c."dropped") ORDER BY c."rank")
+    FROM "recall_candidates" AS c WHERE c."recall_id" = r."id") END AS "candidateList"`;
+
+type CandidateTuple = [number, string, string, number | null, number | null, number | null, boolean, boolean, boolean];
+type FullRow = Recall & { candidateList: CandidateTuple[] | string | null };
 
 /** Timestamps as Dates, whatever the driver handed back. */
 function withDates<T extends Record<string, unknown>>(row: T): T {
@@ -184,13 +204,18 @@ function withDates<T extends Record<string, unknown>>(row: T): T {
   return row;
 }
 
+interface RowsPage<T> {
+  rows: T[];
+  next: KeysetPosition | undefined;
+}
+
 async function rowsPage<T extends { id: string; createdAt: Date }>(
   prisma: PrismaClient,
   columns: Prisma.Sql,
   filters: HistoryFilters,
   cursor: KeysetPosition | undefined,
   size: number,
-): Promise<{ rows: T[]; next: KeysetPosition | undefined }> {
+): Promise<RowsPage<T>> {
   const rows = (
     await prisma.$queryRaw<T[]>(Prisma.sql`
       SELECT ${columns} FROM "recalls" AS r
@@ -202,29 +227,40 @@ async function rowsPage<T extends { id: string; createdAt: Date }>(
   return { rows, next: rows.length === size && last ? { createdAt: last.createdAt, id: last.id } : undefined };
 }
 
-/** Whole recalls (with their candidates), newest first, one keyset page after `cursor`. */
-async function fullPage(
-  prisma: PrismaClient,
-  filters: HistoryFilters,
-  cursor: KeysetPosition | undefined,
-  size: number,
-): Promise<{ recalls: LoggedRecall[]; next: KeysetPosition | undefined }> {
-  const { rows, next } = await rowsPage<Recall>(prisma, ALL_COLUMNS, filters, cursor, size);
-  const withPool = rows.filter((r) => r.hasCandidates).map((r) => r.id);
-  const candidates = new Map<string, RecallCandidate[]>();
-  if (withPool.length > 0) {
-    const list = await prisma.$queryRaw<RecallCandidate[]>(Prisma.sql`
-      SELECT c."recall_id"::text AS "recallId", c."rank", c."memory_id" AS "memoryId", c."summary", c."raw_cosine" AS "rawCosine",
-             c."keyword_score" AS "keywordScore", c."hybrid_score" AS "hybridScore", c."in_pool" AS "inPool", c."returned", c."dropped"
-      FROM "recall_candidates" AS c WHERE c."recall_id" = ANY(${withPool}::uuid[])
-      ORDER BY c."recall_id", c."rank"`);
-    for (const c of list) {
-      const mine = candidates.get(c.recallId);
-      if (mine) mine.push(c);
-      else candidates.set(c.recallId, [c]);
-    }
-  }
-  return { recalls: rows.map((row) => toRecallView({ ...row, candidates: candidates.get(row.id) ?? [] })), next };
+/** A row with its candidates as the Prisma model's own (`Recall & { candidates }`). */
+function withCandidates(row: FullRow): Recall & { candidates: RecallCandidate[] } {
+  const { candidateList, ...recall } = row;
+  const list = (typeof candidateList === "string" ? JSON.parse(candidateList) : (candidateList ?? [])) as CandidateTuple[];
+  const num = (value: number | string | null) => (value === null ? null : Number(value));
+  return {
+    ...recall,
+    candidates: list.map(([rank, memoryId, summary, rawCosine, keywordScore, hybridScore, inPool, returned, dropped]) => ({
+      recallId: recall.id,
+      rank,
+      memoryId,
+      summary,
+      rawCosine: num(rawCosine),
+      keywordScore: num(keywordScore),
+      hybridScore: num(hybridScore),
+      inPool,
+      returned,
+      dropped,
+    })),
+  };
+}
+
+/** What the per-candidate CSV needs of a row: the view without what it derives for display (k sensitivity, notices). */
+function candidateSource(row: Recall & { candidates: RecallCandidate[] }): CandidateSource {
+  const candidates = loggedCandidates(row);
+  return {
+    id: row.id,
+    created_at: row.createdAt.toISOString(),
+    store: row.store,
+    request: row.request as unknown as LoggedRecall["request"],
+    ...loggedPage(row, candidates),
+    candidates,
+    labels: labelsFromColumns(row),
+  };
 }
 
 const HEADER: Record<ExportFormat, string> = {
@@ -233,11 +269,43 @@ const HEADER: Record<ExportFormat, string> = {
   jsonl: "",
 };
 
+/** One page of a format: how it is read and how it is written. */
+interface ExportReader<T> {
+  read(cursor: KeysetPosition | undefined): Promise<RowsPage<T>>;
+  encode(rows: readonly T[], first: boolean): string;
+}
+
+function summaryReader(prisma: PrismaClient, filters: HistoryFilters, pageSize: number): ExportReader<HistoryRow> {
+  return {
+    read: (cursor) => rowsPage<HistoryRow>(prisma, HISTORY_COLUMNS, filters, cursor, pageSize),
+    encode: (rows, first) => encodeExportPage(rows.map(toHistoryItem), "csv", first),
+  };
+}
+
+function fullReader(
+  prisma: PrismaClient,
+  filters: HistoryFilters,
+  format: "jsonl" | "candidates",
+  pageSize: number,
+): ExportReader<FullRow> {
+  return {
+    read: (cursor) => rowsPage<FullRow>(prisma, FULL_COLUMNS, filters, cursor, pageSize),
+    encode: (rows, first) =>
+      format === "jsonl"
+        ? rows.map((row) => recallLine(toRecallView(withCandidates(row)))).join("")
+        : encodeCandidatePage(
+            rows.map((row) => candidateSource(withCandidates(row))),
+            first,
+          ),
+  };
+}
+
 /**
- * The filtered history, newest first, as a stream that reads one keyset page at a time. The
- * first page is read before the stream is handed back, so a filter the database refuses (or a
- * database that is down) fails the request with a status in the envelope instead of cutting a
- * stream that already answered 200.
+ * The filtered history, newest first, as a stream that reads one keyset page at a time and the
+ * next while it writes the current one (two pages at most in memory; the stream pulls only when
+ * its reader has taken the last chunk). The first page is read before the stream is handed back,
+ * so a filter the database refuses (or a database that is down) fails the request with a status
+ * in the envelope instead of cutting a stream that already answered 200.
  */
 export async function exportStream(
   prisma: PrismaClient,
@@ -245,31 +313,38 @@ export async function exportStream(
   format: ExportFormat,
   pageSize?: number,
 ): Promise<ReadableStream<Uint8Array>> {
+  return format === "csv"
+    ? streamPages(summaryReader(prisma, filters, pageSize ?? SUMMARY_PAGE), HEADER.csv)
+    : streamPages(fullReader(prisma, filters, format, pageSize ?? FULL_PAGE), HEADER[format]);
+}
+
+async function streamPages<T>(reader: ExportReader<T>, header: string): Promise<ReadableStream<Uint8Array>> {
   const encoder = new TextEncoder();
-  type Page = { text: string; next: KeysetPosition | undefined };
-  const read = async (cursor: KeysetPosition | undefined, first: boolean): Promise<Page> => {
-    if (format === "csv") {
-      const page = await rowsPage<HistoryRow>(prisma, HISTORY_COLUMNS, filters, cursor, pageSize ?? SUMMARY_PAGE);
-      return { text: encodeExportPage(page.rows.map(toHistoryItem), "csv", first), next: page.next };
-    }
-    const page = await fullPage(prisma, filters, cursor, pageSize ?? FULL_PAGE);
-    const text = format === "jsonl" ? page.recalls.map(recallLine).join("") : encodeCandidatePage(page.recalls, first);
-    return { text, next: page.next };
+  const ahead = (page: RowsPage<T>): Promise<RowsPage<T>> | null => {
+    if (!page.next) return null;
+    const next = reader.read(page.next);
+    // Awaited by the next pull; a stream cancelled before then must not leave it unhandled.
+    next.catch(() => {});
+    return next;
   };
-  let page = await read(undefined, true);
+  let page = await reader.read(undefined);
+  let next = ahead(page);
   let first = true;
   return new ReadableStream({
     async pull(controller) {
-      const current = page;
       // A CSV with no rows still gets its header.
-      const text = current.text || (first ? HEADER[format] : "");
+      const text = reader.encode(page.rows, first) || (first ? header : "");
       if (text) controller.enqueue(encoder.encode(text));
       first = false;
-      if (!current.next) {
+      if (!next) {
         controller.close();
         return;
       }
-      page = await read(current.next, false);
+      page = await next;
+      next = ahead(page);
+    },
+    cancel() {
+      next = null;
     },
   });
 }

@@ -260,9 +260,9 @@ function selectorTrace(row: RecallRow): LoggedSelectorTrace | null {
   };
 }
 
-export function toRecallView(row: RecallRow): LoggedRecall {
-  const error = row.error as { code: string; message: string } | null;
-  const candidates: LoggedCandidate[] | null = row.hasCandidates
+/** The logged candidates of a row; null when the store exposed no pool. */
+export function loggedCandidates(row: Pick<RecallRow, "hasCandidates" | "candidates">): LoggedCandidate[] | null {
+  return row.hasCandidates
     ? row.candidates.map((c) => ({
         memory_id: c.memoryId,
         summary: c.summary,
@@ -275,6 +275,24 @@ export function toRecallView(row: RecallRow): LoggedRecall {
         dropped: c.dropped,
       }))
     : null;
+}
+
+/** The logged page of a row split into kept and dropped results (page.ts). */
+export function loggedPage(
+  row: Pick<RecallRow, "results" | "droppedMemoryIds" | "searchMode">,
+  candidates: LoggedCandidate[] | null,
+): Pick<LoggedRecall, "results" | "dropped_results"> {
+  return splitPage({
+    logged: Array.isArray(row.results) ? (row.results as unknown as LoggedResult[]) : [],
+    droppedIds: row.droppedMemoryIds,
+    candidates,
+    searchMode: (row.searchMode as LoggedRequest["search_mode"]) ?? "hybrid",
+  });
+}
+
+export function toRecallView(row: RecallRow): LoggedRecall {
+  const error = row.error as { code: string; message: string } | null;
+  const candidates = loggedCandidates(row);
   return {
     id: row.id,
     created_at: row.createdAt.toISOString(),
@@ -283,12 +301,7 @@ export function toRecallView(row: RecallRow): LoggedRecall {
     store: row.store,
     status: row.status === "error" ? "error" : "ok",
     request: row.request as unknown as LoggedRequest,
-    ...splitPage({
-      logged: Array.isArray(row.results) ? (row.results as unknown as LoggedResult[]) : [],
-      droppedIds: row.droppedMemoryIds,
-      candidates,
-      searchMode: (row.searchMode as LoggedRequest["search_mode"]) ?? "hybrid",
-    }),
+    ...loggedPage(row, candidates),
     confidence: row.confidence as unknown as LoggedConfidence | null,
     selector: row.selector as unknown as LoggedRecall["selector"],
     selector_trace: selectorTrace(row),
