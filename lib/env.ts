@@ -70,6 +70,13 @@ export const ENV_SETTINGS: readonly EnvSetting[] = [
     scope: "app",
   },
   {
+    names: ["INDEX_SNAPSHOT"],
+    default: "beside PGlite's data directory (`<dir>.index-snapshot`); none for PostgreSQL",
+    meaning:
+      "File where the embedded store keeps its index between starts, read back when it still matches the memories table (else rebuilt); `off` always rebuilds.",
+    scope: "app",
+  },
+  {
     names: ["PORT"],
     default: "`3000`",
     meaning: "Port of `npm run dev` / `npm start` (or `npm run dev -- -p 4000`).",

@@ -1,8 +1,13 @@
+// Past ~400 lines: one class owns the index and its agreement with the table (rebuild, snapshot,
+// sync, writes); import, recall and the snapshot file live beside it (embedded-import.ts,
+// embedded-recall.ts, index-snapshot.ts).
 import type { Prisma, PrismaClient } from "@prisma/client";
 import type { Embedder } from "@/lib/embeddings/types";
 import { DEFAULT_FETCH_FACTOR } from "@/lib/recall/merge";
 import type { RerankConfig } from "@/lib/rerank/config";
 import { importMemories, INSERT_CHUNK } from "./embedded-import";
+import { captureSnapshot, memoryVersion, restoreMeta, usableSnapshot, type StoreSnapshot } from "./index-snapshot";
+import { SnapshotKeeper } from "./snapshot-keeper";
 import { recallEmbedded, rerankRefusal, type MemoryMeta } from "./embedded-recall";
 import { KEYWORD_ANALYZER, MemoryIndex } from "./memory-index";
 import type { MemorySync } from "./memory-sync";
@@ -33,7 +38,12 @@ export interface EmbeddedStoreOptions {
   sync?: MemorySync;
   /** The reranker `use_rerank` calls (lib/rerank); without one, `use_rerank` is refused. */
   reranker?: RerankConfig | null;
+  /** Where `open` keeps the index between starts (lib/stores/index-snapshot.ts); none: always rebuild. */
+  snapshot?: string | null;
 }
+
+/** A snapshot is rewritten this long after the last write (one rewrite for a burst of imports). */
+const SNAPSHOT_DELAY_MS = 10_000;
 
 /**
  * The default store: memories in the app's own database, embedded by the app, recalled with the
@@ -43,7 +53,7 @@ export interface EmbeddedStoreOptions {
 export class EmbeddedStore implements MemoryStore {
   readonly name = "embedded";
   readonly kind = "embedded" as const;
-  private readonly index: MemoryIndex;
+  private index: MemoryIndex;
   private readonly meta = new Map<string, MemoryMeta>();
   /** Memories whose vector is missing or from another model: semantic search refuses while any exist. */
   private readonly stale = new Map<string, string | null>();
@@ -52,6 +62,8 @@ export class EmbeddedStore implements MemoryStore {
   readonly memories: MemoryRepository;
   private readonly sync: MemorySync | undefined;
   readonly reranker: RerankConfig | null;
+  private readonly snapshotFile: string | null;
+  private readonly snapshots: SnapshotKeeper | null;
 
   constructor(
     private readonly prisma: PrismaClient,
@@ -63,6 +75,20 @@ export class EmbeddedStore implements MemoryStore {
     this.memories = new MemoryRepository(prisma);
     this.sync = options.sync;
     this.reranker = options.reranker ?? null;
+    this.snapshotFile = options.snapshot ?? null;
+    // With other instances on the database (sync) their changes may still be on the way, so only
+    // a start, never a write, proves the index equals the table at a version.
+    this.snapshots = this.snapshotFile
+      ? new SnapshotKeeper(
+          this.snapshotFile,
+          () => memoryVersion(prisma),
+          (version) => this.capture(version),
+          {
+            afterWrites: !this.sync,
+            delayMs: SNAPSHOT_DELAY_MS,
+          },
+        )
+      : null;
     this.sync?.attach({ refreshMemories: (ids) => this.refreshMemories(ids), reloadAll: () => this.reloadAll() });
   }
 
@@ -99,6 +125,51 @@ export class EmbeddedStore implements MemoryStore {
       this.meta.delete(id);
       this.stale.delete(id);
     }
+  }
+
+  /**
+   * Makes the index ready at start: read back from the snapshot when it matches the table
+   * (lib/stores/index-snapshot.ts), else rebuilt from the database, and then a snapshot written
+   * in the background when the table did not change during the rebuild.
+   */
+  async open(): Promise<{ memories: number; ms: number; source: "snapshot" | "database"; reason: string | null }> {
+    const started = performance.now();
+    if (!this.snapshotFile) {
+      const { memories, ms } = await this.load();
+      return { memories, ms, source: "database", reason: null };
+    }
+    const refused = await this.restore(this.snapshotFile);
+    if (refused === null) return { memories: this.index.size, ms: performance.now() - started, source: "snapshot", reason: null };
+    const before = await memoryVersion(this.prisma);
+    await this.load();
+    // Unchanged across the rebuild: every page read the table as it is at `before`.
+    if ((await memoryVersion(this.prisma)) === before) this.snapshots?.save(before);
+    return { memories: this.index.size, ms: performance.now() - started, source: "database", reason: refused };
+  }
+
+  /** Settles when no snapshot write is pending or running (tests, scripts). */
+  snapshotsWritten(): Promise<void> {
+    return this.snapshots?.written() ?? Promise.resolve();
+  }
+
+  /** Why the snapshot was not used (null: it was, and the index now holds it). */
+  private async restore(file: string): Promise<string | null> {
+    const expected = { embedder: this.embedder.id, dim: this.index.dim, analyzer: KEYWORD_ANALYZER };
+    const found = await usableSnapshot(file, this.prisma, expected);
+    if ("reason" in found) return found.reason;
+    this.index = MemoryIndex.fromState(found.snapshot.index);
+    restoreMeta(found.snapshot, this.meta, this.stale);
+    return null;
+  }
+
+  /** The index as a snapshot at `version`, taken synchronously so no write lands halfway. */
+  private capture(version: string): StoreSnapshot {
+    return captureSnapshot(version, this.embedder.id, KEYWORD_ANALYZER, this.index.exportState(), this.meta, this.stale);
+  }
+
+  /** Runs a write of the store, so snapshots know when the index and the table may differ. */
+  private tracked<T>(write: () => Promise<T>): Promise<T> {
+    return this.snapshots ? this.snapshots.tracked(write) : write();
   }
 
   /** Rebuilds the in-memory index from the database. */
@@ -172,6 +243,10 @@ export class EmbeddedStore implements MemoryStore {
    * a failure while embedding or writing leaves nothing half-written (lib/stores/embedded-import.ts).
    */
   add(items: readonly unknown[]): Promise<{ results: ImportItemResult[]; created: number; rejected: number }> {
+    return this.tracked(() => this.addNow(items));
+  }
+
+  private addNow(items: readonly unknown[]): Promise<{ results: ImportItemResult[]; created: number; rejected: number }> {
     return importMemories(
       {
         prisma: this.prisma,
@@ -229,7 +304,11 @@ export class EmbeddedStore implements MemoryStore {
   }
 
   /** Deletes the memory from the database and the index. */
-  async delete(id: string): Promise<boolean> {
+  delete(id: string): Promise<boolean> {
+    return this.tracked(() => this.deleteNow(id));
+  }
+
+  private async deleteNow(id: string): Promise<boolean> {
     const deleted = await this.memories.deleteById(id);
     this.forget([id]);
     if (deleted) await this.sync?.announce([id]);
@@ -273,7 +352,11 @@ export class EmbeddedStore implements MemoryStore {
   }
 
   /** Embeds again every memory whose vector is missing or from another model. */
-  async reembed(onProgress?: (done: number, total: number) => void): Promise<{ reembedded: number }> {
+  reembed(onProgress?: (done: number, total: number) => void): Promise<{ reembedded: number }> {
+    return this.tracked(() => this.reembedNow(onProgress));
+  }
+
+  private async reembedNow(onProgress?: (done: number, total: number) => void): Promise<{ reembedded: number }> {
     const ids = [...this.stale.keys()];
     let done = 0;
     for (let start = 0; start < ids.length; start += INSERT_CHUNK) {

@@ -7,11 +7,12 @@ import { processSingletonAsync } from "@/lib/process-singleton";
 import { readRerankConfig } from "@/lib/rerank/config";
 import { ensureDemoCorpus } from "./demo-corpus";
 import { EmbeddedStore } from "./embedded-store";
+import { snapshotPath } from "./index-snapshot";
 import { MemorySync } from "./memory-sync";
 
 /**
- * The process's embedded store, loaded once: the index is rebuilt from the database and, on a
- * first start, the demo corpus is loaded (unless DEMO_CORPUS=off).
+ * The process's embedded store, loaded once: the index is read from its snapshot or rebuilt from
+ * the database and, on a first start, the demo corpus is loaded (unless DEMO_CORPUS=off).
  */
 export function getEmbeddedStore(): Promise<EmbeddedStore> {
   return processSingletonAsync("embedded-store", openEmbeddedStore);
@@ -26,9 +27,17 @@ async function openEmbeddedStore(): Promise<EmbeddedStore> {
     sync = new MemorySync(config.url, db.prisma);
     await sync.start();
   }
-  const store = new EmbeddedStore(db.prisma, getEmbedder(), { sync, reranker: readRerankConfig(process.env) });
-  const { memories, ms } = await store.load();
-  console.log(`Recall Inspector: embedded store index rebuilt (${memories} memories, ${Math.round(ms)} ms).`);
+  const store = new EmbeddedStore(db.prisma, getEmbedder(), {
+    sync,
+    reranker: readRerankConfig(process.env),
+    snapshot: snapshotPath(config, process.env),
+  });
+  const { memories, ms, source, reason } = await store.open();
+  console.log(
+    source === "snapshot"
+      ? `Recall Inspector: embedded store index read from its snapshot (${memories} memories, ${Math.round(ms)} ms).`
+      : `Recall Inspector: embedded store index rebuilt (${memories} memories, ${Math.round(ms)} ms${reason ? `; ${reason}` : ""}).`,
+  );
   const analyzer = await store.recordKeywordAnalyzer();
   if (analyzer?.from) {
     console.log(

@@ -1,4 +1,7 @@
+// Past ~400 lines for one reason: exportState/fromState read and write the private lists and
+// must change with them (docs/ARCHITECTURE.md, "The in-memory index").
 import MiniSearch from "minisearch";
+import { HitHeap } from "./keyword-heap";
 
 /**
  * The keyword arm's BM25 index with MaxScore top-k pruning (docs/ARCHITECTURE.md, "The in-memory
@@ -39,6 +42,29 @@ export interface KeywordHit {
   score: number;
 }
 
+/**
+ * The whole index as flat arrays (lib/stores/index-snapshot.ts writes them to disk): restoring
+ * it gives back the same documents, lists, bounds and running average, so every score is the
+ * one the live index would compute. List t covers `docs`/`tfs` [listStart[t], listStart[t+1]).
+ */
+export interface KeywordState {
+  terms: string[];
+  /** Per list: df, dead, maxTf (int32); minLen as float64 (Infinity for an empty list). */
+  listStart: Int32Array;
+  listInts: Int32Array;
+  listMinLen: Float64Array;
+  docs: Int32Array;
+  tfs: Int32Array;
+  /** Per document number: its id, or null once removed. */
+  keys: (string | null)[];
+  lengths: Int32Array;
+  /** Per document: its distinct terms at [docTermStart[d], docTermStart[d+1]) (empty once removed). */
+  docTermStart: Int32Array;
+  docTermIds: Int32Array;
+  count: number;
+  avgLength: number;
+}
+
 export class KeywordIndex {
   private readonly termIds = new Map<string, number>();
   private readonly postings: Postings[] = [];
@@ -50,6 +76,85 @@ export class KeywordIndex {
   private avgLength = 0;
 
   constructor(private readonly processTerm: (term: string) => string | null) {}
+
+  /** A copy of the index's state (see KeywordState). */
+  exportState(): KeywordState {
+    const lists = this.postings.length;
+    const listStart = new Int32Array(lists + 1);
+    for (let t = 0; t < lists; t++) listStart[t + 1] = listStart[t]! + this.postings[t]!.length;
+    const docs = new Int32Array(listStart[lists]!);
+    const tfs = new Int32Array(listStart[lists]!);
+    const listInts = new Int32Array(lists * 3);
+    const listMinLen = new Float64Array(lists);
+    this.postings.forEach((p, t) => {
+      docs.set(p.docs.subarray(0, p.length), listStart[t]!);
+      tfs.set(p.tfs.subarray(0, p.length), listStart[t]!);
+      listInts.set([p.df, p.dead, p.maxTf], t * 3);
+      listMinLen[t] = p.minLen;
+    });
+    const n = this.keys.length;
+    const docTermStart = new Int32Array(n + 1);
+    let total = 0;
+    for (let d = 0; d < n; d++) total += this.docTerms[d]?.length ?? 0;
+    const docTermIds = new Int32Array(total);
+    let at = 0;
+    for (let d = 0; d < n; d++) {
+      const own = this.docTerms[d];
+      docTermStart[d] = at;
+      if (own) docTermIds.set(own, at);
+      at += own?.length ?? 0;
+    }
+    docTermStart[n] = at;
+    const terms: string[] = new Array(lists);
+    for (const [term, t] of this.termIds) terms[t] = term;
+    return {
+      terms,
+      listStart,
+      listInts,
+      listMinLen,
+      docs,
+      tfs,
+      keys: [...this.keys],
+      lengths: this.lengths.slice(0, n),
+      docTermStart,
+      docTermIds,
+      count: this.count,
+      avgLength: this.avgLength,
+    };
+  }
+
+  /** An index holding exactly `state` (the arrays are adopted, not copied). */
+  static fromState(processTerm: (term: string) => string | null, state: KeywordState): KeywordIndex {
+    const index = new KeywordIndex(processTerm);
+    state.terms.forEach((term, t) => {
+      index.termIds.set(term, t);
+      const from = state.listStart[t]!;
+      const to = state.listStart[t + 1]!;
+      index.postings.push({
+        // Copies with room to grow: `add` appends in place.
+        docs: grownInt32(state.docs.subarray(from, to)),
+        tfs: grownInt32(state.tfs.subarray(from, to)),
+        length: to - from,
+        df: state.listInts[t * 3]!,
+        dead: state.listInts[t * 3 + 1]!,
+        maxTf: state.listInts[t * 3 + 2]!,
+        minLen: state.listMinLen[t]!,
+      });
+    });
+    const n = state.keys.length;
+    index.keys = state.keys;
+    index.lengths = new Int32Array(Math.max(1024, n));
+    index.lengths.set(state.lengths.subarray(0, n));
+    index.docTerms = new Array(n);
+    for (let d = 0; d < n; d++) {
+      const key = state.keys[d];
+      if (key != null) index.docOf.set(key, d);
+      index.docTerms[d] = key == null ? null : state.docTermIds.subarray(state.docTermStart[d]!, state.docTermStart[d + 1]!);
+    }
+    index.count = state.count;
+    index.avgLength = state.avgLength;
+    return index;
+  }
 
   get documentCount(): number {
     return this.count;
@@ -330,69 +435,8 @@ function seek(docs: Int32Array, length: number, from: number, target: number): n
   return hi;
 }
 
-/** The k best (score, id) by (score desc, id asc): a min-heap whose root is the worst kept. */
-class HitHeap {
-  private readonly scores: number[] = [];
-  private readonly ids: string[] = [];
-  constructor(private readonly k: number) {}
-
-  get full(): boolean {
-    return this.scores.length >= this.k;
-  }
-
-  /** The score a document must reach (ties decided by id) to enter: -Infinity until full. */
-  get minScore(): number {
-    return this.full ? this.scores[0]! : -Infinity;
-  }
-
-  offer(score: number, id: string): void {
-    if (!this.full) {
-      this.scores.push(score);
-      this.ids.push(id);
-      this.up(this.scores.length - 1);
-    } else if (this.worse(this.scores[0]!, this.ids[0]!, score, id)) {
-      this.scores[0] = score;
-      this.ids[0] = id;
-      this.down(0);
-    }
-  }
-
-  sorted(): KeywordHit[] {
-    return this.scores
-      .map((score, i) => ({ id: this.ids[i]!, score }))
-      .sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-  }
-
-  /** Is (s1, id1) ranked below (s2, id2)? */
-  private worse(s1: number, id1: string, s2: number, id2: string): boolean {
-    return s1 < s2 || (s1 === s2 && id1 > id2);
-  }
-
-  private up(i: number): void {
-    while (i > 0) {
-      const p = (i - 1) >> 1;
-      if (!this.worse(this.scores[i]!, this.ids[i]!, this.scores[p]!, this.ids[p]!)) return;
-      this.swap(i, p);
-      i = p;
-    }
-  }
-
-  private down(i: number): void {
-    const n = this.scores.length;
-    for (;;) {
-      const l = 2 * i + 1;
-      const r = l + 1;
-      let m = i;
-      if (l < n && this.worse(this.scores[l]!, this.ids[l]!, this.scores[m]!, this.ids[m]!)) m = l;
-      if (r < n && this.worse(this.scores[r]!, this.ids[r]!, this.scores[m]!, this.ids[m]!)) m = r;
-      if (m === i) return;
-      this.swap(i, m);
-      i = m;
-    }
-  }
-
-  private swap(a: number, b: number): void {
-    [this.scores[a], this.scores[b]] = [this.scores[b]!, this.scores[a]!];
-    [this.ids[a], this.ids[b]] = [this.ids[b]!, this.ids[a]!];
-  }
+function grownInt32(a: Int32Array): Int32Array {
+  const out = new Int32Array(Math.max(2, a.length + (a.length >> 3)));
+  out.set(a);
+  return out;
 }

@@ -1,7 +1,7 @@
 import { stemmer } from "stemmer";
 import { eng as ENGLISH_STOPWORDS } from "stopword";
 import type { ArmHit } from "@/lib/recall/merge";
-import { KeywordIndex } from "./keyword-index";
+import { KeywordIndex, type KeywordState } from "./keyword-index";
 import type { ScanMode } from "./vector-matrix";
 import { VectorShards } from "./vector-shards";
 
@@ -20,6 +20,23 @@ export interface IndexedMemory {
   tags: readonly string[];
 }
 
+/**
+ * The whole index as flat data (lib/stores/index-snapshot.ts keeps it on disk): rows in index
+ * order, vectors in chunks of VECTOR_CHUNK rows (zeros where `present` is 0).
+ */
+export interface IndexState {
+  dim: number;
+  ids: string[];
+  types: string[];
+  tags: (readonly string[])[];
+  present: Uint8Array;
+  vectors: Float32Array[];
+  keyword: KeywordState;
+}
+
+/** Rows per vector chunk of an IndexState: 64k rows of 512-d are 128 MiB, well under any array limit. */
+export const VECTOR_CHUNK = 65_536;
+
 export interface IndexFilter {
   types?: readonly string[];
   tags?: readonly string[];
@@ -34,7 +51,7 @@ export class MemoryIndex {
   private rowOf = new Map<string, number>();
   private readonly matrix: VectorShards;
   /** Plain Okapi BM25 (k1 = 1.2, b = 0.75) with MaxScore pruning. */
-  private readonly keyword = new KeywordIndex(keywordTerm);
+  private keyword = new KeywordIndex(keywordTerm);
 
   /** `shardRows` splits the vectors over wasm memories of that many rows (tests; default: the 4 GiB cap). */
   constructor(
@@ -65,6 +82,60 @@ export class MemoryIndex {
 
   has(id: string): boolean {
     return this.rowOf.has(id);
+  }
+
+  /** Row r's memory id (index order, as IndexState lists them). */
+  idAt(row: number): string {
+    return this.ids[row]!;
+  }
+
+  /** A copy of the whole index (see IndexState). */
+  exportState(): IndexState {
+    const n = this.ids.length;
+    const present = new Uint8Array(n);
+    const vectors: Float32Array[] = [];
+    for (let start = 0; start < n; start += VECTOR_CHUNK) {
+      const rows = Math.min(VECTOR_CHUNK, n - start);
+      const chunk = new Float32Array(rows * this.dim);
+      for (let i = 0; i < rows; i++) {
+        if (!this.matrix.hasVector(start + i)) continue;
+        present[start + i] = 1;
+        chunk.set(this.matrix.vector(start + i), i * this.dim);
+      }
+      vectors.push(chunk);
+    }
+    return {
+      dim: this.dim,
+      ids: [...this.ids],
+      types: [...this.types],
+      tags: [...this.tags],
+      present,
+      vectors,
+      keyword: this.keyword.exportState(),
+    };
+  }
+
+  /**
+   * An index holding exactly `state`: the same rows in the same order, the same keyword lists,
+   * so every arm scores as the exported index did.
+   */
+  static fromState(state: IndexState, options: { shardRows?: number } = {}): MemoryIndex {
+    const index = new MemoryIndex(state.dim, options);
+    const n = state.ids.length;
+    index.reserve(n);
+    for (let row = 0; row < n; row++) {
+      const chunk = state.vectors[Math.floor(row / VECTOR_CHUNK)]!;
+      const at = (row % VECTOR_CHUNK) * state.dim;
+      const vector = state.present[row] === 1 ? chunk.subarray(at, at + state.dim) : null;
+      index.matrix.set(row, vector);
+      if (vector) index.vectors++;
+      index.rowOf.set(state.ids[row]!, row);
+    }
+    index.ids = state.ids;
+    index.types = state.types;
+    index.tags = state.tags;
+    index.keyword = KeywordIndex.fromState(keywordTerm, state.keyword);
+    return index;
   }
 
   /** The stored vector of a memory (a copy); null when it has none or is not indexed. */

@@ -1,0 +1,165 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { captureSnapshot, readSnapshot, restoreMeta, writeSnapshot } from "./index-snapshot";
+import type { MemoryMeta } from "./embedded-recall";
+import { MemoryIndex, VECTOR_CHUNK } from "./memory-index";
+
+function rng(seed: number) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = Math.imul(a ^ (a >>> 15), a | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const WORDS =
+  "deploy token expired storm fixed refresh postgres billing jsonb standup berlin coffee oat milk editor neovim allergies cats".split(
+    " ",
+  );
+
+function memory(i: number, dim: number, random: () => number) {
+  const words = Array.from({ length: 3 + Math.floor(random() * 12) }, () => WORDS[Math.floor(random() * WORDS.length)]!);
+  const vector = i % 10 === 3 ? null : Float32Array.from({ length: dim }, () => random() - 0.5);
+  if (vector) {
+    const n = Math.hypot(...vector);
+    vector.forEach((x, j) => (vector[j] = x / n));
+  }
+  return {
+    id: `m${i}`,
+    vector,
+    text: `${words.join(" ")} the and of`,
+    type: ["fact", "note"][i % 2]!,
+    tags: i % 3 ? ["a"] : ["a", "b"],
+  };
+}
+
+const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "index-snapshot-"));
+afterAll(() => fs.rmSync(scratch, { recursive: true, force: true }));
+
+/** Every question a recall asks of the index, answered by both. */
+function expectSameAnswers(a: MemoryIndex, b: MemoryIndex, random: () => number, dim: number) {
+  expect(b.size).toBe(a.size);
+  expect(b.vectorCount).toBe(a.vectorCount);
+  for (let trial = 0; trial < 4; trial++) {
+    const q = memory(1000 + trial * 10, dim, random);
+    const query = q.vector!;
+    for (const scan of ["f32", "int8"] as const) {
+      expect(b.semanticTop(query, 25, undefined, { scan })).toEqual(a.semanticTop(query, 25, undefined, { scan }));
+      expect(b.semanticTop(query, 25, { types: ["fact"], tags: ["b"] }, { scan })).toEqual(
+        a.semanticTop(query, 25, { types: ["fact"], tags: ["b"] }, { scan }),
+      );
+    }
+    const text = q.text.split(" ").slice(0, 3).join(" ");
+    for (const prune of [true, false])
+      expect(b.keywordTop(text, 30, undefined, { prune })).toEqual(a.keywordTop(text, 30, undefined, { prune }));
+    expect(b.keywordTop(text, 30, { tags: ["b"] })).toEqual(a.keywordTop(text, 30, { tags: ["b"] }));
+    for (const id of ["m1", "m4", "m13", "m250"]) {
+      expect(b.keywordScoreOf(text, id)).toBe(a.keywordScoreOf(text, id));
+      expect(b.cosineOf(query, id)).toBe(a.cosineOf(query, id));
+      expect(b.entry(id)).toEqual(a.entry(id));
+    }
+  }
+}
+
+describe("index snapshot", () => {
+  it("restores an index that answers every arm exactly as the one it was taken from, and keeps doing so after more writes", async () => {
+    const dim = 16;
+    const random = rng(11);
+    const original = new MemoryIndex(dim);
+    for (let i = 0; i < 300; i++) original.upsert([memory(i, dim, random)]);
+    // Removals leave dead posting entries, swapped rows and a moved running average behind.
+    original.remove(["m0", "m17", "m42", "m299", "m5"]);
+    original.upsert([{ ...memory(17, dim, random), id: "m17" }]);
+
+    const meta = new Map<string, MemoryMeta>();
+    for (let row = 0; row < original.size; row++) {
+      const id = original.idAt(row);
+      meta.set(id, {
+        summary: `summary of ${id}`,
+        type: original.entry(id)!.type,
+        tags: [...original.entry(id)!.tags],
+        importance: row / 1000,
+        createdAt: new Date(1_700_000_000_000 + row),
+        updatedAt: row % 2 ? null : new Date(1_800_000_000_000 + row),
+      });
+    }
+    const stale = new Map<string, string | null>([
+      ["m3", null],
+      ["m13", "text-embedding-3-small"],
+    ]);
+    const file = path.join(scratch, "a", "index.snapshot");
+    await writeSnapshot(file, captureSnapshot("42", "use-lite", "en-porter-1", original.exportState(), meta, stale));
+    const read = (await readSnapshot(file))!;
+    expect({ version: read.version, embedder: read.embedder, analyzer: read.analyzer }).toEqual({
+      version: "42",
+      embedder: "use-lite",
+      analyzer: "en-porter-1",
+    });
+    const restored = MemoryIndex.fromState(read.index);
+    expectSameAnswers(original, restored, rng(5), dim);
+
+    const metaBack = new Map<string, MemoryMeta>();
+    const staleBack = new Map<string, string | null>();
+    restoreMeta(read, metaBack, staleBack);
+    expect(metaBack).toEqual(meta);
+    expect(staleBack).toEqual(stale);
+
+    // Both go on taking the same writes: the restored lists grow and compact as the originals do.
+    const more = rng(77);
+    for (let i = 300; i < 340; i++) {
+      const m = memory(i, dim, more);
+      original.upsert([m]);
+      restored.upsert([m]);
+    }
+    for (const id of ["m1", "m2", "m310", "m100"]) {
+      original.remove([id]);
+      restored.remove([id]);
+    }
+    expectSameAnswers(original, restored, rng(6), dim);
+  });
+
+  it("keeps vectors across chunk borders", async () => {
+    const dim = 3;
+    const index = new MemoryIndex(dim);
+    const n = VECTOR_CHUNK + 5;
+    const batch = Array.from({ length: n }, (_, i) => ({
+      id: `v${i}`,
+      vector: Float32Array.from([Math.cos(i), Math.sin(i), i % 7 === 0 ? 0.5 : 0]),
+      text: "",
+      type: "note",
+      tags: [],
+    }));
+    index.upsert(batch);
+    const file = path.join(scratch, "chunks.snapshot");
+    const meta = new Map(
+      batch.map((m) => [m.id, { summary: "", type: "note", tags: [], importance: 0.5, createdAt: new Date(0), updatedAt: null }]),
+    );
+    await writeSnapshot(file, captureSnapshot("1", "e", "x", index.exportState(), meta, new Map()));
+    const restored = MemoryIndex.fromState((await readSnapshot(file))!.index);
+    for (const id of ["v0", `v${VECTOR_CHUNK - 1}`, `v${VECTOR_CHUNK}`, `v${n - 1}`])
+      expect(restored.vectorOf(id)).toEqual(index.vectorOf(id));
+    const query = Float32Array.from([0.6, 0.8, 0]);
+    expect(restored.semanticTop(query, 50)).toEqual(index.semanticTop(query, 50));
+  });
+
+  it("reads no snapshot from a missing file and refuses a damaged or foreign one", async () => {
+    expect(await readSnapshot(path.join(scratch, "none.snapshot"))).toBeNull();
+    const foreign = path.join(scratch, "foreign.snapshot");
+    fs.writeFileSync(foreign, "not a snapshot at all, just text");
+    await expect(readSnapshot(foreign)).rejects.toThrow(/not an index snapshot/);
+    const index = new MemoryIndex(4);
+    index.upsert([{ id: "x", vector: Float32Array.from([1, 0, 0, 0]), text: "hello world", type: "note", tags: [] }]);
+    const meta = new Map([
+      ["x", { summary: "hello", type: "note", tags: [], importance: 0.5, createdAt: new Date(0), updatedAt: null }],
+    ]);
+    const whole = path.join(scratch, "whole.snapshot");
+    await writeSnapshot(whole, captureSnapshot("1", "e", "x", index.exportState(), meta, new Map()));
+    const truncated = path.join(scratch, "truncated.snapshot");
+    fs.writeFileSync(truncated, fs.readFileSync(whole).subarray(0, fs.statSync(whole).size - 9));
+    await expect(readSnapshot(truncated)).rejects.toThrow(/truncated/);
+  });
+});

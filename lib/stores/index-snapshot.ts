@@ -1,0 +1,302 @@
+/**
+ * The embedded store's index on disk, beside the database (docs/ARCHITECTURE.md, "The in-memory
+ * index"): a start reads it back instead of re-reading, decoding and re-tokenizing every memory,
+ * when it provably matches the table.
+ *
+ * Validity: `memory_changes` gets one row per committed statement that changed `memories` (a
+ * trigger), so its row count is the table's version. A snapshot records the version its index
+ * reflects, the embedder, the dimension and the keyword analyzer; a start uses it only when all
+ * four and the memory count match, and rebuilds (and writes a new one) otherwise.
+ *
+ * File: 8-byte magic, u32 length of a JSON header, u32 0, the header (strings and the array
+ * directory), then each typed array's bytes (little-endian, 8-byte aligned) in directory order.
+ * Written to a temporary name and renamed, so a reader sees a whole file or none.
+ */
+import fs from "node:fs";
+import path from "node:path";
+import type { PrismaClient } from "@prisma/client";
+import type { DatabaseConfig } from "@/lib/db/config";
+import type { MemoryMeta } from "./embedded-recall";
+import type { IndexState } from "./memory-index";
+
+const MAGIC = Buffer.from("RISNAP\u0000\u0001", "latin1");
+const FORMAT = 1;
+
+/** Everything the store needs to answer recalls as it did when the snapshot was taken. */
+export interface StoreSnapshot {
+  /** `memory_changes` rows visible when the index matched the table (decimal string). */
+  version: string;
+  embedder: string;
+  analyzer: string;
+  index: IndexState;
+  /** Per index row. */
+  meta: { summaries: string[]; importance: Float64Array; createdAt: Float64Array; updatedAt: Float64Array };
+  /** Memories without a usable vector: id → the model they were embedded with (null: none). */
+  stale: [string, string | null][];
+}
+
+type Typed = Uint8Array | Int32Array | Float32Array | Float64Array;
+const TYPES = { u8: Uint8Array, i32: Int32Array, f32: Float32Array, f64: Float64Array } as const;
+type TypeName = keyof typeof TYPES;
+
+function typeName(a: Typed): TypeName {
+  if (a instanceof Uint8Array) return "u8";
+  if (a instanceof Int32Array) return "i32";
+  if (a instanceof Float32Array) return "f32";
+  return "f64";
+}
+
+/** A snapshot of `index` with the store's per-memory fields, in index row order. */
+export function captureSnapshot(
+  version: string,
+  embedder: string,
+  analyzer: string,
+  index: IndexState,
+  metaOf: ReadonlyMap<string, MemoryMeta>,
+  stale: ReadonlyMap<string, string | null>,
+): StoreSnapshot {
+  const n = index.ids.length;
+  const meta = {
+    summaries: new Array<string>(n),
+    importance: new Float64Array(n),
+    createdAt: new Float64Array(n),
+    updatedAt: new Float64Array(n),
+  };
+  index.ids.forEach((id, row) => {
+    const m = metaOf.get(id)!;
+    meta.summaries[row] = m.summary;
+    meta.importance[row] = m.importance;
+    meta.createdAt[row] = m.createdAt.getTime();
+    meta.updatedAt[row] = m.updatedAt ? m.updatedAt.getTime() : NaN;
+  });
+  return { version, embedder, analyzer, index, meta, stale: [...stale] };
+}
+
+/** Fills the store's per-memory maps from a snapshot (the inverse of captureSnapshot's extra fields). */
+export function restoreMeta(snapshot: StoreSnapshot, metaOf: Map<string, MemoryMeta>, stale: Map<string, string | null>): void {
+  const { index, meta } = snapshot;
+  metaOf.clear();
+  stale.clear();
+  index.ids.forEach((id, row) => {
+    const updatedAt = meta.updatedAt[row]!;
+    metaOf.set(id, {
+      summary: meta.summaries[row]!,
+      type: index.types[row]!,
+      tags: index.tags[row] as string[],
+      importance: meta.importance[row]!,
+      createdAt: new Date(meta.createdAt[row]!),
+      updatedAt: Number.isNaN(updatedAt) ? null : new Date(updatedAt),
+    });
+  });
+  for (const [id, model] of snapshot.stale) stale.set(id, model);
+}
+
+/**
+ * The snapshot in `file` when it was taken with this embedder, dimension and analyzer at the
+ * table's current version and memory count; else why not (in words, for the start-up line).
+ */
+export async function usableSnapshot(
+  file: string,
+  prisma: PrismaClient,
+  expected: { embedder: string; dim: number; analyzer: string },
+): Promise<{ snapshot: StoreSnapshot } | { reason: string }> {
+  let snapshot: StoreSnapshot | null;
+  try {
+    snapshot = await readSnapshot(file);
+  } catch (error) {
+    return { reason: `the snapshot could not be read (${error instanceof Error ? error.message : String(error)})` };
+  }
+  if (!snapshot) return { reason: "no snapshot yet" };
+  if (snapshot.embedder !== expected.embedder || snapshot.index.dim !== expected.dim) return { reason: "the embedder changed" };
+  if (snapshot.analyzer !== expected.analyzer) return { reason: "the keyword analyzer changed" };
+  const version = await memoryVersion(prisma);
+  const [row] = await prisma.$queryRaw<{ count: number }[]>`SELECT count(*)::int AS "count" FROM "memories"`;
+  if (version !== snapshot.version || Number(row?.count) !== snapshot.index.ids.length)
+    return { reason: "memories changed since" };
+  return { snapshot };
+}
+
+/** The table's version: how many changing statements have committed (see the file comment). */
+export async function memoryVersion(prisma: PrismaClient): Promise<string> {
+  const [row] = await prisma.$queryRaw<{ version: string }[]>`SELECT count(*)::text AS "version" FROM "memory_changes"`;
+  return row?.version ?? "0";
+}
+
+/**
+ * Where the snapshot lives: `INDEX_SNAPSHOT` when it names a file, none when it is `off`;
+ * by default beside a PGlite data directory (`<dir>.index-snapshot`), none for PostgreSQL
+ * (several instances, and no folder that belongs to the database).
+ */
+export function snapshotPath(config: DatabaseConfig, env: Readonly<Record<string, string | undefined>>): string | null {
+  const setting = env.INDEX_SNAPSHOT?.trim();
+  if (setting === "off") return null;
+  if (setting) return path.resolve(/* turbopackIgnore: true */ setting);
+  if (config.kind !== "pglite") return null;
+  return path.join(path.dirname(config.dataDir), `${path.basename(config.dataDir)}.index-snapshot`);
+}
+
+export async function writeSnapshot(file: string, snapshot: StoreSnapshot): Promise<{ bytes: number }> {
+  const { index, meta } = snapshot;
+  const k = index.keyword;
+  const arrays: [string, Typed][] = [
+    ["present", index.present],
+    ...index.vectors.map((v, i): [string, Typed] => [`vectors.${i}`, v]),
+    ["kw.listStart", k.listStart],
+    ["kw.listInts", k.listInts],
+    ["kw.listMinLen", k.listMinLen],
+    ["kw.docs", k.docs],
+    ["kw.tfs", k.tfs],
+    ["kw.lengths", k.lengths],
+    ["kw.docTermStart", k.docTermStart],
+    ["kw.docTermIds", k.docTermIds],
+    ["meta.importance", meta.importance],
+    ["meta.createdAt", meta.createdAt],
+    ["meta.updatedAt", meta.updatedAt],
+  ];
+  const header = Buffer.from(
+    JSON.stringify({
+      format: FORMAT,
+      version: snapshot.version,
+      embedder: snapshot.embedder,
+      analyzer: snapshot.analyzer,
+      dim: index.dim,
+      ids: index.ids,
+      types: index.types,
+      tags: index.tags,
+      vectorChunks: index.vectors.length,
+      keyword: { terms: k.terms, keys: k.keys, count: k.count, avgLength: k.avgLength },
+      summaries: meta.summaries,
+      stale: snapshot.stale,
+      arrays: arrays.map(([name, a]) => ({ name, type: typeName(a), length: a.length })),
+    }),
+  );
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  const temp = `${file}.${process.pid}.tmp`;
+  const handle = await fs.promises.open(temp, "w");
+  let position = 0;
+  const write = async (bytes: Uint8Array) => {
+    for (let at = 0; at < bytes.length;) {
+      const { bytesWritten } = await handle.write(bytes, at, Math.min(bytes.length - at, 1 << 30), position);
+      at += bytesWritten;
+      position += bytesWritten;
+    }
+  };
+  const pad = async () => {
+    if (position % 8 !== 0) await write(new Uint8Array(8 - (position % 8)));
+  };
+  try {
+    const lengths = Buffer.alloc(8);
+    lengths.writeUInt32LE(header.length, 0);
+    await write(MAGIC);
+    await write(lengths);
+    await write(header);
+    await pad();
+    for (const [, a] of arrays) {
+      await write(new Uint8Array(a.buffer, a.byteOffset, a.byteLength));
+      await pad();
+    }
+    await handle.sync();
+  } catch (error) {
+    await handle.close();
+    fs.rmSync(temp, { force: true });
+    throw error;
+  }
+  await handle.close();
+  fs.renameSync(temp, file);
+  return { bytes: position };
+}
+
+/** The snapshot in `file`; null when there is none. Throws on a damaged or foreign file. */
+export async function readSnapshot(file: string): Promise<StoreSnapshot | null> {
+  let handle: fs.promises.FileHandle;
+  try {
+    handle = await fs.promises.open(file, "r");
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return null;
+    throw error;
+  }
+  try {
+    const { size } = await handle.stat();
+    let position = 0;
+    const read = async (into: Uint8Array) => {
+      if (position + into.length > size) throw new Error("the snapshot file is truncated");
+      for (let at = 0; at < into.length;) {
+        const { bytesRead } = await handle.read(into, at, Math.min(into.length - at, 1 << 30), position);
+        if (bytesRead === 0) throw new Error("the snapshot file is truncated");
+        at += bytesRead;
+        position += bytesRead;
+      }
+    };
+    const start = Buffer.alloc(16);
+    await read(start);
+    if (!start.subarray(0, 8).equals(MAGIC)) throw new Error("not an index snapshot");
+    const header = Buffer.alloc(start.readUInt32LE(8));
+    await read(header);
+    const h = JSON.parse(header.toString("utf8")) as SnapshotHeader;
+    if (h.format !== FORMAT) throw new Error(`snapshot format ${String(h.format)}, expected ${FORMAT}`);
+    const arrays = new Map<string, Typed>();
+    for (const { name, type, length } of h.arrays) {
+      position = Math.ceil(position / 8) * 8;
+      const a = new TYPES[type](length);
+      await read(new Uint8Array(a.buffer));
+      arrays.set(name, a);
+    }
+    const get = <T extends Typed>(name: string) => {
+      const a = arrays.get(name);
+      if (!a) throw new Error(`the snapshot has no ${name}`);
+      return a as T;
+    };
+    return {
+      version: h.version,
+      embedder: h.embedder,
+      analyzer: h.analyzer,
+      index: {
+        dim: h.dim,
+        ids: h.ids,
+        types: h.types,
+        tags: h.tags,
+        present: get<Uint8Array>("present"),
+        vectors: Array.from({ length: h.vectorChunks }, (_, i) => get<Float32Array>(`vectors.${i}`)),
+        keyword: {
+          terms: h.keyword.terms,
+          keys: h.keyword.keys,
+          count: h.keyword.count,
+          avgLength: h.keyword.avgLength,
+          listStart: get<Int32Array>("kw.listStart"),
+          listInts: get<Int32Array>("kw.listInts"),
+          listMinLen: get<Float64Array>("kw.listMinLen"),
+          docs: get<Int32Array>("kw.docs"),
+          tfs: get<Int32Array>("kw.tfs"),
+          lengths: get<Int32Array>("kw.lengths"),
+          docTermStart: get<Int32Array>("kw.docTermStart"),
+          docTermIds: get<Int32Array>("kw.docTermIds"),
+        },
+      },
+      meta: {
+        summaries: h.summaries,
+        importance: get<Float64Array>("meta.importance"),
+        createdAt: get<Float64Array>("meta.createdAt"),
+        updatedAt: get<Float64Array>("meta.updatedAt"),
+      },
+      stale: h.stale,
+    };
+  } finally {
+    await handle.close();
+  }
+}
+
+interface SnapshotHeader {
+  format: number;
+  version: string;
+  embedder: string;
+  analyzer: string;
+  dim: number;
+  ids: string[];
+  types: string[];
+  tags: string[][];
+  vectorChunks: number;
+  keyword: { terms: string[]; keys: (string | null)[]; count: number; avgLength: number };
+  summaries: string[];
+  stale: [string, string | null][];
+  arrays: { name: string; type: TypeName; length: number }[];
+}
