@@ -9,6 +9,7 @@ const BENCHES: Record<string, () => Promise<{ run: (args: string[]) => Promise<v
   "what-if": () => import("./bench/what-if"),
   export: () => import("./bench/export"),
   scan: () => import("./bench/scan"),
+  start: () => import("./bench/start"),
   keyword: () => import("./bench/keyword"),
   eval: () => import("./bench/eval"),
   embed: () => import("./bench/embed"),

@@ -27,7 +27,7 @@ import { fmtMs, mib, percentile, prng } from "./stats";
  */
 const FUNCTION_WORDS = "the and of to a in is that for it on was with as be at by this are from".split(" ");
 const SYLLABLES = "ka lo mi ne ru sa ti vo ze pa do fi gu ha je ku la mo nu po qi re su ta ul ve wa xi yo zu".split(" ");
-const VOCABULARY = Array.from({ length: 20_000 }, (_, i) => {
+export const VOCABULARY = Array.from({ length: 20_000 }, (_, i) => {
   let word = "";
   let n = i + 1;
   while (n > 0) {
@@ -43,7 +43,7 @@ const ZIPF_CUMULATIVE = (() => {
   return weights.map((w) => (sum += w / total));
 })();
 
-function zipfWord(random: () => number): string {
+export function zipfWord(random: () => number): string {
   const u = random();
   let lo = 0;
   let hi = ZIPF_CUMULATIVE.length - 1;
