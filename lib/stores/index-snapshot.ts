@@ -4,7 +4,8 @@
  * when it provably matches the table.
  *
  * Validity: `memory_changes` gets one row per committed statement that changed `memories` (a
- * trigger), so its row count is the table's version. A snapshot records the version its index
+ * trigger), so its row count is the table's version (with the latest change's time, which tells a
+ * recreated database from the one the snapshot was taken of). A snapshot records the version its index
  * reflects, the embedder, the dimension and the keyword analyzer; a start uses it only when all
  * four and the memory count match, and rebuilds (and writes a new one) otherwise.
  *
@@ -24,7 +25,7 @@ const FORMAT = 1;
 
 /** Everything the store needs to answer recalls as it did when the snapshot was taken. */
 export interface StoreSnapshot {
-  /** `memory_changes` rows visible when the index matched the table (decimal string). */
+  /** `memory_changes` when the index matched the table: its row count and latest time (memoryVersion). */
   version: string;
   embedder: string;
   analyzer: string;
@@ -118,8 +119,12 @@ export async function usableSnapshot(
 
 /** The table's version: how many changing statements have committed (see the file comment). */
 export async function memoryVersion(prisma: PrismaClient): Promise<string> {
-  const [row] = await prisma.$queryRaw<{ version: string }[]>`SELECT count(*)::text AS "version" FROM "memory_changes"`;
-  return row?.version ?? "0";
+  // The count moves with every committed change; the latest change's time tells two databases
+  // apart that went through as many changes (a test database recreated beside an old snapshot).
+  const [row] = await prisma.$queryRaw<{ version: string }[]>`
+    SELECT count(*)::text || '@' || coalesce((extract(epoch FROM max("at")) * 1000)::bigint::text, '-') AS "version"
+    FROM "memory_changes"`;
+  return row?.version ?? "0@-";
 }
 
 /**
