@@ -2,6 +2,7 @@ import { NextResponse, type NextRequest } from "next/server";
 import type { z } from "zod";
 import { authorizeApi, type Principal } from "@/lib/auth/authorize";
 import { DatabaseSetupError } from "@/lib/db/config";
+import { readCapped } from "@/lib/read-capped";
 import { RecallInputError } from "@/lib/recall/errors";
 import { guardRequest, SECURITY_HEADERS } from "@/lib/security/guard";
 import { guardInputOf, serverAllowedHosts } from "@/lib/security/hosts";
@@ -111,23 +112,7 @@ export async function readBodyText(request: Request, maxBytes: number): Promise<
 
 /** The body's bytes as sent, refusing more than `maxBytes` with a 413 (see readBodyText). */
 export async function readBodyBytes(request: Request, maxBytes: number): Promise<Buffer> {
-  const declared = Number(request.headers.get("content-length") ?? NaN);
-  if (declared > maxBytes) throw tooLarge(maxBytes);
-  if (!request.body) return Buffer.alloc(0);
-  const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.byteLength;
-    if (total > maxBytes) {
-      await reader.cancel().catch(() => undefined);
-      throw tooLarge(maxBytes);
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks, total);
+  return readCapped(request.body, request.headers.get("content-length"), maxBytes, () => tooLarge(maxBytes));
 }
 
 async function readJson(request: NextRequest, maxBytes: number): Promise<unknown> {

@@ -2,6 +2,7 @@ import "server-only";
 import http from "node:http";
 import https from "node:https";
 import { Readable } from "node:stream";
+import { networkReason } from "@/lib/stores/remote/answer-reading";
 
 /**
  * One HTTP exchange with an upstream, byte for byte (docs/ARCHITECTURE.md "Capture from
@@ -79,21 +80,4 @@ export function forward(request: UpstreamRequest): Promise<UpstreamAnswer> {
     });
     req.end(request.body ?? undefined);
   });
-}
-
-/** Why a connection failed, in words; the error code otherwise. */
-function networkReason(error: unknown): string | null {
-  const code = (error as { code?: unknown } | null)?.code;
-  const known: Record<string, string> = {
-    ECONNREFUSED: "connection refused",
-    ENOTFOUND: "host not found",
-    EAI_AGAIN: "host name lookup failed",
-    ECONNRESET: "connection reset",
-    EHOSTUNREACH: "host unreachable",
-    ENETUNREACH: "network unreachable",
-    ETIMEDOUT: "connection timed out",
-    EPIPE: "connection closed",
-  };
-  if (typeof code === "string") return known[code] ?? code;
-  return null;
 }

@@ -5,6 +5,7 @@
  * types), shared by the routes and the pages' save form.
  */
 import { z } from "zod";
+import { HISTORY_FILTER_KEYS } from "@/lib/recall-log/history";
 import { withInputRules } from "@/lib/validation/input-rules";
 
 export const SAVED_VIEW_PAGES = ["history", "insights"] as const;
@@ -21,27 +22,8 @@ export const SAVED_VIEW_PARAMS_MAX = 2_000;
  * so a view never carries a stray parameter (a cursor, a typo) into every later visit.
  */
 export const SAVED_VIEW_KEYS: Record<SavedViewPage, readonly string[]> = {
-  history: [
-    "store",
-    "level",
-    "profile_level",
-    "profile",
-    "mode",
-    "selector_applied",
-    "has_dropped",
-    "status",
-    "source",
-    "selector_model",
-    "dropped_memory",
-    "label",
-    "selector_reason",
-    "selector_kind",
-    "top_dropped",
-    "q",
-    "from",
-    "to",
-    "range",
-  ],
+  // Every History filter (the one list, lib/recall-log/history.ts) and the time-range preset.
+  history: [...HISTORY_FILTER_KEYS, "range"],
   insights: [
     "range",
     "from",

@@ -40,7 +40,7 @@ describe("/api/views", () => {
     const cases: [unknown, RegExp][] = [
       [{ page: "memories", name: "x", params: "" }, /page/],
       [{ page: "history", name: "x", params: "cursor=abc" }, /"cursor" is not a filter of the history page/],
-      [{ page: "insights", name: "x", params: "level=low" }, /"level" is not a filter of the insights page/],
+      [{ page: "insights", name: "x", params: "mode=hybrid" }, /"mode" is not a filter of the insights page/],
       [{ page: "history", name: "x", params: "store=a&store=b" }, /more than once/],
       [{ page: "history", name: "   ", params: "" }, /name is empty/],
       [{ page: "history", name: "n".repeat(81), params: "" }, /longer than 80/],

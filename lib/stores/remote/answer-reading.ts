@@ -4,6 +4,7 @@
  * Used by the remote client (client.ts); nothing here knows a store's configuration.
  */
 import { z } from "zod";
+import { readCapped } from "@/lib/read-capped";
 import { zodIssuesText } from "@/lib/recall/errors";
 import { nullish } from "./service-api";
 
@@ -80,28 +81,10 @@ export class AnswerTooLarge extends Error {
   }
 }
 
-/** The body as text, counted while it streams and cancelled past `max` bytes. */
-export async function readCapped(response: Response, max: number): Promise<string> {
-  const declared = Number(response.headers.get("content-length") ?? NaN);
-  if (declared > max) {
-    await response.body?.cancel().catch(() => undefined);
-    throw new AnswerTooLarge(declared);
-  }
-  if (!response.body) return "";
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.byteLength;
-    if (total > max) {
-      await reader.cancel().catch(() => undefined);
-      throw new AnswerTooLarge(total);
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks, total).toString("utf8");
+/** The body as text, counted while it streams and cancelled past `max` bytes (lib/read-capped.ts). */
+export async function readCappedText(response: Response, max: number): Promise<string> {
+  const bytes = await readCapped(response.body, response.headers.get("content-length"), max, (n) => new AnswerTooLarge(n));
+  return bytes.toString("utf8");
 }
 
 /** Retry-After in seconds: delta-seconds or an HTTP date. */
@@ -138,6 +121,7 @@ export function networkReason(error: unknown): string | null {
     EHOSTUNREACH: "host unreachable",
     ENETUNREACH: "network unreachable",
     ETIMEDOUT: "connection timed out",
+    EPIPE: "connection closed",
     UND_ERR_SOCKET: "connection closed",
     UND_ERR_CONNECT_TIMEOUT: "connection timed out",
     CERT_HAS_EXPIRED: "TLS certificate expired",

@@ -25,7 +25,7 @@ import {
   oneLine,
   parseEnvelope,
   parseRetryAfter,
-  readCapped,
+  readCappedText,
   validationErrors,
 } from "./answer-reading";
 import type { RemoteStoreConfig } from "./config";
@@ -247,7 +247,7 @@ export class RemoteMemoryService {
         redirect: "manual",
         cache: "no-store",
       });
-      text = await readCapped(response, MAX_REMOTE_ANSWER_BYTES);
+      text = await readCappedText(response, MAX_REMOTE_ANSWER_BYTES);
     } catch (error) {
       if (signal?.aborted) throw signal.reason;
       if (error instanceof AnswerTooLarge) throw this.tooLarge(error.bytes);
