@@ -4,7 +4,7 @@ import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { captureSnapshot, readSnapshot, restoreMeta, writeSnapshot } from "./index-snapshot";
 import type { MemoryMeta } from "./embedded-recall";
-import { MemoryIndex, VECTOR_CHUNK } from "./memory-index";
+import { MemoryIndex } from "./memory-index";
 
 function rng(seed: number) {
   let a = seed >>> 0;
@@ -122,28 +122,26 @@ describe("index snapshot", () => {
     expectSameAnswers(original, restored, rng(6), dim);
   });
 
-  it("keeps vectors across chunk borders", async () => {
-    const dim = 3;
-    const index = new MemoryIndex(dim);
-    const n = VECTOR_CHUNK + 5;
-    const batch = Array.from({ length: n }, (_, i) => ({
-      id: `v${i}`,
-      vector: Float32Array.from([Math.cos(i), Math.sin(i), i % 7 === 0 ? 0.5 : 0]),
-      text: "",
-      type: "note",
-      tags: [],
-    }));
-    index.upsert(batch);
-    const file = path.join(scratch, "chunks.snapshot");
+  it("keeps a sharded index's shards, rows and int8 bounds", async () => {
+    const dim = 8;
+    const random = rng(21);
+    const index = new MemoryIndex(dim, { shardRows: 40 });
+    for (let i = 0; i < 150; i++) index.upsert([memory(i, dim, random)]);
+    index.remove(["m5", "m77"]);
+    const file = path.join(scratch, "shards.snapshot");
     const meta = new Map(
-      batch.map((m) => [m.id, { summary: "", type: "note", tags: [], importance: 0.5, createdAt: new Date(0), updatedAt: null }]),
+      Array.from({ length: index.size }, (_, row) => [
+        index.idAt(row),
+        { summary: "", type: "note", tags: [], importance: 0.5, createdAt: new Date(0), updatedAt: null },
+      ]),
     );
     await writeSnapshot(file, captureSnapshot("1", "e", "x", index.exportState(), meta, new Map()));
-    const restored = MemoryIndex.fromState((await readSnapshot(file))!.index);
-    for (const id of ["v0", `v${VECTOR_CHUNK - 1}`, `v${VECTOR_CHUNK}`, `v${n - 1}`])
-      expect(restored.vectorOf(id)).toEqual(index.vectorOf(id));
-    const query = Float32Array.from([0.6, 0.8, 0]);
-    expect(restored.semanticTop(query, 50)).toEqual(index.semanticTop(query, 50));
+    const state = (await readSnapshot(file))!.index;
+    expect(state.matrix.map((m) => m.rows)).toEqual([40, 40, 40, 28]);
+    const restored = MemoryIndex.fromState(state);
+    expectSameAnswers(index, restored, rng(22), dim);
+    for (let row = 0; row < index.size; row++)
+      expect(restored.vectorOf(index.idAt(row))).toEqual(index.vectorOf(index.idAt(row)));
   });
 
   it("reads no snapshot from a missing file and refuses a damaged or foreign one", async () => {

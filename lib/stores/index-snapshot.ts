@@ -7,7 +7,7 @@
  * trigger), so its row count is the table's version (with the latest change's time, which tells a
  * recreated database from the one the snapshot was taken of). A snapshot records the version its index
  * reflects, the embedder, the dimension and the keyword analyzer; a start uses it only when all
- * four and the memory count match, and rebuilds (and writes a new one) otherwise.
+ * four match, and rebuilds (and writes a new one) otherwise.
  *
  * File: 8-byte magic, u32 length of a JSON header, u32 0, the header (strings and the array
  * directory), then each typed array's bytes (little-endian, 8-byte aligned) in directory order.
@@ -21,7 +21,7 @@ import type { MemoryMeta } from "./embedded-recall";
 import type { IndexState } from "./memory-index";
 
 const MAGIC = Buffer.from("RISNAP\u0000\u0001", "latin1");
-const FORMAT = 1;
+const FORMAT = 2;
 
 /** Everything the store needs to answer recalls as it did when the snapshot was taken. */
 export interface StoreSnapshot {
@@ -36,12 +36,13 @@ export interface StoreSnapshot {
   stale: [string, string | null][];
 }
 
-type Typed = Uint8Array | Int32Array | Float32Array | Float64Array;
-const TYPES = { u8: Uint8Array, i32: Int32Array, f32: Float32Array, f64: Float64Array } as const;
+type Typed = Uint8Array | Int8Array | Int32Array | Float32Array | Float64Array;
+const TYPES = { u8: Uint8Array, i8: Int8Array, i32: Int32Array, f32: Float32Array, f64: Float64Array } as const;
 type TypeName = keyof typeof TYPES;
 
 function typeName(a: Typed): TypeName {
   if (a instanceof Uint8Array) return "u8";
+  if (a instanceof Int8Array) return "i8";
   if (a instanceof Int32Array) return "i32";
   if (a instanceof Float32Array) return "f32";
   return "f64";
@@ -94,7 +95,7 @@ export function restoreMeta(snapshot: StoreSnapshot, metaOf: Map<string, MemoryM
 
 /**
  * The snapshot in `file` when it was taken with this embedder, dimension and analyzer at the
- * table's current version and memory count; else why not (in words, for the start-up line).
+ * table's current version; else why not (in words, for the start-up line).
  */
 export async function usableSnapshot(
   file: string,
@@ -144,8 +145,14 @@ export async function writeSnapshot(file: string, snapshot: StoreSnapshot): Prom
   const { index, meta } = snapshot;
   const k = index.keyword;
   const arrays: [string, Typed][] = [
-    ["present", index.present],
-    ...index.vectors.map((v, i): [string, Typed] => [`vectors.${i}`, v]),
+    ...index.matrix.flatMap((m, i): [string, Typed][] => [
+      [`m${i}.f32`, m.f32],
+      [`m${i}.i8`, m.i8],
+      [`m${i}.present`, m.present],
+      [`m${i}.scale`, m.scale],
+      [`m${i}.residual`, m.residual],
+      [`m${i}.quantNorm`, m.quantNorm],
+    ]),
     ["kw.listStart", k.listStart],
     ["kw.listInts", k.listInts],
     ["kw.listMinLen", k.listMinLen],
@@ -165,10 +172,11 @@ export async function writeSnapshot(file: string, snapshot: StoreSnapshot): Prom
       embedder: snapshot.embedder,
       analyzer: snapshot.analyzer,
       dim: index.dim,
+      shardRows: index.shardRows,
+      matrix: index.matrix.map((m) => ({ rows: m.rows, maxResidual: m.maxResidual, maxNorm: m.maxNorm })),
       ids: index.ids,
       types: index.types,
       tags: index.tags,
-      vectorChunks: index.vectors.length,
       keyword: { terms: k.terms, keys: k.keys, count: k.count, avgLength: k.avgLength },
       summaries: meta.summaries,
       stale: snapshot.stale,
@@ -257,11 +265,19 @@ export async function readSnapshot(file: string): Promise<StoreSnapshot | null> 
       analyzer: h.analyzer,
       index: {
         dim: h.dim,
+        shardRows: h.shardRows,
         ids: h.ids,
         types: h.types,
         tags: h.tags,
-        present: get<Uint8Array>("present"),
-        vectors: Array.from({ length: h.vectorChunks }, (_, i) => get<Float32Array>(`vectors.${i}`)),
+        matrix: h.matrix.map((m, i) => ({
+          ...m,
+          f32: get<Float32Array>(`m${i}.f32`),
+          i8: get<Int8Array>(`m${i}.i8`),
+          present: get<Uint8Array>(`m${i}.present`),
+          scale: get<Float64Array>(`m${i}.scale`),
+          residual: get<Float64Array>(`m${i}.residual`),
+          quantNorm: get<Float64Array>(`m${i}.quantNorm`),
+        })),
         keyword: {
           terms: h.keyword.terms,
           keys: h.keyword.keys,
@@ -296,10 +312,11 @@ interface SnapshotHeader {
   embedder: string;
   analyzer: string;
   dim: number;
+  shardRows: number;
+  matrix: { rows: number; maxResidual: number; maxNorm: number }[];
   ids: string[];
   types: string[];
   tags: string[][];
-  vectorChunks: number;
   keyword: { terms: string[]; keys: (string | null)[]; count: number; avgLength: number };
   summaries: string[];
   stale: [string, string | null][];

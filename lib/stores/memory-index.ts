@@ -2,7 +2,7 @@ import { stemmer } from "stemmer";
 import { eng as ENGLISH_STOPWORDS } from "stopword";
 import type { ArmHit } from "@/lib/recall/merge";
 import { KeywordIndex, type KeywordState } from "./keyword-index";
-import type { ScanMode } from "./vector-matrix";
+import type { MatrixState, ScanMode } from "./vector-matrix";
 import { VectorShards } from "./vector-shards";
 
 /**
@@ -22,20 +22,19 @@ export interface IndexedMemory {
 
 /**
  * The whole index as flat data (lib/stores/index-snapshot.ts keeps it on disk): rows in index
- * order, vectors in chunks of VECTOR_CHUNK rows (zeros where `present` is 0).
+ * order, the vectors as each shard holds them (float32, int8 and bounds, so nothing is
+ * recomputed on the way back).
  */
 export interface IndexState {
   dim: number;
+  /** Rows per shard when exported (a restore needs the same). */
+  shardRows: number;
   ids: string[];
   types: string[];
   tags: (readonly string[])[];
-  present: Uint8Array;
-  vectors: Float32Array[];
+  matrix: MatrixState[];
   keyword: KeywordState;
 }
-
-/** Rows per vector chunk of an IndexState: 64k rows of 512-d are 128 MiB, well under any array limit. */
-export const VECTOR_CHUNK = 65_536;
 
 export interface IndexFilter {
   types?: readonly string[];
@@ -91,26 +90,13 @@ export class MemoryIndex {
 
   /** A copy of the whole index (see IndexState). */
   exportState(): IndexState {
-    const n = this.ids.length;
-    const present = new Uint8Array(n);
-    const vectors: Float32Array[] = [];
-    for (let start = 0; start < n; start += VECTOR_CHUNK) {
-      const rows = Math.min(VECTOR_CHUNK, n - start);
-      const chunk = new Float32Array(rows * this.dim);
-      for (let i = 0; i < rows; i++) {
-        if (!this.matrix.hasVector(start + i)) continue;
-        present[start + i] = 1;
-        chunk.set(this.matrix.vector(start + i), i * this.dim);
-      }
-      vectors.push(chunk);
-    }
     return {
       dim: this.dim,
+      shardRows: this.matrix.shardRows,
       ids: [...this.ids],
       types: [...this.types],
       tags: [...this.tags],
-      present,
-      vectors,
+      matrix: this.matrix.exportState(this.ids.length),
       keyword: this.keyword.exportState(),
     };
   }
@@ -119,18 +105,13 @@ export class MemoryIndex {
    * An index holding exactly `state`: the same rows in the same order, the same keyword lists,
    * so every arm scores as the exported index did.
    */
-  static fromState(state: IndexState, options: { shardRows?: number } = {}): MemoryIndex {
-    const index = new MemoryIndex(state.dim, options);
+  static fromState(state: IndexState): MemoryIndex {
+    const index = new MemoryIndex(state.dim, { shardRows: state.shardRows });
     const n = state.ids.length;
-    index.reserve(n);
-    for (let row = 0; row < n; row++) {
-      const chunk = state.vectors[Math.floor(row / VECTOR_CHUNK)]!;
-      const at = (row % VECTOR_CHUNK) * state.dim;
-      const vector = state.present[row] === 1 ? chunk.subarray(at, at + state.dim) : null;
-      index.matrix.set(row, vector);
-      if (vector) index.vectors++;
-      index.rowOf.set(state.ids[row]!, row);
-    }
+    if (state.matrix.reduce((sum, m) => sum + m.rows, 0) !== n) throw new Error("the index state's vectors and ids disagree");
+    index.matrix.restoreState(state.matrix);
+    for (const m of state.matrix) for (let r = 0; r < m.rows; r++) index.vectors += m.present[r]!;
+    for (let row = 0; row < n; row++) index.rowOf.set(state.ids[row]!, row);
     index.ids = state.ids;
     index.types = state.types;
     index.tags = state.tags;

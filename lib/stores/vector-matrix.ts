@@ -25,6 +25,19 @@ const U = 2 ** -24;
  */
 const MAX_BYTES = 65_536 * PAGE - PAGE;
 
+/** A matrix's rows 0..rows-1 exactly as held (f32 and int8 rows with their padding, bounds): a snapshot's part. */
+export interface MatrixState {
+  rows: number;
+  f32: Float32Array;
+  i8: Int8Array;
+  present: Uint8Array;
+  scale: Float64Array;
+  residual: Float64Array;
+  quantNorm: Float64Array;
+  maxResidual: number;
+  maxNorm: number;
+}
+
 export interface ScanStats {
   mode: "f32" | "int8";
   /** Rows rescored in float32 after the int8 pass (int8 mode). */
@@ -168,6 +181,40 @@ export class VectorMatrix {
     this.quantNorm[row] = Math.sqrt(norm) * (1 + 1e-9);
     this.maxResidual = Math.max(this.maxResidual, this.residual[row]!);
     this.maxNorm = Math.max(this.maxNorm, this.quantNorm[row]!);
+  }
+
+  /** A copy of rows 0..rows-1 (see MatrixState). */
+  exportState(rows: number): MatrixState {
+    this.refresh();
+    const f = this.offF / 4;
+    return {
+      rows,
+      f32: this.f32.slice(f, f + rows * this.strideF),
+      i8: this.i8.slice(this.offI, this.offI + rows * this.stride8),
+      present: this.present.slice(0, rows),
+      scale: this.scale.slice(0, rows),
+      residual: this.residual.slice(0, rows),
+      quantNorm: this.quantNorm.slice(0, rows),
+      maxResidual: this.maxResidual,
+      maxNorm: this.maxNorm,
+    };
+  }
+
+  /** Puts `state` back as rows 0..state.rows-1: copies, no re-quantization, so every score and bound is as it was. */
+  restoreState(state: MatrixState): void {
+    if (state.f32.length !== state.rows * this.strideF || state.i8.length !== state.rows * this.stride8) {
+      throw new Error(`a matrix state of ${state.rows} rows does not fit ${this.dim} dimensions`);
+    }
+    this.reserve(state.rows);
+    this.refresh();
+    this.f32.set(state.f32, this.offF / 4);
+    this.i8.set(state.i8, this.offI);
+    this.present.set(state.present);
+    this.scale.set(state.scale);
+    this.residual.set(state.residual);
+    this.quantNorm.set(state.quantNorm);
+    this.maxResidual = Math.max(this.maxResidual, state.maxResidual);
+    this.maxNorm = Math.max(this.maxNorm, state.maxNorm);
   }
 
   /** Copies row `from` over row `to` (the swap-remove of the index). */

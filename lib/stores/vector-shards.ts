@@ -1,4 +1,4 @@
-import { INT8_MIN_ROWS, maxRowsFor, VectorMatrix, type ScanMode, type ScanStats } from "./vector-matrix";
+import { INT8_MIN_ROWS, maxRowsFor, VectorMatrix, type MatrixState, type ScanMode, type ScanStats } from "./vector-matrix";
 
 /**
  * The index's rows over as many vector matrices as they need (docs/ARCHITECTURE.md, "The
@@ -35,6 +35,24 @@ export class VectorShards {
       const own = Math.min(this.shardRows, rows - s * this.shardRows);
       this.shard(s, own).reserve(own);
     }
+  }
+
+  /** Rows 0..n-1, one state per shard. */
+  exportState(n: number): MatrixState[] {
+    const states: MatrixState[] = [];
+    for (let s = 0; s * this.shardRows < n; s++)
+      states.push(this.shards[s]!.exportState(Math.min(this.shardRows, n - s * this.shardRows)));
+    return states;
+  }
+
+  /** Puts exported shards back (the shard size must be the one they were exported with). */
+  restoreState(states: readonly MatrixState[]): void {
+    states.forEach((state, s) => {
+      if (state.rows > this.shardRows || (s < states.length - 1 && state.rows !== this.shardRows)) {
+        throw new Error(`shard ${s} of the state holds ${state.rows} rows; this index's shards hold ${this.shardRows}`);
+      }
+      this.shard(s, state.rows).restoreState(state);
+    });
   }
 
   set(row: number, vector: Float32Array | null): void {
