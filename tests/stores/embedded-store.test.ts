@@ -130,6 +130,49 @@ describe("EmbeddedStore (PGlite, USE-lite)", () => {
     expect(allTags.candidates!.map((c) => c.memory_id)).toEqual(["deploy-jwt"]);
   });
 
+  it("writes every field of an imported memory as given (quotes, backslashes, unicode, empty and repeated tags)", async () => {
+    const tricky = {
+      id: "tricky:id_1.a",
+      summary: 'She said "ship it" \\ then left — 東京, emoji 🚀, tab\tand newline\nkept.',
+      content: "Line one\nline two with 'quotes' and {\"json\": [1, 2]}",
+      type: "incident",
+      tags: ["a,b", "ünï", "a,b", "{x}"],
+      importance: 0.123,
+      created_at: "2025-03-04T05:06:07.089Z",
+    };
+    const plain = { id: "plain-no-tags", summary: "A memory with no tags or content at all." };
+    const { created, results } = await store.add([tricky, plain]);
+    expect(results.filter((r) => r.status !== "created")).toEqual([]);
+    expect(created).toBe(2);
+    const rows = await prisma.memory.findMany({ where: { id: { in: [tricky.id, plain.id] } }, orderBy: { id: "asc" } });
+    expect(rows.map(({ embedding, ...rest }) => ({ ...rest, hasEmbedding: (embedding ?? "").length > 0 }))).toEqual([
+      {
+        id: plain.id,
+        summary: plain.summary,
+        content: null,
+        type: "note",
+        tags: [],
+        importance: 0.5,
+        createdAt: expect.any(Date),
+        updatedAt: null,
+        embeddingModel: embedder.id,
+        hasEmbedding: true,
+      },
+      {
+        id: tricky.id,
+        summary: tricky.summary,
+        content: tricky.content,
+        type: "incident",
+        tags: ["a,b", "ünï", "{x}"],
+        importance: expect.closeTo(0.123, 6),
+        createdAt: new Date(tricky.created_at),
+        updatedAt: null,
+        embeddingModel: embedder.id,
+        hasEmbedding: true,
+      },
+    ]);
+  }, 120_000);
+
   it("rejects bad items one by one and keeps every valid one", async () => {
     const { results, created, rejected } = await store.add([
       { summary: "   " },
