@@ -5,7 +5,8 @@ import os from "node:os";
 import path from "node:path";
 import { Readable } from "node:stream";
 import { Worker } from "node:worker_threads";
-import { FAKE_CONTEXT_ID, startFakeMemoryService } from "../../tests/support/fake-memory-service";
+import { startFakeMemoryService } from "../../tests/support/fake-memory-service";
+import { FAKE_CONTEXT_ID } from "../../tests/support/fake-memory-service-fixtures";
 import { startTestPostgres } from "../../tests/support/postgres-server";
 import { fmtMs, percentile } from "./stats";
 

@@ -3,7 +3,8 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { callRoute } from "../support/call-route";
-import { FAKE_API_KEY, FAKE_CONTEXT_ID, FAKE_MEMORIES, startFakeMemoryService } from "../support/fake-memory-service";
+import { startFakeMemoryService } from "../support/fake-memory-service";
+import { FAKE_API_KEY, FAKE_CONTEXT_ID, FAKE_MEMORIES } from "../support/fake-memory-service-fixtures";
 
 /**
  * GET /api/memories and /api/memories/stats in-process with a remote store: the real route

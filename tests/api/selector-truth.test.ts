@@ -4,7 +4,8 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { callRoute } from "../support/call-route";
 import { INVENTED_ID, startFakeLlm } from "../support/fake-llm";
-import { FAKE_API_KEY, FAKE_CONTEXT_ID, selectorRecallResponse, startFakeMemoryService } from "../support/fake-memory-service";
+import { startFakeMemoryService } from "../support/fake-memory-service";
+import { FAKE_API_KEY, FAKE_CONTEXT_ID, selectorRecallResponse } from "../support/fake-memory-service-fixtures";
 
 /**
  * Selector truth through the HTTP handlers (docs/ARCHITECTURE.md "Selector truth"): for every

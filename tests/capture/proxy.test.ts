@@ -3,7 +3,8 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { NextRequest } from "next/server";
-import { FAKE_CONTEXT_ID, fullRecallResponse, startFakeMemoryService } from "../support/fake-memory-service";
+import { startFakeMemoryService } from "../support/fake-memory-service";
+import { FAKE_CONTEXT_ID, fullRecallResponse } from "../support/fake-memory-service-fixtures";
 
 /**
  * The recall proxy (/proxy/{store}/…) in-process: the real route handler in front of the loopback
@@ -176,7 +177,7 @@ describe("through /proxy/{store}/…, the agent gets what the service answered, 
   });
 
   it("the selector block of an answer is logged as stated", async () => {
-    const { selectorRecallResponse } = await import("../support/fake-memory-service");
+    const { selectorRecallResponse } = await import("../support/fake-memory-service-fixtures");
     await expectSame(RECALL, { body: recallBody("selector") }, () =>
       fake.setNext({ path: RECALL, json: selectorRecallResponse() }),
     );

@@ -8,7 +8,8 @@ import { RecallFailedError, runRecall } from "@/lib/recall-log/run-recall";
 import { RecallBodySchema } from "@/lib/recall-log/schemas";
 import { EmbeddedStore } from "@/lib/stores/embedded-store";
 import { readRemoteStoreConfigs, RemoteStore } from "@/lib/stores/remote";
-import { FAKE_CONTEXT_ID, startFakeMemoryService } from "../support/fake-memory-service";
+import { startFakeMemoryService } from "../support/fake-memory-service";
+import { FAKE_CONTEXT_ID } from "../support/fake-memory-service-fixtures";
 import { scratchDatabase, type ScratchDatabase } from "../support/databases";
 
 describe("runRecall when the store fails", () => {

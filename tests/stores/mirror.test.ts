@@ -6,7 +6,8 @@ import { UseLiteEmbedder } from "@/lib/embeddings/use-lite";
 import { EmbeddedStore } from "@/lib/stores/embedded-store";
 import { mirrorRemoteMemories } from "@/lib/stores/mirror";
 import { readRemoteStoreConfigs, RemoteMemoryService } from "@/lib/stores/remote";
-import { FAKE_API_KEY, FAKE_CONTEXT_ID, startFakeMemoryService } from "../support/fake-memory-service";
+import { startFakeMemoryService } from "../support/fake-memory-service";
+import { FAKE_API_KEY, FAKE_CONTEXT_ID } from "../support/fake-memory-service-fixtures";
 import { scratchDatabase, type ScratchDatabase } from "../support/databases";
 
 let service: Awaited<ReturnType<typeof startFakeMemoryService>>;

@@ -9,12 +9,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { RemoteMemoryService } from "@/lib/stores/remote/client";
 import { RemoteStore } from "@/lib/stores/remote/remote-store";
 import { StoreError, type StoreRecallRequest } from "@/lib/stores/types";
-import {
-  FAKE_API_KEY,
-  fullRecallResponse,
-  startFakeMemoryService,
-  type FakeMemoryService,
-} from "../../support/fake-memory-service";
+import { startFakeMemoryService, type FakeMemoryService } from "../../support/fake-memory-service";
+import { FAKE_API_KEY, fullRecallResponse } from "../../support/fake-memory-service-fixtures";
 import { configFor, rejection, SECRET_QUERY } from "./helpers";
 
 const REQUEST: StoreRecallRequest = { query: SECRET_QUERY, k: 5, searchMode: "hybrid" };

@@ -8,7 +8,7 @@ import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { RemoteStore } from "@/lib/stores/remote/remote-store";
 import { readRemoteStoreConfigs } from "@/lib/stores/remote/config";
-import { FAKE_API_KEY, FAKE_CONTEXT_ID } from "../../support/fake-memory-service";
+import { FAKE_API_KEY, FAKE_CONTEXT_ID } from "../../support/fake-memory-service-fixtures";
 
 const ROOT = path.resolve(import.meta.dirname, "../../..");
 

@@ -9,6 +9,7 @@ import { RemoteStore, toRemoteOutcome } from "@/lib/stores/remote/remote-store";
 import { RecallResponseSchema } from "@/lib/recall/schemas";
 import { DEFAULT_THRESHOLDS } from "@/lib/recall/thresholds";
 import { StoreError, type StoreRecallRequest } from "@/lib/stores/types";
+import { startFakeMemoryService, type FakeMemoryService } from "../../support/fake-memory-service";
 import {
   FAKE_API_KEY,
   S1_CONFIDENCE,
@@ -16,9 +17,7 @@ import {
   emptyRecallResponse,
   fullRecallResponse,
   selectorRecallResponse,
-  startFakeMemoryService,
-  type FakeMemoryService,
-} from "../../support/fake-memory-service";
+} from "../../support/fake-memory-service-fixtures";
 import { configFor, rejection, SECRET_QUERY } from "./helpers";
 
 const REQUEST: StoreRecallRequest = { query: SECRET_QUERY, k: 5, searchMode: "hybrid" };
