@@ -102,19 +102,24 @@ export async function usableSnapshot(
   prisma: PrismaClient,
   expected: { embedder: string; dim: number; analyzer: string },
 ): Promise<{ snapshot: StoreSnapshot } | { reason: string }> {
+  // No count(*) of memories beside it: the version moves with every change by construction, and
+  // counting 1M rows would cost a second at start.
+  const version = await memoryVersion(prisma);
+  let refused = null as string | null;
   let snapshot: StoreSnapshot | null;
   try {
-    snapshot = await readSnapshot(file);
+    // Checked on the header, before the arrays (hundreds of MiB) are read.
+    snapshot = await readSnapshot(file, (header) => {
+      if (header.embedder !== expected.embedder || header.dim !== expected.dim) refused = "the embedder changed";
+      else if (header.analyzer !== expected.analyzer) refused = "the keyword analyzer changed";
+      else if (header.version !== version) refused = "memories changed since";
+      return refused === null;
+    });
   } catch (error) {
     return { reason: `the snapshot could not be read (${error instanceof Error ? error.message : String(error)})` };
   }
+  if (refused) return { reason: refused };
   if (!snapshot) return { reason: "no snapshot yet" };
-  if (snapshot.embedder !== expected.embedder || snapshot.index.dim !== expected.dim) return { reason: "the embedder changed" };
-  if (snapshot.analyzer !== expected.analyzer) return { reason: "the keyword analyzer changed" };
-  const version = await memoryVersion(prisma);
-  const [row] = await prisma.$queryRaw<{ count: number }[]>`SELECT count(*)::int AS "count" FROM "memories"`;
-  if (version !== snapshot.version || Number(row?.count) !== snapshot.index.ids.length)
-    return { reason: "memories changed since" };
   return { snapshot };
 }
 
@@ -219,8 +224,14 @@ export async function writeSnapshot(file: string, snapshot: StoreSnapshot): Prom
   return { bytes: position };
 }
 
-/** The snapshot in `file`; null when there is none. Throws on a damaged or foreign file. */
-export async function readSnapshot(file: string): Promise<StoreSnapshot | null> {
+/**
+ * The snapshot in `file`; null when there is none, or when `accept` turns its header down.
+ * Throws on a damaged or foreign file.
+ */
+export async function readSnapshot(
+  file: string,
+  accept: (header: { version: string; embedder: string; analyzer: string; dim: number }) => boolean = () => true,
+): Promise<StoreSnapshot | null> {
   let handle: fs.promises.FileHandle;
   try {
     handle = await fs.promises.open(file, "r");
@@ -247,6 +258,7 @@ export async function readSnapshot(file: string): Promise<StoreSnapshot | null> 
     await read(header);
     const h = JSON.parse(header.toString("utf8")) as SnapshotHeader;
     if (h.format !== FORMAT) throw new Error(`snapshot format ${String(h.format)}, expected ${FORMAT}`);
+    if (!accept(h)) return null;
     const arrays = new Map<string, Typed>();
     for (const { name, type, length } of h.arrays) {
       position = Math.ceil(position / 8) * 8;
