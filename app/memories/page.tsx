@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import { Suspense } from "react";
 import { PageHeader } from "@/components/layout/page-header";
 import { MemoriesView } from "@/components/memories/memories-view";
+import { LoadingState } from "@/components/ui/states";
 
 export const metadata: Metadata = { title: "Memories" };
 
@@ -15,8 +16,8 @@ export default function MemoriesPage() {
       {/* The view reads its filters from the URL (useSearchParams), which needs a Suspense boundary. */}
       <Suspense
         fallback={
-          <section className="panel memories-state" role="status">
-            <p>Loading memories…</p>
+          <section className="panel">
+            <LoadingState>Loading memories…</LoadingState>
           </section>
         }
       >

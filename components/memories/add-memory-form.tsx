@@ -5,6 +5,10 @@ import { errorMessage } from "@/lib/queries/fetch-json";
 import { useAddMemory } from "@/lib/queries/use-memories";
 import { MEMORY_LIMITS, MemoryInputSchema, type MemoryInput } from "@/lib/stores/memory-schemas";
 import { parseForm } from "@/lib/validation/form-messages";
+import { Button } from "@/components/ui/button";
+import { controlClassName, Field as FormField, fieldDescribedBy } from "@/components/ui/field";
+import { Notice } from "@/components/ui/notice";
+import styles from "./memories.module.css";
 
 const FIELDS = ["summary", "content", "type", "tags", "importance"] as const;
 type Field = (typeof FIELDS)[number];
@@ -75,13 +79,15 @@ export function AddMemoryForm({
   const [errors, setErrors] = useState<FieldErrors>({});
   const [general, setGeneral] = useState<string[]>([]);
   const [added, setAdded] = useState<{ id: string; summary: string } | null>(null);
-  const refs = {
-    summary: summaryRef,
-    content: useRef<HTMLTextAreaElement>(null),
-    type: useRef<HTMLInputElement>(null),
-    tags: useRef<HTMLInputElement>(null),
-    importance: useRef<HTMLInputElement>(null),
-  };
+  const contentRef = useRef<HTMLTextAreaElement>(null);
+  const typeRef = useRef<HTMLInputElement>(null);
+  const tagsRef = useRef<HTMLInputElement>(null);
+  const importanceRef = useRef<HTMLInputElement>(null);
+  // Looked up only in event handlers (never during render), where reading a ref is allowed.
+  const focusField = (field: Field) =>
+    ({ summary: summaryRef, content: contentRef, type: typeRef, tags: tagsRef, importance: importanceRef })[
+      field
+    ].current?.focus();
 
   const set = (field: Field) => (event: { target: { value: string } }) => {
     const value = event.target.value;
@@ -94,7 +100,7 @@ export function AddMemoryForm({
     setErrors(fields);
     setGeneral(generalErrors);
     const first = FIELDS.find((f) => fields[f]?.length);
-    if (first) refs[first].current?.focus();
+    if (first) focusField(first);
   };
 
   const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
@@ -120,7 +126,7 @@ export function AddMemoryForm({
       if (result.status === "created") {
         setAdded({ id: result.id, summary: parsed.data.summary });
         setValues(EMPTY);
-        refs.summary.current?.focus();
+        summaryRef.current?.focus();
       } else {
         const sorted = sortIssues(result.errors);
         showErrors(
@@ -133,145 +139,94 @@ export function AddMemoryForm({
     }
   };
 
-  const describedBy = (field: Field, hint?: boolean) =>
-    [hint ? `${id}-${field}-hint` : null, errors[field]?.length ? `${id}-${field}-error` : null].filter(Boolean).join(" ") ||
-    undefined;
-
-  const fieldError = (field: Field) =>
-    errors[field]?.length ? (
-      <p className="field-error" id={`${id}-${field}-error`}>
-        {errors[field]!.join(". ")}
-      </p>
-    ) : null;
+  const fieldId = (field: Field) => `${id}-${field}`;
+  const errorText = (field: Field) => (errors[field]?.length ? errors[field]!.join(". ") : undefined);
+  const hints: Record<Field, string> = {
+    summary: `What recall matches and embeds; up to ${MEMORY_LIMITS.summaryChars.toLocaleString("en-US")} characters.`,
+    content: "Optional details; keyword search reads them too.",
+    type: "Blank means “note”.",
+    tags: "Comma-separated, e.g. “billing, oncall”.",
+    importance: "0 to 1; blank means 0.5.",
+  };
+  /** The props every control shares: its id, value, change handler and the error wiring. */
+  const control = (field: Field) => ({
+    id: fieldId(field),
+    className: controlClassName,
+    value: values[field],
+    onChange: set(field),
+    "aria-invalid": errors[field]?.length ? true : undefined,
+    "aria-describedby": fieldDescribedBy(fieldId(field), { hint: hints[field], error: errorText(field) }),
+  });
 
   return (
-    <form className="memory-form" onSubmit={onSubmit} noValidate aria-labelledby={`${id}-title`}>
-      <div className="memories-panel-head">
-        <h2 id={`${id}-title`} className="memories-panel-title">
+    <form className={styles.memoryForm} onSubmit={onSubmit} noValidate aria-labelledby={`${id}-title`}>
+      <div className={styles.panelHead}>
+        <h2 id={`${id}-title`} className={styles.panelTitle}>
           Add a memory
         </h2>
-        <button type="button" className="button button-ghost" onClick={onClose}>
+        <Button variant="ghost" onClick={onClose}>
           Close
-        </button>
+        </Button>
       </div>
 
-      <div className="field field-wide">
-        <label htmlFor={`${id}-summary`}>
-          Summary <span className="field-required">(required)</span>
-        </label>
-        <textarea
-          id={`${id}-summary`}
-          ref={refs.summary}
-          rows={2}
-          value={values.summary}
-          onChange={set("summary")}
-          aria-required="true"
-          aria-invalid={errors.summary?.length ? true : undefined}
-          aria-describedby={describedBy("summary", true)}
-        />
-        <p className="field-hint" id={`${id}-summary-hint`}>
-          What recall matches and embeds; up to {MEMORY_LIMITS.summaryChars.toLocaleString("en-US")} characters.
-        </p>
-        {fieldError("summary")}
-      </div>
+      <FormField
+        id={fieldId("summary")}
+        label="Summary"
+        required
+        hint={hints.summary}
+        error={errorText("summary")}
+        className={styles.wide}
+      >
+        <textarea ref={summaryRef} rows={2} aria-required="true" {...control("summary")} />
+      </FormField>
 
-      <div className="field field-wide">
-        <label htmlFor={`${id}-content`}>Content</label>
-        <textarea
-          id={`${id}-content`}
-          // eslint-disable-next-line react-hooks/refs -- reads the latest value through a ref on purpose (stable callbacks, form ids); not a render dependency
-          ref={refs.content}
-          rows={3}
-          value={values.content}
-          onChange={set("content")}
-          aria-invalid={errors.content?.length ? true : undefined}
-          aria-describedby={describedBy("content", true)}
-        />
-        <p className="field-hint" id={`${id}-content-hint`}>
-          Optional details; keyword search reads them too.
-        </p>
-        {fieldError("content")}
-      </div>
+      <FormField
+        id={fieldId("content")}
+        label="Content"
+        hint={hints.content}
+        error={errorText("content")}
+        className={styles.wide}
+      >
+        <textarea ref={contentRef} rows={3} {...control("content")} />
+      </FormField>
 
-      <div className="field">
-        <label htmlFor={`${id}-type`}>Type</label>
+      <FormField id={fieldId("type")} label="Type" hint={hints.type} error={errorText("type")}>
+        <input ref={typeRef} type="text" list={`${id}-types`} placeholder="note" autoComplete="off" {...control("type")} />
+      </FormField>
+      <datalist id={`${id}-types`}>
+        {knownTypes.map((t) => (
+          <option key={t} value={t} />
+        ))}
+      </datalist>
+
+      <FormField id={fieldId("tags")} label="Tags" hint={hints.tags} error={errorText("tags")}>
+        <input ref={tagsRef} type="text" autoComplete="off" {...control("tags")} />
+      </FormField>
+
+      <FormField id={fieldId("importance")} label="Importance" hint={hints.importance} error={errorText("importance")}>
         <input
-          id={`${id}-type`}
-          // eslint-disable-next-line react-hooks/refs -- reads the latest value through a ref on purpose (stable callbacks, form ids); not a render dependency
-          ref={refs.type}
-          type="text"
-          list={`${id}-types`}
-          placeholder="note"
-          value={values.type}
-          onChange={set("type")}
-          aria-invalid={errors.type?.length ? true : undefined}
-          aria-describedby={describedBy("type", true)}
-          autoComplete="off"
-        />
-        <datalist id={`${id}-types`}>
-          {knownTypes.map((t) => (
-            <option key={t} value={t} />
-          ))}
-        </datalist>
-        <p className="field-hint" id={`${id}-type-hint`}>
-          Blank means “note”.
-        </p>
-        {fieldError("type")}
-      </div>
-
-      <div className="field">
-        <label htmlFor={`${id}-tags`}>Tags</label>
-        <input
-          id={`${id}-tags`}
-          // eslint-disable-next-line react-hooks/refs -- reads the latest value through a ref on purpose (stable callbacks, form ids); not a render dependency
-          ref={refs.tags}
-          type="text"
-          value={values.tags}
-          onChange={set("tags")}
-          aria-invalid={errors.tags?.length ? true : undefined}
-          aria-describedby={describedBy("tags", true)}
-          autoComplete="off"
-        />
-        <p className="field-hint" id={`${id}-tags-hint`}>
-          Comma-separated, e.g. “billing, oncall”.
-        </p>
-        {fieldError("tags")}
-      </div>
-
-      <div className="field">
-        <label htmlFor={`${id}-importance`}>Importance</label>
-        <input
-          id={`${id}-importance`}
-          // eslint-disable-next-line react-hooks/refs -- reads the latest value through a ref on purpose (stable callbacks, form ids); not a render dependency
-          ref={refs.importance}
+          ref={importanceRef}
           type="text"
           inputMode="decimal"
           placeholder="0.50"
-          value={values.importance}
-          onChange={set("importance")}
-          aria-invalid={errors.importance?.length ? true : undefined}
-          aria-describedby={describedBy("importance", true)}
           autoComplete="off"
+          {...control("importance")}
         />
-        <p className="field-hint" id={`${id}-importance-hint`}>
-          0 to 1; blank means 0.5.
-        </p>
-        {fieldError("importance")}
-      </div>
+      </FormField>
 
       {general.length > 0 ? (
-        <div className="form-alert" role="alert">
+        <Notice tone="error" className={styles.wide}>
           {general.map((message) => (
             <p key={message}>{message}</p>
           ))}
-        </div>
+        </Notice>
       ) : null}
 
-      <div className="form-actions">
-        <button type="submit" className="button button-primary" disabled={add.isPending}>
+      <div className={`${styles.formActions} ${styles.wide}`}>
+        <Button type="submit" variant="primary" disabled={add.isPending}>
           {add.isPending ? "Saving…" : "Save memory"}
-        </button>
-        <p className="form-status" role="status">
+        </Button>
+        <p className={styles.formStatus} role="status">
           {added ? (
             <>
               Added “{added.summary.length > 80 ? `${added.summary.slice(0, 79)}…` : added.summary}” as <code>{added.id}</code>.

@@ -4,6 +4,11 @@ import { useId, useState, type ChangeEvent, type FormEvent, type RefObject } fro
 import { errorMessage } from "@/lib/queries/fetch-json";
 import { useImportMemories, type ImportOutcome } from "@/lib/queries/use-memories";
 import { MEMORY_LIMITS } from "@/lib/stores/memory-schemas";
+import { Badge } from "@/components/ui/badge";
+import { Button } from "@/components/ui/button";
+import { Field as FormField } from "@/components/ui/field";
+import { Notice } from "@/components/ui/notice";
+import styles from "./memories.module.css";
 import { MAX_IMPORT_BYTES, prepareImport, rejectedRows, type ItemProblem, type PreparedImport } from "./import-file";
 
 /** How many rejected items are listed; the counts above always cover all of them. */
@@ -33,16 +38,16 @@ function previewLine(ready: Ready, readyCount: number): string {
 function ProblemList({ rows, label, hint }: { rows: readonly ItemProblem[]; label: string; hint: string }) {
   return (
     <>
-      <p className="field-hint">{hint}</p>
-      <ul className="import-rejected" aria-label={label}>
+      <p className={styles.hint}>{hint}</p>
+      <ul className={styles.problems} aria-label={label}>
         {rows.slice(0, REJECTED_SHOWN).map((row) => (
           <li key={row.position}>
-            <span className="import-position">{row.position}</span>: {row.messages.join("; ")}
+            <span className={styles.position}>{row.position}</span>: {row.messages.join("; ")}
           </li>
         ))}
       </ul>
       {rows.length > REJECTED_SHOWN ? (
-        <p className="field-hint">…and {(rows.length - REJECTED_SHOWN).toLocaleString("en-US")} more.</p>
+        <p className={styles.hint}>…and {(rows.length - REJECTED_SHOWN).toLocaleString("en-US")} more.</p>
       ) : null}
     </>
   );
@@ -103,46 +108,47 @@ export function ImportMemories({ fileRef, onClose }: { fileRef: RefObject<HTMLIn
   const readyCount = ready ? ready.count - ready.problems.length : 0;
 
   return (
-    <form className="memory-import" onSubmit={onSubmit} aria-labelledby={`${id}-title`}>
-      <div className="memories-panel-head">
-        <h2 id={`${id}-title`} className="memories-panel-title">
+    <form className={styles.importForm} onSubmit={onSubmit} aria-labelledby={`${id}-title`}>
+      <div className={styles.panelHead}>
+        <h2 id={`${id}-title`} className={styles.panelTitle}>
           Import a file
         </h2>
-        <button type="button" className="button button-ghost" onClick={onClose}>
+        <Button variant="ghost" onClick={onClose}>
           Close
-        </button>
+        </Button>
       </div>
 
-      <div className="field field-wide">
-        <label htmlFor={`${id}-file`}>File (.json, .jsonl or .ndjson)</label>
+      <FormField
+        id={`${id}-file`}
+        label="File (.json, .jsonl or .ndjson)"
+        hint={
+          <>
+            JSON: <code>{'{"memories": [...]}'}</code> or a bare list. JSON Lines: one memory a line. Each memory takes{" "}
+            <code>summary</code> (required), <code>content</code>, <code>type</code>, <code>tags</code>, <code>importance</code>{" "}
+            (0–1), <code>id</code> and <code>created_at</code>. Up to {MEMORY_LIMITS.batch.toLocaleString("en-US")} memories and{" "}
+            {formatBytes(MAX_IMPORT_BYTES)} a file; valid items are added even when others are rejected.
+          </>
+        }
+      >
         <input
+          className={styles.fileInput}
           key={inputKey}
           id={`${id}-file`}
           ref={fileRef}
           type="file"
           accept=".json,.jsonl,.ndjson,application/json,application/x-ndjson"
           onChange={onFile}
-          aria-describedby={`${id}-hint`}
+          aria-describedby={`${id}-file-hint`}
         />
-        <p className="field-hint" id={`${id}-hint`}>
-          JSON: <code>{'{"memories": [...]}'}</code> or a bare list. JSON Lines: one memory a line. Each memory takes{" "}
-          <code>summary</code> (required), <code>content</code>, <code>type</code>, <code>tags</code>, <code>importance</code>{" "}
-          (0–1), <code>id</code> and <code>created_at</code>. Up to {MEMORY_LIMITS.batch.toLocaleString("en-US")} memories and{" "}
-          {formatBytes(MAX_IMPORT_BYTES)} a file; valid items are added even when others are rejected.
-        </p>
-      </div>
+      </FormField>
 
-      {problem ? (
-        <p className="form-alert" role="alert">
-          {problem}
-        </p>
-      ) : null}
+      {problem ? <Notice tone="error">{problem}</Notice> : null}
 
-      <div className="form-actions">
-        <button type="submit" className="button button-primary" disabled={!ready || readyCount === 0 || importing.isPending}>
+      <div className={styles.formActions}>
+        <Button type="submit" variant="primary" disabled={!ready || readyCount === 0 || importing.isPending}>
           {importing.isPending ? "Importing…" : "Import"}
-        </button>
-        <p className="form-status" role="status" data-testid="import-preview">
+        </Button>
+        <p className={styles.formStatus} role="status" data-testid="import-preview">
           {ready && !importing.isPending ? previewLine(ready, readyCount) : null}
           {importing.isPending && ready ? `Importing ${memoriesWord(readyCount)}; embedding a large file takes a while.` : null}
         </p>
@@ -161,23 +167,23 @@ export function ImportMemories({ fileRef, onClose }: { fileRef: RefObject<HTMLIn
       ) : null}
 
       {outcome ? (
-        <section className="import-outcome" aria-labelledby={`${id}-outcome`}>
-          <h3 id={`${id}-outcome`} className="import-outcome-title">
+        <section className={styles.outcome} aria-labelledby={`${id}-outcome`}>
+          <h3 id={`${id}-outcome`} className={styles.outcomeTitle}>
             {outcome.fileName}
           </h3>
-          <p className="import-counts" role="status">
-            <span className="import-count import-count-created">{outcome.result.created.toLocaleString("en-US")} created</span>
-            <span className={`import-count${outcome.result.rejected > 0 ? " import-count-rejected" : ""}`}>
+          <p className={styles.counts} role="status">
+            <Badge tone="success">{outcome.result.created.toLocaleString("en-US")} created</Badge>
+            <Badge tone={outcome.result.rejected > 0 ? "danger" : "neutral"}>
               {outcome.result.rejected.toLocaleString("en-US")} rejected
-            </span>
+            </Badge>
           </p>
           {rejected.length > 0 ? (
             <>
-              <p className="field-hint">Fix these and import them again; the created ones are already in the store.</p>
-              <ul className="import-rejected" aria-label="Rejected items">
+              <p className={styles.hint}>Fix these and import them again; the created ones are already in the store.</p>
+              <ul className={styles.problems} aria-label="Rejected items">
                 {rejected.slice(0, REJECTED_SHOWN).map((row) => (
                   <li key={row.position}>
-                    <span className="import-position">{row.position}</span>
+                    <span className={styles.position}>{row.position}</span>
                     {row.id ? (
                       <>
                         {" "}
@@ -186,7 +192,7 @@ export function ImportMemories({ fileRef, onClose }: { fileRef: RefObject<HTMLIn
                     ) : null}
                     :{" "}
                     {row.messages.map((m, i) => (
-                      <span key={i} className="import-message">
+                      <span key={i}>
                         {m.field && !m.message.startsWith(m.field) ? (
                           <>
                             <code>{m.field}</code>{" "}
@@ -200,7 +206,7 @@ export function ImportMemories({ fileRef, onClose }: { fileRef: RefObject<HTMLIn
                 ))}
               </ul>
               {rejected.length > REJECTED_SHOWN ? (
-                <p className="field-hint">
+                <p className={styles.hint}>
                   …and {(rejected.length - REJECTED_SHOWN).toLocaleString("en-US")} more rejected items.
                 </p>
               ) : null}

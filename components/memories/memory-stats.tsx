@@ -4,6 +4,10 @@ import { errorMessage } from "@/lib/queries/fetch-json";
 import { useReembedMemories, type MemoryStats } from "@/lib/queries/use-memories";
 import type { UseQueryResult } from "@tanstack/react-query";
 import { plural } from "@/lib/format";
+import { Button } from "@/components/ui/button";
+import { LoadingState } from "@/components/ui/states";
+import { Notice } from "@/components/ui/notice";
+import styles from "./memories.module.css";
 
 function TypeCounts({
   byType,
@@ -16,22 +20,22 @@ function TypeCounts({
 }) {
   const types = Object.entries(byType);
   return (
-    <div className="stat stat-types">
+    <div className={`${styles.stat} ${styles.statTypes}`}>
       <dt>By type</dt>
       <dd>
         {types.length === 0 ? (
-          <span className="muted">none yet</span>
+          <span className={styles.muted}>none yet</span>
         ) : (
-          <ul className="type-counts" aria-label="Memories by type (choose one to filter)">
+          <ul className={styles.typeCounts} aria-label="Memories by type (choose one to filter)">
             {types.map(([type, count]) => (
               <li key={type}>
                 <button
                   type="button"
-                  className="type-count"
+                  className={styles.typeCount}
                   aria-pressed={type === activeType}
                   onClick={() => onType(type === activeType ? "" : type)}
                 >
-                  <span>{type}</span> <span className="type-count-n">{count.toLocaleString("en-US")}</span>
+                  <span>{type}</span> <span className={styles.typeCountN}>{count.toLocaleString("en-US")}</span>
                 </button>
               </li>
             ))}
@@ -58,17 +62,17 @@ function RemoteStats({
     working !== null ? `${working.toLocaleString("en-US")} working` : null,
   ].filter(Boolean);
   return (
-    <dl className="memory-stats">
-      <div className="stat">
+    <dl className={styles.stats}>
+      <div className={styles.stat}>
         <dt>Memories</dt>
-        <dd className="stat-value" data-testid="memory-total">
+        <dd className={styles.statValue} data-testid="memory-total">
           {stats.total.toLocaleString("en-US")}
         </dd>
       </div>
       {scopes.length > 0 ? (
-        <div className="stat">
+        <div className={styles.stat}>
           <dt>Scope</dt>
-          <dd className="stat-scopes" data-testid="memory-scopes">
+          <dd className={styles.statScopes} data-testid="memory-scopes">
             {scopes.join(" · ")}
           </dd>
         </div>
@@ -94,23 +98,24 @@ export function MemoryStatsPanel({
   const reembed = useReembedMemories();
 
   if (stats.isPending) {
-    return (
-      <p className="memory-stats-placeholder" role="status">
-        Loading counts…
-      </p>
-    );
+    return <LoadingState className={styles.placeholder}>Loading counts…</LoadingState>;
   }
   if (stats.isError && errorShownBelow) {
-    return <p className="memory-stats-placeholder">Counts unavailable (the store could not be read; see below).</p>;
+    return <p className={styles.placeholder}>Counts unavailable (the store could not be read; see below).</p>;
   }
   if (stats.isError) {
     return (
-      <div className="inline-alert" role="alert">
-        <p>Could not load the store’s counts: {errorMessage(stats.error)}</p>
-        <button type="button" className="button button-small" onClick={() => void stats.refetch()}>
-          Try again
-        </button>
-      </div>
+      <Notice
+        tone="error"
+        className={styles.overviewNotice}
+        action={
+          <Button size="small" onClick={() => void stats.refetch()}>
+            Try again
+          </Button>
+        }
+      >
+        Could not load the store’s counts: {errorMessage(stats.error)}
+      </Notice>
     );
   }
 
@@ -121,17 +126,17 @@ export function MemoryStatsPanel({
 
   return (
     <>
-      <dl className="memory-stats">
-        <div className="stat">
+      <dl className={styles.stats}>
+        <div className={styles.stat}>
           <dt>Memories</dt>
-          <dd className="stat-value" data-testid="memory-total">
+          <dd className={styles.statValue} data-testid="memory-total">
             {total.toLocaleString("en-US")}
           </dd>
         </div>
-        <div className="stat">
+        <div className={styles.stat}>
           <dt>Embedding model</dt>
           <dd>
-            <code className="stat-model" data-testid="embedding-model">
+            <code className={styles.statModel} data-testid="embedding-model">
               {model}
             </code>
           </dd>
@@ -140,29 +145,26 @@ export function MemoryStatsPanel({
       </dl>
 
       {stale > 0 ? (
-        <div className="inline-alert inline-alert-warning" role="region" aria-label="Stale vectors">
-          <p>
-            {plural(stale, "memory has", "memories have")} no vector from <code>{model}</code> (they were embedded with another
-            model, or not at all). Semantic and hybrid recall refuse to run until they are embedded again; keyword search still
-            works. Re-embedding reads each summary once and can take a while on a large store.
-          </p>
-          <div className="inline-alert-actions">
-            <button
-              type="button"
-              className="button button-small button-primary"
-              disabled={reembed.isPending}
-              onClick={() => reembed.mutate()}
-            >
-              {reembed.isPending ? "Re-embedding…" : `Re-embed ${plural(stale, "memory", "memories")}`}
-            </button>
-            <span role="status">
-              {reembed.isSuccess ? `Re-embedded ${plural(reembed.data.reembedded, "memory", "memories")}.` : null}
-            </span>
-          </div>
-          {reembed.isError ? <p role="alert">Re-embedding failed: {errorMessage(reembed.error)}</p> : null}
-        </div>
+        <section className={styles.overviewNotice} aria-label="Stale vectors">
+          <Notice
+            tone="warning"
+            action={
+              <Button size="small" variant="primary" disabled={reembed.isPending} onClick={() => reembed.mutate()}>
+                {reembed.isPending ? "Re-embedding…" : `Re-embed ${plural(stale, "memory", "memories")}`}
+              </Button>
+            }
+          >
+            <p>
+              {plural(stale, "memory has", "memories have")} no vector from <code>{model}</code> (they were embedded with another
+              model, or not at all). Semantic and hybrid recall refuse to run until they are embedded again; keyword search still
+              works. Re-embedding reads each summary once and can take a while on a large store.
+            </p>
+            <p>{reembed.isSuccess ? `Re-embedded ${plural(reembed.data.reembedded, "memory", "memories")}.` : null}</p>
+            {reembed.isError ? <p role="alert">Re-embedding failed: {errorMessage(reembed.error)}</p> : null}
+          </Notice>
+        </section>
       ) : reembed.isSuccess ? (
-        <p className="inline-note" role="status">
+        <p className={`${styles.overviewNotice} ${styles.formStatus}`} role="status">
           Re-embedded {plural(reembed.data.reembedded, "memory", "memories")} with <code>{model}</code>.
         </p>
       ) : null}

@@ -5,7 +5,12 @@ import { useEffect, useRef, useState, type KeyboardEvent } from "react";
 import { errorMessage } from "@/lib/queries/fetch-json";
 import { useDeleteMemory } from "@/lib/queries/use-memories";
 import type { MemoryView } from "@/lib/stores/memory-schemas";
+import { Badge } from "@/components/ui/badge";
+import { Button } from "@/components/ui/button";
 import { CopyButton } from "@/components/ui/copy-button";
+import { DataTable, numericCellClassName } from "@/components/ui/table";
+import { VisuallyHidden, visuallyHiddenClassName } from "@/components/ui/visually-hidden";
+import styles from "./memory-table.module.css";
 
 const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short" });
 
@@ -24,13 +29,13 @@ interface RowProps {
 function CreatedCell({ memory }: { memory: MemoryView }) {
   const created = new Date(memory.created_at);
   return (
-    <td className="nowrap">
+    <td className={styles.nowrap} data-caption="created">
       {memory.created_at ? (
         <time dateTime={memory.created_at} title={memory.created_at}>
           {Number.isNaN(created.getTime()) ? memory.created_at : dateFormat.format(created)}
         </time>
       ) : (
-        <span className="muted" aria-label="Unknown">
+        <span className={styles.muted} aria-label="Unknown">
           —
         </span>
       )}
@@ -41,11 +46,11 @@ function CreatedCell({ memory }: { memory: MemoryView }) {
 function IdCell({ memory }: { memory: MemoryView }) {
   return (
     <td>
-      <div className="memory-id">
-        <code className="memory-id-text" title={memory.id}>
+      <div className={styles.memoryId}>
+        <code className={styles.idText} title={memory.id}>
           {memory.id}
         </code>
-        <CopyButton value={memory.id} className="button button-small" />
+        <CopyButton value={memory.id} />
       </div>
     </td>
   );
@@ -58,26 +63,28 @@ function IdCell({ memory }: { memory: MemoryView }) {
 function RemoteMemoryRow({ memory }: { memory: MemoryView }) {
   return (
     <tr>
-      <td className="memory-summary">
+      <td className={styles.summary}>
         <span>{memory.summary}</span>
       </td>
       <td>
         {memory.type ? (
-          <span className="type-badge">{memory.type}</span>
+          <Badge>{memory.type}</Badge>
         ) : (
-          <span className="muted" aria-label="No type">
+          <span className={styles.muted} aria-label="No type">
             —
           </span>
         )}
       </td>
       <td>
         {memory.scope ? (
-          <span className={`scope-badge scope-${memory.scope}`}>{memory.scope}</span>
+          <Badge className={memory.scope === "working" ? styles.scopeWorking : undefined}>{memory.scope}</Badge>
         ) : (
-          <span className="muted">—</span>
+          <span className={styles.muted}>—</span>
         )}
       </td>
-      <td className="num">{memory.importance.toFixed(2)}</td>
+      <td className={numericCellClassName} data-caption="importance">
+        {memory.importance.toFixed(2)}
+      </td>
       <CreatedCell memory={memory} />
       <IdCell memory={memory} />
     </tr>
@@ -120,28 +127,28 @@ function MemoryRow({ memory, activeTag, onTag, onDeleted }: RowProps) {
   };
   return (
     <tr aria-busy={remove.isPending || undefined} data-testid="memory-row">
-      <td className="memory-summary">
+      <td className={styles.summary}>
         {/* The memory page: its recalls and neighbours. */}
-        <Link href={`/memories/${encodeURIComponent(memory.id)}`} className="memory-link" prefetch={false}>
+        <Link href={`/memories/${encodeURIComponent(memory.id)}`} className={styles.link} prefetch={false}>
           {memory.summary}
         </Link>
         {memory.content ? (
-          <span className="memory-content" title={memory.content}>
+          <span className={styles.content} title={memory.content}>
             {memory.content}
           </span>
         ) : null}
       </td>
       <td>
-        <span className="type-badge">{memory.type}</span>
+        <Badge>{memory.type}</Badge>
       </td>
       <td>
         {memory.tags.length > 0 ? (
-          <ul className="tag-list" aria-label="Tags">
+          <ul className={styles.tagList} aria-label="Tags">
             {memory.tags.map((tag) => (
               <li key={tag}>
                 <button
                   type="button"
-                  className="tag-chip"
+                  className={styles.tagChip}
                   aria-pressed={tag === activeTag}
                   title={tag === activeTag ? "Showing this tag; click to show all" : `Show memories tagged ${tag}`}
                   onClick={() => onTag(tag === activeTag ? "" : tag)}
@@ -152,50 +159,47 @@ function MemoryRow({ memory, activeTag, onTag, onDeleted }: RowProps) {
             ))}
           </ul>
         ) : (
-          <span className="muted" aria-label="No tags">
+          <span className={styles.muted} aria-label="No tags">
             —
           </span>
         )}
       </td>
-      <td className="num">{memory.importance.toFixed(2)}</td>
+      <td className={numericCellClassName} data-caption="importance">
+        {memory.importance.toFixed(2)}
+      </td>
       <CreatedCell memory={memory} />
       <IdCell memory={memory} />
-      <td className="memory-actions">
+      <td className={styles.actions}>
         {confirming ? (
           <div
-            className="row-confirm"
+            className={styles.confirm}
             role="group"
             aria-label={`Confirm deleting “${short(memory.summary)}”`}
             onKeyDown={onConfirmKey}
           >
-            <span className="row-confirm-question">Delete for good?</span>
-            <button
-              type="button"
-              className="button button-small button-danger"
-              disabled={remove.isPending}
-              onClick={confirmDelete}
-            >
+            <span className={styles.confirmQuestion}>Delete for good?</span>
+            <Button size="small" variant="danger" disabled={remove.isPending} onClick={confirmDelete}>
               {remove.isPending ? "Deleting…" : "Yes, delete"}
-            </button>
-            <button type="button" ref={cancelRef} className="button button-small" disabled={remove.isPending} onClick={cancel}>
+            </Button>
+            <Button ref={cancelRef} size="small" disabled={remove.isPending} onClick={cancel}>
               Cancel
-            </button>
+            </Button>
             {remove.isError ? (
-              <p className="row-error" role="alert">
+              <p className={styles.rowError} role="alert">
                 {errorMessage(remove.error)}
               </p>
             ) : null}
           </div>
         ) : (
-          <button
-            type="button"
+          <Button
             ref={deleteRef}
-            className="button button-small button-ghost-danger"
+            size="small"
+            variant="danger"
             aria-label={`Delete “${short(memory.summary)}”`}
             onClick={() => setConfirming(true)}
           >
             Delete
-          </button>
+          </Button>
         )}
       </td>
     </tr>
@@ -213,28 +217,26 @@ export function RemoteMemoryTable({
   busy: boolean;
 }) {
   return (
-    <div className="table-scroll">
-      <table className="memory-table" aria-busy={busy || undefined}>
-        <caption className="visually-hidden">Memories of {storeLabel}, as the service lists them</caption>
-        <thead>
-          <tr>
-            <th scope="col">Summary</th>
-            <th scope="col">Type</th>
-            <th scope="col">Scope</th>
-            <th scope="col" className="num">
-              Importance
-            </th>
-            <th scope="col">Created</th>
-            <th scope="col">ID</th>
-          </tr>
-        </thead>
-        <tbody>
-          {memories.map((memory) => (
-            <RemoteMemoryRow key={memory.id} memory={memory} />
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <DataTable className={styles.table} aria-busy={busy || undefined}>
+      <caption className={visuallyHiddenClassName}>Memories of {storeLabel}, as the service lists them</caption>
+      <thead>
+        <tr>
+          <th scope="col">Summary</th>
+          <th scope="col">Type</th>
+          <th scope="col">Scope</th>
+          <th scope="col" className={numericCellClassName}>
+            Importance
+          </th>
+          <th scope="col">Created</th>
+          <th scope="col">ID</th>
+        </tr>
+      </thead>
+      <tbody>
+        {memories.map((memory) => (
+          <RemoteMemoryRow key={memory.id} memory={memory} />
+        ))}
+      </tbody>
+    </DataTable>
   );
 }
 
@@ -246,30 +248,28 @@ export function MemoryTable({
   busy,
 }: Omit<RowProps, "memory"> & { memories: readonly MemoryView[]; busy: boolean }) {
   return (
-    <div className="table-scroll">
-      <table className="memory-table" aria-busy={busy || undefined}>
-        <caption className="visually-hidden">Memories, newest first</caption>
-        <thead>
-          <tr>
-            <th scope="col">Summary</th>
-            <th scope="col">Type</th>
-            <th scope="col">Tags</th>
-            <th scope="col" className="num">
-              Importance
-            </th>
-            <th scope="col">Created</th>
-            <th scope="col">ID</th>
-            <th scope="col">
-              <span className="visually-hidden">Actions</span>
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {memories.map((memory) => (
-            <MemoryRow key={memory.id} memory={memory} activeTag={activeTag} onTag={onTag} onDeleted={onDeleted} />
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <DataTable className={styles.table} aria-busy={busy || undefined}>
+      <caption className={visuallyHiddenClassName}>Memories, newest first</caption>
+      <thead>
+        <tr>
+          <th scope="col">Summary</th>
+          <th scope="col">Type</th>
+          <th scope="col">Tags</th>
+          <th scope="col" className={numericCellClassName}>
+            Importance
+          </th>
+          <th scope="col">Created</th>
+          <th scope="col">ID</th>
+          <th scope="col">
+            <VisuallyHidden>Actions</VisuallyHidden>
+          </th>
+        </tr>
+      </thead>
+      <tbody>
+        {memories.map((memory) => (
+          <MemoryRow key={memory.id} memory={memory} activeTag={activeTag} onTag={onTag} onDeleted={onDeleted} />
+        ))}
+      </tbody>
+    </DataTable>
   );
 }

@@ -2,6 +2,8 @@
 
 import { useId } from "react";
 import type { StoreOption } from "@/lib/queries/use-recall";
+import { controlClassName, Field } from "@/components/ui/field";
+import styles from "./memories.module.css";
 
 const EMBEDDED_OPTION: StoreOption = {
   name: "embedded",
@@ -30,9 +32,8 @@ export function StorePicker({
   const options = stores ?? [EMBEDDED_OPTION];
   const known = options.some((s) => s.name === value);
   return (
-    <div className="field memories-store">
-      <label htmlFor={id}>Store</label>
-      <select id={id} value={value} onChange={(e) => onChange(e.target.value)}>
+    <Field id={id} label="Store" className={styles.store}>
+      <select id={id} className={controlClassName} value={value} onChange={(e) => onChange(e.target.value)}>
         {options.map((s) => (
           <option
             key={s.name}
@@ -50,6 +51,6 @@ export function StorePicker({
           </option>
         )}
       </select>
-    </div>
+    </Field>
   );
 }

@@ -8,6 +8,7 @@ import { controlClassName, Field } from "@/components/ui/field";
 import { Notice } from "@/components/ui/notice";
 import { ErrorState, LoadingState } from "@/components/ui/states";
 import { DataTable, numericCellClassName } from "@/components/ui/table";
+import { VisuallyHidden } from "@/components/ui/visually-hidden";
 import { DEFAULT_PROFILE, type Profile } from "@/lib/calibration/profile";
 import { useAssignProfile, useProfiles, useSaveProfile } from "@/lib/queries/use-profiles";
 import { useStores } from "@/lib/queries/use-recall";
@@ -114,7 +115,7 @@ function StoresPanel({ profiles, stores }: { profiles: Profile[]; stores: { name
               <th scope="row">{s.label}</th>
               <td>
                 <label>
-                  <span className="visually-hidden">Profile for {s.label}</span>
+                  <VisuallyHidden>Profile for {s.label}</VisuallyHidden>
                   <select
                     className={controlClassName}
                     aria-label={`Profile for ${s.name}`}

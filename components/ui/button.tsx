@@ -1,4 +1,4 @@
-import type { ButtonHTMLAttributes } from "react";
+import type { ComponentProps } from "react";
 import { classNames } from "./class-names";
 import styles from "./ui.module.css";
 
@@ -19,7 +19,8 @@ export function buttonClassName({ variant = "secondary", size = "normal", classN
   return classNames(styles.button, variant !== "secondary" && styles[variant], size === "small" && styles.small, className);
 }
 
-export type ButtonProps = ButtonHTMLAttributes<HTMLButtonElement> & ButtonLookProps;
+/** A button's props, `ref` included (React 19 passes it as a prop). */
+export type ButtonProps = ComponentProps<"button"> & ButtonLookProps;
 
 /** A button; `type="button"` unless told otherwise, so one inside a form never submits by accident. */
 export function Button({ variant, size, className, type = "button", ...rest }: ButtonProps) {

@@ -27,9 +27,11 @@ import {
 import {
   defaultScoreMetric,
   prepareScoreDistribution,
+  relayoutMarkerLabels,
   type PreparedScoreDistribution,
   type ScoreMetric,
 } from "@/lib/charts/score-distribution";
+import { useElementWidth } from "@/lib/hooks/use-element-width";
 import type { LoggedRecall } from "@/lib/recall-log/types";
 import { ChartCallouts, MarkerLegend, PointSwatch } from "./legends";
 import { MetricToggle } from "./metric-toggle";
@@ -41,6 +43,8 @@ export { MetricToggle, type MetricToggleProps } from "./metric-toggle";
 export const SCORE_DISTRIBUTION_HEIGHT = 260;
 
 const LABEL_ROW_PX = 14;
+/** What the plot loses to the lane labels on the left and the margins: the plot is the rest. */
+const PLOT_INSET_PX = 110;
 const AXIS_TEXT = "#5b6573";
 const GRID = "#e6e9ee";
 
@@ -62,12 +66,19 @@ export interface ScoreDistributionChartProps {
 
 /** Draws a prepared score distribution, or explains why there is nothing to draw. */
 export function ScoreDistributionChart({
-  data,
+  data: prepared,
   onMetricChange,
   height = SCORE_DISTRIBUTION_HEIGHT,
   headingLevel = 3,
   onAskWhy,
 }: ScoreDistributionChartProps) {
+  // The marker labels are laid out for the plot's measured width, so on a phone they take more
+  // rows or give way (the legend names every marker) instead of colliding.
+  const [chartRef, chartWidth] = useElementWidth();
+  const data = useMemo(
+    () => (chartWidth === null ? prepared : relayoutMarkerLabels(prepared, Math.max(chartWidth - PLOT_INSET_PX, 120))),
+    [prepared, chartWidth],
+  );
   const Heading = headingLevel === null ? null : (`h${headingLevel}` as const);
   const axisName = labelOf(data, data.plottedMetric);
 
@@ -102,7 +113,7 @@ export function ScoreDistributionChart({
           data-pool-exposed={data.poolExposed}
           className={styles.figure}
         >
-          <div className={styles.chart} style={{ height }}>
+          <div className={styles.chart} style={{ height }} ref={chartRef}>
             <ResponsiveContainer width="100%" height={height} initialDimension={{ width: 640, height }}>
               <ScatterChart margin={{ top: 10 + data.labelRows * LABEL_ROW_PX, right: 28, bottom: 4, left: 4 }}>
                 <CartesianGrid horizontal={false} stroke={GRID} />
@@ -155,14 +166,18 @@ export function ScoreDistributionChart({
                       strokeWidth={m.strokeWidth}
                       strokeDasharray={m.dash || undefined}
                       ifOverflow="hidden"
-                      label={{
-                        value: m.shortLabel,
-                        position: "top",
-                        offset: 4 + m.labelRow * LABEL_ROW_PX,
-                        fill: m.color,
-                        fontSize: 11,
-                        fontWeight: m.kind === "top" ? 700 : 500,
-                      }}
+                      label={
+                        m.labelRow < 0
+                          ? undefined
+                          : {
+                              value: m.shortLabel,
+                              position: "top",
+                              offset: 4 + m.labelRow * LABEL_ROW_PX,
+                              fill: m.color,
+                              fontSize: 11,
+                              fontWeight: m.kind === "top" ? 700 : 500,
+                            }
+                      }
                     />
                   ))}
                 <Tooltip

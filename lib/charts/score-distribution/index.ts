@@ -56,7 +56,7 @@ export { POINT_STYLES, BAND_COLORS, MARKER_COLORS, HISTOGRAM_COLOR } from "./pal
 export { METRIC_LABELS, missingMetricReason } from "./metrics";
 export { niceStep, niceDomain } from "./axis";
 export { HISTOGRAM_MIN_POOL, histogramBins } from "./histogram";
-export { MAX_LABEL_ROWS } from "./layout";
+export { ASSUMED_PLOT_PX, MAX_LABEL_ROWS, relayoutMarkerLabels } from "./layout";
 export { NO_POOL_NOTE, NO_POOL_PHRASE } from "./without-pool";
 
 /**

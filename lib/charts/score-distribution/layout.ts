@@ -47,33 +47,58 @@ function dodge(points: DistributionPoint[], gap: number): void {
 // ---------------------------------------------------------------------------------------------
 // Marker labels: rows so they do not overlap
 
-/** Assumed plot width and character width, to estimate how much of the axis a label covers. */
-const ASSUMED_PLOT_PX = 600;
+/**
+ * The plot width prepare assumes (a laptop's chart) and the character width, to estimate how much
+ * of the axis a label covers. The chart re-lays its labels for its measured width
+ * (`relayoutMarkerLabels`), so a phone's narrow plot gets more rows or fewer labels, not overlaps.
+ */
+export const ASSUMED_PLOT_PX = 600;
 const LABEL_CHAR_PX = 6.4;
 const LABEL_PAD_PX = 10;
 export const MAX_LABEL_ROWS = 4;
 
-function layoutLabels(markers: DistributionMarker[], domain: [number, number]): number {
+/**
+ * Gives each drawn marker's label a row so that labels in one row do not overlap at `plotPx`.
+ * A label with no room in any of the MAX_LABEL_ROWS rows gets row −1 (not drawn on the chart; the
+ * legend below names every marker) — except the top's, which always shows, in the row where it
+ * overlaps least. Returns the number of rows used.
+ */
+function layoutLabels(markers: DistributionMarker[], domain: [number, number], plotPx = ASSUMED_PLOT_PX): number {
   const span = domain[1] - domain[0] || 1;
   const visible = markers.filter((m) => m.inDomain).sort((a, b) => a.x - b.x || a.id.localeCompare(b.id));
+  for (const m of markers) if (!m.inDomain) m.labelRow = -1;
   const rowEnds: number[] = [];
   for (const m of visible) {
     const centre = (m.x - domain[0]) / span;
-    const half = (m.shortLabel.length * LABEL_CHAR_PX + LABEL_PAD_PX) / ASSUMED_PLOT_PX / 2;
+    const half = (m.shortLabel.length * LABEL_CHAR_PX + LABEL_PAD_PX) / Math.max(plotPx, 1) / 2;
     const left = centre - half;
     let row = rowEnds.findIndex((end) => end <= left);
     if (row === -1) {
       if (rowEnds.length < MAX_LABEL_ROWS) {
         row = rowEnds.length;
         rowEnds.push(-Infinity);
-      } else {
+      } else if (m.kind === "top") {
         row = rowEnds.indexOf(Math.min(...rowEnds));
+      } else {
+        m.labelRow = -1;
+        continue;
       }
     }
-    rowEnds[row] = centre + half;
+    rowEnds[row] = Math.max(rowEnds[row]!, centre + half);
     m.labelRow = row;
   }
   return rowEnds.length;
+}
+
+/**
+ * The same prepared chart with its marker labels laid out for a plot `plotPx` wide (the chart
+ * measures itself). Pure: the input is not changed.
+ */
+export function relayoutMarkerLabels(prepared: PreparedScoreDistribution, plotPx: number): PreparedScoreDistribution {
+  if (prepared.status === "empty" || prepared.markers.length === 0) return prepared;
+  const markers = prepared.markers.map((m) => ({ ...m }));
+  const labelRows = layoutLabels(markers, prepared.domain, plotPx);
+  return { ...prepared, markers, labelRows };
 }
 
 // ---------------------------------------------------------------------------------------------
