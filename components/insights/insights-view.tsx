@@ -12,7 +12,9 @@ import { useInsights, useLogExtent } from "@/lib/queries/use-insights";
 import { useStores } from "@/lib/queries/use-recall";
 import { LevelChart, SelectorChart } from "./insight-charts";
 import { HeadlineStats, LabelStats } from "./insight-stats";
-import { BucketTable, Disagreements, DroppedTable, ModelTable, ReasonTable, StoreTable } from "./insight-tables";
+import { Disagreements } from "./disagreements";
+import { DroppedTable, ReasonTable } from "./reason-dropped-tables";
+import { BucketTable, ModelTable, StoreTable } from "./stats-tables";
 import { SavedViews } from "@/components/filters/saved-views";
 import { InsightsFilterBar } from "./insights-filters";
 import {
