@@ -10,11 +10,21 @@ import {
 } from "@/components/filters/filter-controls";
 import { TimeRangePicker } from "@/components/filters/time-range-picker";
 import type { InsightBucket } from "@/lib/insights/schema";
+import type { Level } from "@/lib/recall/confidence";
+import { levelWord } from "@/lib/recall-log/format";
+import { HISTORY_LEVELS } from "@/lib/recall-log/history";
 import { allowedBuckets, spanOf, type InsightsUrlState } from "./insights-url";
 
 /** A new range keeps the chosen bucket while it fits (at most 2,000 of them), else takes the range's default. */
 function keepBucket(next: InsightsUrlState): InsightsUrlState {
   return next.bucket && allowedBuckets(next, Date.now()).includes(next.bucket) ? next : { ...next, bucket: undefined };
+}
+
+/** One level, or several from the link (History's chips write lists; this picker chooses one). */
+function levelOptions(any: string, chosen: readonly Level[] | undefined): [string, string][] {
+  const options: [string, string][] = [["", any], ...HISTORY_LEVELS.map((l): [string, string] => [l, levelWord(l)])];
+  if (chosen && chosen.length > 1) options.push([chosen.join(","), chosen.map(levelWord).join(" or ")]);
+  return options;
 }
 
 const BUCKET_WORDS: Record<InsightBucket, string> = { hour: "Hours", day: "Days", week: "Weeks" };
@@ -27,6 +37,8 @@ export interface InsightsFilterBarProps {
   allowedBuckets: readonly InsightBucket[];
   stores: readonly string[];
   models: readonly string[];
+  /** Threshold profiles a recall was judged by (History's facets). */
+  profiles: readonly string[];
   browserTz: string | null;
   onRefresh: () => void;
   refreshing: boolean;
@@ -40,10 +52,12 @@ export function InsightsFilterBar({
   allowedBuckets,
   stores,
   models,
+  profiles,
   browserTz,
   onRefresh,
   refreshing,
 }: InsightsFilterBarProps) {
+  const profileOptions = [...new Set([...profiles, ...(state.profile ? [state.profile] : [])])].sort();
   const tzValue = state.tz ?? "";
   const tzOptions: [string, string][] = [["", browserTz ? `Browser: ${browserTz}` : "Browser"]];
   if (browserTz !== "UTC") tzOptions.push(["UTC", "UTC"]);
@@ -78,6 +92,27 @@ export function InsightsFilterBar({
         value={state.selector_model ?? ""}
         onChange={(v) => onChange({ ...state, selector_model: v || undefined })}
         options={[["", "All recalls"], ...models.map((m): [string, string] => [m, m])]}
+      />
+      <FilterSelect
+        label="Level"
+        value={state.level?.join(",") ?? ""}
+        onChange={(v) => onChange({ ...state, level: v ? (v.split(",") as Level[]) : undefined })}
+        options={levelOptions("Any level", state.level)}
+        testId="insights-level"
+      />
+      <FilterSelect
+        label="Profile"
+        value={state.profile ?? ""}
+        onChange={(v) => onChange({ ...state, profile: v || undefined })}
+        options={[["", "Any profile"], ...profileOptions.map((p): [string, string] => [p, p])]}
+        testId="insights-profile"
+      />
+      <FilterSelect
+        label="Profile level"
+        value={state.profile_level?.join(",") ?? ""}
+        onChange={(v) => onChange({ ...state, profile_level: v ? (v.split(",") as Level[]) : undefined })}
+        options={levelOptions("Any profile level", state.profile_level)}
+        testId="insights-profile-level"
       />
       <FilterSelect
         label="Time zone"

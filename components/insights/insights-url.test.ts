@@ -106,3 +106,29 @@ describe("fittingPreset / rangeImplicit", () => {
     expect(rangeImplicit(new URLSearchParams("from=2026-01-01T00:00Z&to=2026-01-02T00:00Z"))).toBe(false);
   });
 });
+
+describe("the level filters, the judge and the bands in the URL", () => {
+  it("reads History's level filters and the page's own choices, and writes them back the same", () => {
+    const state = read("level=low,HIGH&profile_level=none&profile=use-lite&judge=use-lite&bands=embedded%00cosine");
+    expect(state).toMatchObject({
+      invalid: null,
+      level: ["high", "low"],
+      profile_level: ["none"],
+      profile: "use-lite",
+      judge: "use-lite",
+      bands: "embedded\u0000cosine",
+    });
+    const { invalid: _invalid, ...rest } = state;
+    expect(read(writeInsightsUrl(rest))).toEqual(state);
+  });
+  it("says which level is not one", () => {
+    expect(read("profile_level=medium").invalid).toBe("profile_level: expected one or more of high, moderate, low, none");
+  });
+  it("asks the API with the filters but not the page's display choices", () => {
+    const params = insightsApiParams({ range: "7d", level: ["low", "none"], profile: "p", judge: "p", bands: "x" }, NOW, "UTC");
+    expect(params.get("level")).toBe("low,none");
+    expect(params.get("profile")).toBe("p");
+    expect(params.has("judge")).toBe(false);
+    expect(params.has("bands")).toBe(false);
+  });
+});

@@ -1,10 +1,14 @@
 /**
  * The Insights page's state as it lives in the URL: a range preset (`range=24h|7d|30d`, the
- * default 30d when nothing is set) or a custom `from`/`to`, the `bucket`, `store`,
- * `selector_model`, and `tz` when someone chose a zone other than the browser's. Pure;
- * unit-tested in insights-url.test.ts.
+ * default 30d when nothing is set) or a custom `from`/`to`, the `bucket`, History's filters
+ * `store`, `selector_model`, `level`, `profile_level`, `profile`, and `tz` when someone chose a
+ * zone other than the browser's; what the page shows, not what it asks: `judge` (the profile
+ * whose levels the level chart draws) and `bands` (the store and scale of the percentile bands).
+ * Pure; unit-tested in insights-url.test.ts.
  */
 import { RANGE_PRESETS, type RangePreset } from "@/components/filters/time-range";
+import type { Level } from "@/lib/recall/confidence";
+import { HISTORY_LEVELS } from "@/lib/recall-log/history";
 import {
   BUCKET_MS,
   estimateBuckets,
@@ -25,6 +29,14 @@ export interface InsightsUrlState {
   bucket?: InsightBucket | undefined;
   store?: string | undefined;
   selector_model?: string | undefined;
+  /** History's level filters (OR within each). */
+  level?: Level[] | undefined;
+  profile_level?: Level[] | undefined;
+  profile?: string | undefined;
+  /** The level chart's judge: a profile's name; unset for the reference rules. */
+  judge?: string | undefined;
+  /** The percentile bands' series (`store` + "\u0000" + `unit`); unset: the one with most recalls. */
+  bands?: string | undefined;
   /** Unset: the browser's zone. */
   tz?: string | undefined;
 }
@@ -80,6 +92,27 @@ export function readInsightsUrl(params: ParamSource): ReadInsightsUrl {
   if (store && store.length > 100) problems.push("store: at most 100 characters");
   if (model && model.length > 200) problems.push("selector_model: at most 200 characters");
 
+  const levels = (name: "level" | "profile_level"): Level[] | undefined => {
+    const raw = text(name);
+    if (raw === undefined) return undefined;
+    const parts = raw.split(",").map((p) => p.trim().toLowerCase());
+    if (parts.some((p) => !(HISTORY_LEVELS as readonly string[]).includes(p))) {
+      problems.push(`${name}: expected one or more of ${HISTORY_LEVELS.join(", ")}`);
+      return undefined;
+    }
+    return HISTORY_LEVELS.filter((l) => parts.includes(l));
+  };
+  const level = levels("level");
+  const profileLevel = levels("profile_level");
+  const short = (name: string) => {
+    const value = text(name);
+    if (value && value.length > 100) problems.push(`${name}: at most 100 characters`);
+    return value;
+  };
+  const profile = short("profile");
+  const judge = short("judge");
+  const bands = short("bands");
+
   if (problems.length > 0) return { ...DEFAULT_STATE, invalid: problems.join("; ") };
   const state: InsightsUrlState = {
     range,
@@ -87,6 +120,11 @@ export function readInsightsUrl(params: ParamSource): ReadInsightsUrl {
     ...(bucket ? { bucket } : {}),
     ...(store ? { store } : {}),
     ...(model ? { selector_model: model } : {}),
+    ...(level ? { level } : {}),
+    ...(profileLevel ? { profile_level: profileLevel } : {}),
+    ...(profile ? { profile } : {}),
+    ...(judge ? { judge } : {}),
+    ...(bands ? { bands } : {}),
     ...(tz ? { tz } : {}),
   };
   const span = spanOf(state, 0);
@@ -111,6 +149,11 @@ export function writeInsightsUrl(state: InsightsUrlState): string {
   if (state.bucket) params.set("bucket", state.bucket);
   if (state.store) params.set("store", state.store);
   if (state.selector_model) params.set("selector_model", state.selector_model);
+  if (state.level?.length) params.set("level", state.level.join(","));
+  if (state.profile_level?.length) params.set("profile_level", state.profile_level.join(","));
+  if (state.profile) params.set("profile", state.profile);
+  if (state.judge) params.set("judge", state.judge);
+  if (state.bands) params.set("bands", state.bands);
   if (state.tz) params.set("tz", state.tz);
   return params.toString();
 }
@@ -156,6 +199,9 @@ export function insightsApiParams(state: InsightsUrlState, now: number, tz: stri
   });
   if (state.store) params.set("store", state.store);
   if (state.selector_model) params.set("selector_model", state.selector_model);
+  if (state.level?.length) params.set("level", state.level.join(","));
+  if (state.profile_level?.length) params.set("profile_level", state.profile_level.join(","));
+  if (state.profile) params.set("profile", state.profile);
   return params;
 }
 

@@ -2,17 +2,21 @@
 
 import Link from "next/link";
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
-import { useCallback, useEffect, useMemo, useState, useSyncExternalStore } from "react";
+import { useCallback, useMemo, useState, useSyncExternalStore } from "react";
 import { prepareLevelChart, prepareSelectorChart } from "@/lib/insights/chart";
 import { bucketWords } from "@/lib/insights/format";
+import { levelDataUnder } from "@/lib/insights/judges";
 import { drill, type DrillScope } from "@/lib/insights/links";
 import type { InsightsResponse } from "@/lib/insights/schema";
 import { errorMessage } from "@/lib/queries/fetch-json";
 import { useInsights, useLogExtent } from "@/lib/queries/use-insights";
-import { useStores } from "@/lib/queries/use-recall";
+import { useHistoryFacets } from "@/lib/queries/use-history";
 import { LevelChart, SelectorChart } from "./insight-charts";
 import { HeadlineStats, LabelStats } from "./insight-stats";
+import { FilterSelect } from "@/components/filters/filter-controls";
+import { BandsPanel } from "./bands-panel";
 import { Disagreements } from "./disagreements";
+import { JudgesPanel } from "./judges-panel";
 import { DroppedTable, ReasonTable } from "./reason-dropped-tables";
 import { BucketTable, ModelTable, StoreTable } from "./stats-tables";
 import { SavedViews } from "@/components/filters/saved-views";
@@ -52,6 +56,9 @@ function scopeOf(data: InsightsResponse): DrillScope {
     to: new Date(data.to),
     store: data.filters.store,
     selector_model: data.filters.selector_model,
+    level: data.filters.level,
+    profile_level: data.filters.profile_level,
+    profile: data.filters.profile,
   };
 }
 
@@ -64,7 +71,7 @@ export function InsightsView() {
   // A preset is anchored when the URL changes (or Refresh is pressed), so the query key stays
   // put while the person reads.
   const [refreshed, setRefreshed] = useState(0);
-  // eslint-disable-next-line react-hooks/purity -- the time anchor is read during render on purpose and refreshed by the page's own timer
+  // eslint-disable-next-line react-hooks/purity, react-hooks/exhaustive-deps -- a preset ("last 7 days") is anchored at the clock once per URL change or Refresh press: those two are the memo's keys on purpose, not inputs it reads
   const anchor = useMemo(() => Date.now(), [searchParams, refreshed]);
   // With no range in the URL the page opens on one that fits the log (fittingPreset), once the
   // first recall's time is known; until then nothing is fetched, so the 30 days never flash.
@@ -100,33 +107,31 @@ export function InsightsView() {
   );
   const reset = () => router.replace(pathname, { scroll: false });
 
-  // Stores and models offered by the filters: configured stores, and every one seen this visit.
-  const configured = useStores();
-  const [seen, setSeen] = useState<{ stores: string[]; models: string[] }>({ stores: [], models: [] });
-  useEffect(() => {
-    if (!data) return;
-    // eslint-disable-next-line react-hooks/set-state-in-effect -- syncs local state from the URL or a query after render; a rewrite as derived state changes behaviour, left to the page's owner
-    setSeen((prev) => {
-      const stores = [...new Set([...prev.stores, ...data.by_store.map((s) => s.store)])];
-      const models = [
-        ...new Set([...prev.models, ...data.by_model.flatMap((m) => (m.selector_model ? [m.selector_model] : []))]),
-      ];
-      return stores.length === prev.stores.length && models.length === prev.models.length ? prev : { stores, models };
-    });
-  }, [data]);
+  // What the pickers offer: History's facets (stores configured or logged, models and profiles
+  // in the log), plus whatever the link names.
+  const facets = useHistoryFacets();
   const storeOptions = useMemo(() => {
-    const names = new Set([...(configured.data ?? []).map((s) => s.name), ...seen.stores]);
+    const names = new Set((facets.data?.stores ?? []).map((s) => s.name));
     if (state.store) names.add(state.store);
     return [...names].sort();
-  }, [configured.data, seen.stores, state.store]);
+  }, [facets.data, state.store]);
   const modelOptions = useMemo(() => {
-    const names = new Set(seen.models);
+    const names = new Set(facets.data?.selector_models ?? []);
     if (state.selector_model) names.add(state.selector_model);
     return [...names].sort();
-  }, [seen.models, state.selector_model]);
+  }, [facets.data, state.selector_model]);
+  const profileOptions = useMemo(
+    () => [
+      ...new Set([...(facets.data?.profiles ?? []), ...(data?.judges ?? []).flatMap((j) => (j.profile ? [j.profile] : []))]),
+    ],
+    [facets.data, data],
+  );
 
   const selectorChart = useMemo(() => (data ? prepareSelectorChart(data) : null), [data]);
-  const levelChart = useMemo(() => (data ? prepareLevelChart(data) : null), [data]);
+  // The level chart under the chosen judge (the reference rules unless the link names a profile it has).
+  const judged = useMemo(() => (data ? (levelDataUnder(data, state.judge ?? null) ?? data) : null), [data, state.judge]);
+  const judge = data && state.judge && judged !== data ? state.judge : null;
+  const levelChart = useMemo(() => (judged ? prepareLevelChart(judged) : null), [judged]);
   const scope = useMemo(() => (data ? scopeOf(data) : null), [data]);
   const openBucket = useCallback(
     (index: number) => {
@@ -137,7 +142,7 @@ export function InsightsView() {
   );
 
   const stale = insights.isPlaceholderData || (insights.isFetching && !insights.isPending);
-  const filtered = Boolean(state.store || state.selector_model);
+  const filtered = Boolean(state.store || state.selector_model || state.level || state.profile_level || state.profile);
 
   return (
     <div className={styles.insights} data-testid="insights-view">
@@ -149,6 +154,7 @@ export function InsightsView() {
           allowedBuckets={allowedBuckets(state, anchor)}
           stores={storeOptions}
           models={modelOptions}
+          profiles={profileOptions}
           browserTz={browserTz}
           onRefresh={() => setRefreshed((n) => n + 1)}
           refreshing={insights.isFetching}
@@ -168,6 +174,9 @@ export function InsightsView() {
               {data.filters.selector_model ? (
                 <span>selector model {data.filters.selector_model} (only recalls it ran on)</span>
               ) : null}
+              {data.filters.level ? <span>level {data.filters.level.join(" or ")}</span> : null}
+              {data.filters.profile ? <span>judged by profile {data.filters.profile}</span> : null}
+              {data.filters.profile_level ? <span>profile level {data.filters.profile_level.join(" or ")}</span> : null}
             </>
           ) : tz ? (
             <span data-testid="insights-tz">Buckets in {tz}</span>
@@ -220,7 +229,9 @@ export function InsightsView() {
               <p className={styles.muted}>
                 Nothing was logged between {rangeText(data)} ({data.tz})
                 {data.filters.store ? ` in store ${data.filters.store}` : ""}
-                {data.filters.selector_model ? ` with selector model ${data.filters.selector_model}` : ""}. Widen the time range
+                {data.filters.selector_model ? ` with selector model ${data.filters.selector_model}` : ""}
+                {filtered && !data.filters.store && !data.filters.selector_model ? " for these filters" : ""}. Widen the time
+                range
                 {filtered ? ", clear the filters," : ""} or run some recalls in the console.
               </p>
               <div className={styles.emptyActions}>
@@ -249,13 +260,33 @@ export function InsightsView() {
                 </section>
                 <section className={`panel ${styles.panel}`} aria-label="Confidence levels over time">
                   <div className={styles.chartHead}>
-                    <h2 className={styles.chartTitle}>Confidence level mix</h2>
-                    <span className={`${styles.small} ${styles.muted}`}>Recalls per level (right axis)</span>
+                    <h2 className={styles.chartTitle}>{judge ? `Level mix under profile ${judge}` : "Confidence level mix"}</h2>
+                    {data.judges.length > 1 ? (
+                      <FilterSelect
+                        label="Judged by"
+                        value={judge ?? ""}
+                        onChange={(v) => navigate({ ...state, judge: v || undefined })}
+                        options={data.judges.map((j): [string, string] => [
+                          j.profile ?? "",
+                          j.profile ? `Profile ${j.profile}` : "Reference rules",
+                        ])}
+                        testId="level-judge"
+                      />
+                    ) : (
+                      <span className={`${styles.small} ${styles.muted}`}>Recalls per level (right axis)</span>
+                    )}
                   </div>
-                  <LevelChart data={levelChart} onOpenBucket={openBucket} />
+                  <LevelChart data={levelChart} onOpenBucket={openBucket} judge={judge} />
                   {levelChart.note ? <p className={styles.note}>{levelChart.note}</p> : null}
                 </section>
               </div>
+              <JudgesPanel judges={data.judges} scope={scope} />
+              <BandsPanel
+                params={params}
+                bucket={bucket}
+                selected={state.bands}
+                onSelect={(key) => navigate({ ...state, bands: key })}
+              />
               <section className={`panel ${styles.panel}`} aria-label="Buckets as a table">
                 <BucketTable data={data} scope={scope} />
               </section>

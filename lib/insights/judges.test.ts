@@ -67,3 +67,41 @@ describe("shapeJudges", () => {
     expect(judges[2]!.labels).toMatchObject({ weak_no: 2, total: 2, rate: 1 });
   });
 });
+
+describe("levelDataUnder", () => {
+  it("swaps in a profile's level counts per bucket and in total, and is null for a judge the answer lacks", async () => {
+    const { levelDataUnder } = await import("./judges");
+    const point = {
+      local_start: "2025-01-01T00:00",
+      high: 5,
+      moderate: 0,
+      low: 1,
+      none: 0,
+      unknown_level: 2,
+      weak_hit_rate: 1 / 6,
+    };
+    const data = {
+      bucket: "day" as const,
+      series: [point],
+      totals: { high: 5, moderate: 0, low: 1, none: 0, unknown_level: 2 },
+      judges: [
+        {
+          profile: "p",
+          high: 1,
+          moderate: 1,
+          low: 1,
+          none: 1,
+          series: [{ local_start: "2025-01-01T00:00", high: 1, moderate: 1, low: 1, none: 1 }],
+        },
+      ],
+    };
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a partial answer: only what the function reads
+    const under = levelDataUnder(data as any, "p")!;
+    expect(under.series[0]).toMatchObject({ high: 1, moderate: 1, low: 1, none: 1, unknown_level: 0, weak_hit_rate: 0.5 });
+    expect(under.totals).toMatchObject({ high: 1, moderate: 1, low: 1, none: 1, unknown_level: 0 });
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- as above
+    expect(levelDataUnder(data as any, null)).toBe(data);
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- as above
+    expect(levelDataUnder(data as any, "other")).toBeNull();
+  });
+});

@@ -10,7 +10,7 @@
  * Agreement = worth·yes + weak·no, over the four cells; null over nothing.
  */
 import { ratio } from "./rates";
-import type { Agreement, InsightSeriesPoint, JudgeBucket, JudgeInsight } from "./schema";
+import type { Agreement, InsightSeriesPoint, InsightsResponse, JudgeBucket, JudgeInsight } from "./schema";
 
 const LEVELS = ["high", "moderate", "low", "none"] as const;
 type CountedLevel = (typeof LEVELS)[number];
@@ -155,4 +155,41 @@ export function shapeJudges(
     .filter((j) => j.recalls > 0 || j.labels.total > 0)
     .sort((a, b) => b.recalls - a.recalls || String(a.profile).localeCompare(String(b.profile)));
   return [judge(null, reference, referenceSeries), ...named];
+}
+
+/**
+ * The answer's series and totals with the level counts of one judge (a profile's name; null is
+ * the reference rules, the answer as it is), for the level chart. Null when the answer has no
+ * such judge. Levels a judge did not give (failed recalls, recalls it did not judge) are not in its mix.
+ */
+export function levelDataUnder<D extends Pick<InsightsResponse, "series" | "totals" | "bucket" | "judges">>(
+  data: D,
+  profile: string | null,
+): D | null {
+  if (profile === null) return data;
+  const judge = data.judges.find((j) => j.profile === profile);
+  if (!judge) return null;
+  const byBucket = new Map(judge.series.map((b) => [b.local_start, b]));
+  const series = data.series.map((p) => {
+    const b = byBucket.get(p.local_start) ?? { high: 0, moderate: 0, low: 0, none: 0 };
+    const n = b.high + b.moderate + b.low + b.none;
+    return {
+      ...p,
+      high: b.high,
+      moderate: b.moderate,
+      low: b.low,
+      none: b.none,
+      unknown_level: 0,
+      weak_hit_rate: ratio(b.low + b.none, n),
+    };
+  });
+  const totals = {
+    ...data.totals,
+    high: judge.high,
+    moderate: judge.moderate,
+    low: judge.low,
+    none: judge.none,
+    unknown_level: 0,
+  };
+  return { ...data, series, totals };
 }

@@ -53,3 +53,20 @@ describe("drill-down links", () => {
     expect(recallHref("3f2a1b9c-5d6e-4f70-8a9b-0c1d2e3f4a5b")).toBe("/recalls/3f2a1b9c-5d6e-4f70-8a9b-0c1d2e3f4a5b");
   });
 });
+
+describe("drill-downs keep the level filters", () => {
+  it("passes level, profile_level and profile on, and opens a profile's recalls", async () => {
+    const { drill } = await import("./links");
+    const scope = {
+      from: new Date("2025-01-01T00:00:00Z"),
+      to: new Date("2025-01-02T00:00:00Z"),
+      level: ["low" as const],
+      profile_level: ["none" as const],
+    };
+    const href = new URLSearchParams(drill.all(scope).split("?")[1]);
+    expect(href.get("level")).toBe("low");
+    expect(href.get("profile_level")).toBe("none");
+    expect(new URLSearchParams(drill.judge(scope, "use-lite").split("?")[1]).get("profile")).toBe("use-lite");
+    expect(new URLSearchParams(drill.judge(scope, null).split("?")[1]).has("profile")).toBe(false);
+  });
+});

@@ -10,6 +10,10 @@ export interface DrillScope {
   to: Date;
   store?: string | null | undefined;
   selector_model?: string | null | undefined;
+  /** History's level filters the Insights answer was computed under, kept by every drill-down. */
+  level?: HistoryFilters["level"] | null;
+  profile_level?: HistoryFilters["profile_level"] | null;
+  profile?: string | null | undefined;
 }
 
 /** `/recalls?…` for the scope plus any further History filters. */
@@ -19,6 +23,9 @@ export function historyHref(scope: DrillScope, extra: HistoryFilters = {}): stri
     to: scope.to,
     ...(scope.store ? { store: scope.store } : {}),
     ...(scope.selector_model ? { selector_model: scope.selector_model } : {}),
+    ...(scope.level?.length ? { level: scope.level } : {}),
+    ...(scope.profile_level?.length ? { profile_level: scope.profile_level } : {}),
+    ...(scope.profile ? { profile: scope.profile } : {}),
     ...extra,
   };
   return `/recalls?${historyFilterParams(filters).toString()}`;
@@ -60,6 +67,9 @@ export const drill = {
     historyHref({ ...scope, store }, { dropped_memory: memoryId }),
   /** Confidence none/low and the selector kept everything. */
   weakKeptAll: (scope: DrillScope) => historyHref(scope, { level: ["low", "none"], selector_applied: true, has_dropped: false }),
+  /** The recalls a threshold profile judged (null: every recall, the reference rules' level). */
+  judge: (scope: DrillScope, profile: string | null) =>
+    profile === null ? historyHref(scope) : historyHref({ ...scope, profile }),
   /** One series bucket, clamped to the range. */
   bucket: (scope: DrillScope, start: string, end: string) =>
     historyHref({

@@ -1,4 +1,5 @@
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
+import type { DistributionsResponse } from "@/lib/insights/distribution-schema";
 import type { LogExtent } from "@/lib/insights/extent";
 import type { InsightsResponse } from "@/lib/insights/schema";
 import { fetchJson } from "./fetch-json";
@@ -32,5 +33,16 @@ export function useLogExtent() {
     queryKey: ["insights", "extent"],
     queryFn: ({ signal }) => fetchJson<LogExtent>("/api/insights/extent", { signal }),
     staleTime: 60_000,
+  });
+}
+
+/** Percentile bands over time (`GET /api/insights/distributions`): the same query, its own request. */
+export function useInsightDistributions(params: URLSearchParams | null) {
+  return useQuery({
+    queryKey: params ? [...insightsKeys.all, "distributions", params.toString()] : [...insightsKeys.all, "distributions", "idle"],
+    queryFn: ({ signal }) => fetchJson<DistributionsResponse>(`/api/insights/distributions?${params!.toString()}`, { signal }),
+    enabled: params !== null,
+    placeholderData: keepPreviousData,
+    staleTime: 0,
   });
 }
