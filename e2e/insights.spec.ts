@@ -9,6 +9,10 @@ import { expect, test } from "./support/fixtures";
  */
 
 test.use({ timezoneId: "America/New_York" });
+// A cold server answers its first Insights request only once the demo corpus has loaded (under a
+// minute idle, more on a loaded machine): the first wait for the page's numbers is generous.
+test.describe.configure({ timeout: 300_000 });
+const FIRST_ANSWER = { timeout: 180_000 };
 
 interface Planned {
   name: string;
@@ -108,7 +112,7 @@ test("the page shows the rates of the ingested recalls, in the browser's zone, a
   await page.goto(`/insights?from=${FROM}&to=${TO}&bucket=day&store=${encodeURIComponent(store)}`);
   await expect(page.getByRole("heading", { level: 1, name: "Insights" })).toBeVisible();
   await expect(page).toHaveTitle(/Insights/);
-  await expect(page.getByTestId("insights-tz")).toContainText("America/New_York (your browser’s time zone)");
+  await expect(page.getByTestId("insights-tz")).toContainText("America/New_York (your browser’s time zone)", FIRST_ANSWER);
 
   // Totals: 5 recalls; the selector ran on 4; 24 of 34 results dropped; 3 of 4 lost one; 2 of 5 weak.
   const recalls = await stat(page, "stat-recalls");
@@ -140,6 +144,8 @@ test("the page shows the rates of the ingested recalls, in the browser's zone, a
   await expect(chart.getByTestId("chart-empty")).toHaveCount(0);
   const surface = chart.locator("svg.recharts-surface").first();
   await expect(surface).toBeVisible();
+  // Opening the bucket table above may have scrolled the chart out of the viewport.
+  await surface.scrollIntoViewIfNeeded();
   const box = (await surface.boundingBox())!;
   await page.mouse.move(box.x + 44 + ((box.width - 92) * 1) / 6, box.y + box.height / 2);
   const tooltip = page.getByTestId("chart-tooltip");
@@ -219,7 +225,7 @@ test("recalls run with the score-gap selector show up under its model, and its r
   expect(ran.length).toBeGreaterThan(0);
 
   await page.goto("/insights?range=24h&selector_model=score-gap");
-  await expect(page.getByTestId("insights-scope")).toContainText("selector model score-gap");
+  await expect(page.getByTestId("insights-scope")).toContainText("selector model score-gap", FIRST_ANSWER);
   const row = page.locator('[data-testid="model-row"][data-model="score-gap"]');
   await expect(row).toHaveCount(1);
   expect(Number((await row.locator("td").nth(1).innerText()).replace(/,/g, ""))).toBeGreaterThanOrEqual(ran.length);

@@ -6,7 +6,7 @@ import { drill, type DrillScope } from "@/lib/insights/links";
 import type { InsightsResponse, InsightStats } from "@/lib/insights/schema";
 import styles from "./insights.module.css";
 
-/** The headline numbers of Insights, each opening the recalls behind it in History. */
+/** One headline number: opens the recalls behind it in History when there is a link for them. */
 function Stat({
   testId,
   label,
@@ -18,10 +18,10 @@ function Stat({
   label: string;
   value: string;
   detail: string;
-  href: string;
+  href?: string;
 }) {
-  return (
-    <Link href={href} className={styles.stat} data-testid={testId} title="Open these recalls in History">
+  const body = (
+    <>
       <span className={styles.statLabel}>{label}</span>
       <span className={styles.statValue} data-testid="stat-value">
         {value}
@@ -29,7 +29,16 @@ function Stat({
       <span className={styles.statDetail} data-testid="stat-detail">
         {detail}
       </span>
+    </>
+  );
+  return href ? (
+    <Link href={href} className={styles.stat} data-testid={testId} title="Open these recalls in History">
+      {body}
     </Link>
+  ) : (
+    <div className={styles.stat} data-testid={testId}>
+      {body}
+    </div>
   );
 }
 
@@ -102,25 +111,18 @@ export function LabelStats({ labels }: { labels: InsightsResponse["labels"] }) {
   }
   return (
     <div className={styles.stats} data-testid="label-stats">
-      <div className={styles.stat} data-testid="stat-dropped-relevant">
-        <span className={styles.statLabel}>Dropped a memory labeled relevant</span>
-        <span className={styles.statValue} data-testid="stat-value">
-          {formatPercent(labels.dropped_relevant_rate)}
-        </span>
-        <span className={styles.statDetail} data-testid="stat-detail">
-          {formatCount(labels.dropped_relevant)} of {countOf(labels.labeled, "labeled recall")} the selector ran on
-        </span>
-      </div>
-      <div className={styles.stat} data-testid="stat-kept-only-irrelevant">
-        <span className={styles.statLabel}>Kept only irrelevant ones</span>
-        <span className={styles.statValue} data-testid="stat-value">
-          {formatPercent(labels.kept_only_irrelevant_rate)}
-        </span>
-        <span className={styles.statDetail} data-testid="stat-detail">
-          {formatCount(labels.kept_only_irrelevant)} of {countOf(labels.labeled, "labeled recall")}: every kept result labeled not
-          relevant
-        </span>
-      </div>
+      <Stat
+        testId="stat-dropped-relevant"
+        label="Dropped a memory labeled relevant"
+        value={formatPercent(labels.dropped_relevant_rate)}
+        detail={`${formatCount(labels.dropped_relevant)} of ${countOf(labels.labeled, "labeled recall")} the selector ran on`}
+      />
+      <Stat
+        testId="stat-kept-only-irrelevant"
+        label="Kept only irrelevant ones"
+        value={formatPercent(labels.kept_only_irrelevant_rate)}
+        detail={`${formatCount(labels.kept_only_irrelevant)} of ${countOf(labels.labeled, "labeled recall")}: every kept result labeled not relevant`}
+      />
     </div>
   );
 }

@@ -5,7 +5,7 @@
 import { Prisma } from "@prisma/client";
 import { ratio } from "../rates";
 import { MEMORY_ROLLUP_STEP_MS, splitRange } from "../range";
-import type { InsightsQuery, InsightsResponse } from "../schema";
+import type { DisagreementItem, InsightsQuery, InsightsResponse } from "../schema";
 import { col, EMBEDDED_STORE, filtersSql, judgedLevelSql, spanSql, spansSql } from "./fragments";
 
 // ---------------------------------------------------------------------------------------------
@@ -62,20 +62,11 @@ export function mostDroppedSql(q: InsightsQuery, useRollups: boolean, limit: num
 // Disagreements, newest first. The conditions are word for word the partial indexes'
 // predicates (recalls_top_dropped_idx, recalls_weak_kept_all_idx), so the planner uses them.
 
-export interface DisagreementRow {
+/** A listed recall as the database answers it: the item, with its kind and the time as a Date. */
+export type DisagreementRow = Omit<DisagreementItem, "created_at"> & {
   kind: "top_dropped" | "weak_kept_all";
-  id: string;
   created_at: Date;
-  store: string;
-  query: string;
-  level: string | null;
-  top_score: number | null;
-  selector_model: string | null;
-  kept: number | null;
-  dropped: number | null;
-  top_memory_id: string | null;
-  top_summary: string | null;
-}
+};
 
 export function disagreementsSql(q: InsightsQuery, limit: number): Prisma.Sql {
   const columns = Prisma.sql`r."id"::text AS id, r."created_at", r."store", r."query", r."level", r."top_score", r."selector_model",
