@@ -54,7 +54,7 @@ export function RemoteStoreNotice({ store }: { store: StoreOption | undefined })
   const key = store ? `recall-inspector:remote-notice:${store.name}` : null;
   const [dismissed, setDismissed] = useState<string | null>(null);
   useEffect(() => {
-    // eslint-disable-next-line react-hooks/set-state-in-effect -- syncs local state from the URL or a query after render; a rewrite as derived state changes behaviour, left to the page's owner
+    // eslint-disable-next-line react-hooks/set-state-in-effect -- localStorage exists only in the browser: read during render, the server's HTML and the first client render would differ (a hydration mismatch)
     if (key) setDismissed(window.localStorage.getItem(key) ? key : null);
   }, [key]);
   if (!store || store.kind !== "remote" || dismissed === key) return null;

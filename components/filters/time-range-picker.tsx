@@ -46,7 +46,7 @@ export function TimeRangePicker({
   const fromIso = value.from?.toISOString() ?? "";
   const toIso = value.to?.toISOString() ?? "";
   useEffect(() => {
-    // eslint-disable-next-line react-hooks/set-state-in-effect -- syncs local state from the URL or a query after render; a rewrite as derived state changes behaviour, left to the page's owner
+    // eslint-disable-next-line react-hooks/set-state-in-effect -- the draft (edited here, committed on Apply) is reset when the URL's range changes under it (back/forward, a saved view); keying the picker on the range instead would remount it and drop the focus
     setChoice(urlChoice);
     setFrom(toLocalInput(fromIso ? new Date(fromIso) : undefined));
     setTo(toLocalInput(toIso ? new Date(toIso) : undefined));

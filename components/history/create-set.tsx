@@ -2,7 +2,7 @@
 
 import Link from "next/link";
 import { useId, useState, type FormEvent } from "react";
-import { buttonClassName } from "@/components/ui/button";
+import { Button, buttonClassName } from "@/components/ui/button";
 import { errorMessage, fetchJson } from "@/lib/queries/fetch-json";
 import type { HistoryItem } from "@/lib/recall-log/history";
 import { labeledSetItems, SKIP_REASON_TEXT, type SkipReason } from "@/lib/recall-log/labeled-set";
@@ -62,22 +62,22 @@ export function CreateSetBar({ selected, onClear }: { selected: HistoryItem[]; o
           placeholder="e.g. triage labels, week 48"
         />
       </label>
-      <button
+      <Button
         type="submit"
-        className={`${styles.button} ${styles.buttonPrimary}`}
+        variant="primary"
         disabled={draft.items.length === 0 || name.trim() === "" || state.kind === "saving"}
         data-testid="create-set-submit"
       >
         {state.kind === "saving" ? "Creating…" : "Create set"}
-      </button>
+      </Button>
       {selected.length === 2 ? (
         <Link className={buttonClassName()} href={compareHref(selected[0]!, selected[1]!)} data-testid="compare-selected">
           Compare these two
         </Link>
       ) : null}
-      <button type="button" className={`${styles.button} ${styles.buttonGhost}`} onClick={onClear}>
+      <Button variant="ghost" onClick={onClear}>
         Clear selection
-      </button>
+      </Button>
       {state.kind === "done" ? (
         <p className={styles.createSetNote} role="status" data-testid="create-set-done">
           Created a set of {state.count} {state.count === 1 ? "item" : "items"}. <Link href="/evaluate">Open Evaluate</Link>

@@ -5,6 +5,7 @@ import { useRouter } from "next/navigation";
 import type { MouseEvent } from "react";
 import { LevelBadge } from "@/components/recall/level-badge";
 import { Badge } from "@/components/ui/badge";
+import { visuallyHiddenClassName } from "@/components/ui/visually-hidden";
 import type { HistoryItem } from "@/lib/recall-log/history";
 import { formatNumber, formatScore, MISSING } from "@/lib/format";
 import { levelWord, selectorReasonText, topScoreLabel, topScoreUnit } from "@/lib/recall-log/format";
@@ -199,7 +200,7 @@ export function HistoryTable({ items, busy, selection }: { items: HistoryItem[];
   return (
     <div className={styles.tableScroll}>
       <table className={styles.table} data-testid="history-table" aria-busy={busy}>
-        <caption className={styles.visuallyHidden}>Logged recalls, newest first. Each query opens the recall.</caption>
+        <caption className={visuallyHiddenClassName}>Logged recalls, newest first. Each query opens the recall.</caption>
         <thead>
           <tr>
             {selection ? (

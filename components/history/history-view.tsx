@@ -2,7 +2,7 @@
 
 import Link from "next/link";
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
-import { useCallback, useMemo, useRef, useState } from "react";
+import { useCallback, useMemo, useState } from "react";
 import { errorMessage } from "@/lib/queries/fetch-json";
 import { hasHistoryFilters, historyFilterParams } from "@/lib/recall-log/history";
 import { selectorReasonText } from "@/lib/recall-log/format";
@@ -12,6 +12,9 @@ import { useStores } from "@/lib/queries/use-recall";
 import { countLine, splitLine } from "./history-count-line";
 import type { HistoryItem } from "@/lib/recall-log/history";
 import { SavedViews } from "@/components/filters/saved-views";
+import { Button, buttonClassName } from "@/components/ui/button";
+import { Notice } from "@/components/ui/notice";
+import { EmptyState, LoadingState } from "@/components/ui/states";
 import { CreateSetBar } from "./create-set";
 import { HistoryFilterBar } from "./history-filters";
 import { HistoryTable } from "./history-table";
@@ -46,7 +49,7 @@ export function HistoryView() {
   // A relative range is anchored when it is chosen (or the page opens, or Refresh is pressed),
   // so the query key stays put while the person reads.
   const [refreshed, setRefreshed] = useState(0);
-  // eslint-disable-next-line react-hooks/purity -- the time anchor is read during render on purpose and refreshed by the page's own timer
+  // eslint-disable-next-line react-hooks/purity -- the relative range is anchored to the clock at the render where the range (or the Refresh count) changed; reading it in an effect would fetch twice
   const anchor = useMemo(() => Date.now(), [url.range, refreshed]);
   const filters = useMemo(() => effectiveFilters(state, anchor), [state, anchor]);
   const list = useHistory(filters, { enabled: url.invalid === null });
@@ -54,10 +57,6 @@ export function HistoryView() {
   const stores = useStores();
   const facets = useHistoryFacets();
 
-  // The latest state, for callbacks that fire after a pause (the debounced text boxes).
-  const stateRef = useRef(state);
-  // eslint-disable-next-line react-hooks/refs -- reads the latest value through a ref on purpose (stable callbacks, form ids); not a render dependency
-  stateRef.current = state;
   const navigate = useCallback(
     (next: HistoryUrlState) => {
       const query = writeHistoryUrl(next);
@@ -65,8 +64,13 @@ export function HistoryView() {
     },
     [router, pathname],
   );
+  // Fires after the text box's pause: reads the URL at that moment (not a render's copy), so a
+  // filter chosen meanwhile is kept and the callback stays stable.
   const onQuery = useCallback(
-    (q: string) => navigate({ ...stateRef.current, filters: { ...stateRef.current.filters, q: q || undefined } }),
+    (q: string) => {
+      const now = readHistoryUrl(new URLSearchParams(window.location.search));
+      navigate({ filters: { ...now.filters, q: q || undefined }, range: now.range });
+    },
     [navigate],
   );
   const clearFilters = () => navigate(EMPTY_STATE);
@@ -142,17 +146,17 @@ export function HistoryView() {
           </p>
           <div className={styles.toolbarActions}>
             {filtered ? (
-              <button type="button" className={`${styles.button} ${styles.buttonGhost}`} onClick={clearFilters}>
+              <Button variant="ghost" onClick={clearFilters}>
                 Clear filters
-              </button>
+              </Button>
             ) : null}
-            <button type="button" className={styles.button} onClick={refresh} disabled={url.invalid !== null || list.isFetching}>
+            <Button onClick={refresh} disabled={url.invalid !== null || list.isFetching}>
               Refresh
-            </button>
+            </Button>
             {url.invalid === null ? (
               <>
                 <a
-                  className={`${styles.button} ${styles.buttonGhost}`}
+                  className={buttonClassName({ variant: "ghost" })}
                   href={exportHref(filters, "csv")}
                   download
                   data-testid="export-csv"
@@ -161,7 +165,7 @@ export function HistoryView() {
                   Export CSV
                 </a>
                 <a
-                  className={`${styles.button} ${styles.buttonGhost}`}
+                  className={buttonClassName({ variant: "ghost" })}
                   href={exportHref(filters, "candidates")}
                   download
                   data-testid="export-candidates"
@@ -170,7 +174,7 @@ export function HistoryView() {
                   Export candidates CSV
                 </a>
                 <a
-                  className={`${styles.button} ${styles.buttonGhost}`}
+                  className={buttonClassName({ variant: "ghost" })}
                   href={exportHref(filters, "jsonl")}
                   download
                   data-testid="export-jsonl"
@@ -199,67 +203,57 @@ export function HistoryView() {
           </dl>
         ) : null}
         {url.invalid !== null ? (
-          <div className={styles.alert} role="alert">
-            <p>
-              <strong>This link&apos;s filters cannot be read.</strong> {url.invalid}
-            </p>
-            <button type="button" className={styles.button} onClick={clearFilters}>
-              Clear filters
-            </button>
-          </div>
+          <Notice
+            tone="error"
+            title="This link's filters cannot be read."
+            action={<Button onClick={clearFilters}>Clear filters</Button>}
+          >
+            {url.invalid}
+          </Notice>
         ) : list.isPending ? (
-          <div className={styles.state} role="status">
-            <span className={styles.spinner} aria-hidden="true" />
-            <p>Loading recalls…</p>
-          </div>
+          <LoadingState>Loading recalls…</LoadingState>
         ) : list.isError && !list.data ? (
-          <div className={styles.alert} role="alert">
-            <p>
-              <strong>Could not load the history.</strong> {errorMessage(list.error)}
-            </p>
-            <button type="button" className={styles.button} onClick={() => void list.refetch()}>
-              Try again
-            </button>
-          </div>
+          <Notice
+            tone="error"
+            title="Could not load the history."
+            action={<Button onClick={() => void list.refetch()}>Try again</Button>}
+          >
+            {errorMessage(list.error)}
+          </Notice>
         ) : items.length === 0 && !list.isPlaceholderData ? (
           filtered ? (
-            <div className={styles.empty} data-testid="history-empty">
-              <p className={styles.emptyTitle}>No recalls match these filters</p>
-              <p className={styles.muted}>Widen the time range, pick more levels, or start over.</p>
-              <button type="button" className={styles.button} onClick={clearFilters}>
-                Clear filters
-              </button>
-            </div>
+            <EmptyState title="No recalls match these filters" data-testid="history-empty">
+              <p>Widen the time range, pick more levels, or start over.</p>
+              <Button onClick={clearFilters}>Clear filters</Button>
+            </EmptyState>
           ) : (
-            <div className={styles.empty} data-testid="history-empty">
-              <p className={styles.emptyTitle}>No recalls yet — run one in the console</p>
-              <p className={styles.muted}>Every recall run in the console, or ingested from elsewhere, is logged here.</p>
-              <Link href="/" className={`${styles.button} ${styles.buttonPrimary}`}>
+            <EmptyState title="No recalls yet — run one in the console" data-testid="history-empty">
+              <p>Every recall run in the console, or ingested from elsewhere, is logged here.</p>
+              <Link href="/" className={buttonClassName({ variant: "primary" })}>
                 Open the console
               </Link>
-            </div>
+            </EmptyState>
           )
         ) : (
           <>
             {list.isError && !list.isFetchNextPageError ? (
-              <div className={styles.alert} role="alert">
-                <p>Could not refresh the list: {errorMessage(list.error)}</p>
-                <button type="button" className={styles.button} onClick={() => void list.refetch()}>
-                  Try again
-                </button>
-              </div>
+              <Notice
+                tone="error"
+                action={
+                  <Button size="small" onClick={() => void list.refetch()}>
+                    Try again
+                  </Button>
+                }
+              >
+                Could not refresh the list: {errorMessage(list.error)}
+              </Notice>
             ) : null}
             <HistoryTable items={items} busy={busy} selection={selection} />
             <div className={styles.loadMore}>
               {list.hasNextPage ? (
-                <button
-                  type="button"
-                  className={styles.button}
-                  disabled={list.isFetchingNextPage}
-                  onClick={() => void list.fetchNextPage()}
-                >
+                <Button disabled={list.isFetchingNextPage} onClick={() => void list.fetchNextPage()}>
                   {list.isFetchingNextPage ? "Loading…" : "Load more"}
-                </button>
+                </Button>
               ) : items.length > 0 ? (
                 <p className={styles.muted}>That is all of them.</p>
               ) : null}

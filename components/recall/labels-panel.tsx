@@ -50,7 +50,7 @@ export function LabelsPanel({ view }: { view: LoggedRecall }) {
 
   useEffect(() => {
     try {
-      // eslint-disable-next-line react-hooks/set-state-in-effect -- syncs local state from the URL or a query after render; a rewrite as derived state changes behaviour, left to the page's owner
+      // eslint-disable-next-line react-hooks/set-state-in-effect -- localStorage exists only in the browser: read during render, the server's HTML and the first client render would differ (a hydration mismatch)
       setLabeler(window.localStorage.getItem(LABELER_KEY) ?? "");
     } catch {
       // Storage blocked: the name is simply not remembered.
@@ -68,7 +68,7 @@ export function LabelsPanel({ view }: { view: LoggedRecall }) {
 
   // The latest values for the document-wide key handler, registered once.
   const latest = useRef({ saver, labels, shown, labeler });
-  // eslint-disable-next-line react-hooks/refs -- reads the latest value through a ref on purpose (stable callbacks, form ids); not a render dependency
+  // eslint-disable-next-line react-hooks/refs -- the document-wide key handler is registered once (below) and must act on this render's labels, rows and name
   latest.current = { saver, labels, shown, labeler };
 
   const send = (patch: LabelsPatch) => {
@@ -76,7 +76,7 @@ export function LabelsPanel({ view }: { view: LoggedRecall }) {
     latest.current.saver.save(name ? { ...patch, labeler: name } : patch);
   };
   const sendRef = useRef(send);
-  // eslint-disable-next-line react-hooks/refs -- reads the latest value through a ref on purpose (stable callbacks, form ids); not a render dependency
+  // eslint-disable-next-line react-hooks/refs -- the same once-registered key handler calls the newest send (it closes over this render's saver)
   sendRef.current = send;
 
   useEffect(() => {
