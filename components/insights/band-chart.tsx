@@ -9,7 +9,7 @@ import { Area, CartesianGrid, ComposedChart, Line, ResponsiveContainer, XAxis, Y
 import { BAND_COLORS, type PreparedBands } from "@/lib/insights/bands";
 import { tickInterval } from "@/lib/insights/chart";
 import { AXIS_TEXT, CHART_HEIGHT, ChartLegend, chartTooltip, EmptyChart, GRID } from "./chart-frame";
-import styles from "./insights.module.css";
+import styles from "./chart-frame.module.css";
 
 const LEGEND = [
   { kind: "box" as const, color: BAND_COLORS.outer, label: "p10–p90" },

@@ -9,7 +9,7 @@
 import type { ReactElement, ReactNode } from "react";
 import { CartesianGrid, ComposedChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
 import { tickInterval, type CountAxis, type TooltipLine } from "@/lib/insights/chart";
-import styles from "./insights.module.css";
+import styles from "./chart-frame.module.css";
 
 export const CHART_HEIGHT = 260;
 export const AXIS_TEXT = "#5b6573";
