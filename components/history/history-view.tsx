@@ -15,6 +15,7 @@ import { SavedViews } from "@/components/filters/saved-views";
 import { Button, buttonClassName } from "@/components/ui/button";
 import { Notice } from "@/components/ui/notice";
 import { EmptyState, LoadingState } from "@/components/ui/states";
+import { LoadMore, PagedListRefreshError } from "@/components/ui/paged-list";
 import { CreateSetBar } from "./create-set";
 import { HistoryFilterBar } from "./history-filters";
 import { HistoryTable } from "./history-table";
@@ -236,33 +237,9 @@ export function HistoryView() {
           )
         ) : (
           <>
-            {list.isError && !list.isFetchNextPageError ? (
-              <Notice
-                tone="error"
-                action={
-                  <Button size="small" onClick={() => void list.refetch()}>
-                    Try again
-                  </Button>
-                }
-              >
-                Could not refresh the list: {errorMessage(list.error)}
-              </Notice>
-            ) : null}
+            <PagedListRefreshError list={list} />
             <HistoryTable items={items} busy={busy} selection={selection} />
-            <div className={styles.loadMore}>
-              {list.hasNextPage ? (
-                <Button disabled={list.isFetchingNextPage} onClick={() => void list.fetchNextPage()}>
-                  {list.isFetchingNextPage ? "Loading…" : "Load more"}
-                </Button>
-              ) : items.length > 0 ? (
-                <p className={styles.muted}>That is all of them.</p>
-              ) : null}
-              {list.isFetchNextPageError ? (
-                <p className={styles.rowError} role="alert">
-                  Could not load more: {errorMessage(list.error)}
-                </p>
-              ) : null}
-            </div>
+            <LoadMore list={list} shown={items.length} />
           </>
         )}
       </section>

@@ -7,6 +7,7 @@ import type { MemoryView } from "@/lib/stores/memory-schemas";
 import { Button } from "@/components/ui/button";
 import { Notice } from "@/components/ui/notice";
 import { EmptyState, LoadingState } from "@/components/ui/states";
+import { LoadMore, PagedListRefreshError } from "@/components/ui/paged-list";
 import { describeMemoryFilters } from "./memories-url";
 import { MemoryTable, RemoteMemoryTable } from "./memory-table";
 import styles from "./memories.module.css";
@@ -102,37 +103,13 @@ export function MemoryList({
   }
   return (
     <>
-      {list.isError && !list.isFetchNextPageError ? (
-        <Notice
-          tone="error"
-          action={
-            <Button size="small" onClick={() => void list.refetch()}>
-              Try again
-            </Button>
-          }
-        >
-          Could not refresh the list: {errorMessage(list.error)}
-        </Notice>
-      ) : null}
+      <PagedListRefreshError list={list} />
       {remote ? (
         <RemoteMemoryTable memories={memories} storeLabel={storeLabel} busy={searching} />
       ) : (
         <MemoryTable memories={memories} activeTag={filters.tag} onTag={onTag} onDeleted={onDeleted} busy={searching} />
       )}
-      <div className={styles.loadMore}>
-        {list.hasNextPage ? (
-          <Button disabled={list.isFetchingNextPage} onClick={() => void list.fetchNextPage()}>
-            {list.isFetchingNextPage ? "Loading…" : "Load more"}
-          </Button>
-        ) : memories.length > 0 ? (
-          <p className={styles.muted}>That is all of them.</p>
-        ) : null}
-        {list.isFetchNextPageError ? (
-          <p className={styles.rowError} role="alert">
-            Could not load more: {errorMessage(list.error)}
-          </p>
-        ) : null}
-      </div>
+      <LoadMore list={list} shown={memories.length} />
     </>
   );
 }
