@@ -1,6 +1,6 @@
 import { levelRank } from "@/lib/recall/confidence";
 import { levelWord, normalizeLevel } from "@/lib/recall-log/format";
-import styles from "./panels.module.css";
+import styles from "./level-badge.module.css";
 
 export interface LevelBadgeProps {
   /** A confidence level; null, undefined or an unrecognised value draws the neutral "Unknown" badge. */
