@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { kernelModuleBytes } from "./scan-kernels";
-import { VectorMatrix } from "./vector-matrix";
+import { INT8_MIN_ROWS, resolveScanMode, VectorMatrix } from "./vector-matrix";
 
 function rng(seed: number) {
   let a = seed >>> 0;
@@ -208,5 +208,18 @@ describe("VectorMatrix, the int8 prefilter", () => {
     expect(m.top(query, n, 100, odd, "int8").map(([, r]) => r)).toEqual(referenceTop(rows, query, 100, odd).map((h) => h.row));
     expectSamePool(m, n, query, 100, rare);
     expect(m.top(query, n, 100, rare, "int8")).toHaveLength(5);
+  });
+});
+
+describe("resolveScanMode", () => {
+  it("auto takes int8 from INT8_MIN_ROWS on, while the pool is at most 1/64 of the store", () => {
+    expect(resolveScanMode("auto", INT8_MIN_ROWS - 1, 10)).toBe("f32");
+    expect(resolveScanMode("auto", INT8_MIN_ROWS, 10)).toBe("int8");
+    expect(resolveScanMode("auto", 64_000_000, 1_000_000)).toBe("int8");
+    expect(resolveScanMode("auto", 64_000_000, 1_000_001)).toBe("f32");
+  });
+  it("an explicit mode is kept", () => {
+    expect(resolveScanMode("int8", 10, 10)).toBe("int8");
+    expect(resolveScanMode("f32", 10_000_000, 10)).toBe("f32");
   });
 });

@@ -1,3 +1,5 @@
+// Past ~400 lines for one reason: every method reads and writes the same private wasm memory
+// layout (the offsets below), which must change together (docs/ARCHITECTURE.md, "The in-memory index").
 import { instantiateKernels, type ScanKernels } from "./scan-kernels";
 import { TopK } from "./top-k";
 
@@ -15,6 +17,14 @@ export type ScanMode = "auto" | "f32" | "int8";
 
 /** Stores at least this large use the int8 prefilter (below, the exact f32 scan is as fast). */
 export const INT8_MIN_ROWS = 200_000;
+
+/**
+ * What `mode` means for a scan of `n` rows for the best `limit`: `auto` takes the int8 prefilter
+ * from INT8_MIN_ROWS on, while the pool is small beside the store (its rescoring stays cheap).
+ */
+export function resolveScanMode(mode: ScanMode, n: number, limit: number): "f32" | "int8" {
+  return mode === "int8" || (mode === "auto" && n >= INT8_MIN_ROWS && limit * 64 <= n) ? "int8" : "f32";
+}
 /** Rows per kernel call: short calls let V8 move the kernel to its optimizing tier early. */
 const BLOCK = 16_384;
 const PAGE = 65_536;
@@ -255,7 +265,7 @@ export class VectorMatrix {
   ): [number, number][] {
     if (limit <= 0 || n === 0) return [];
     this.writeQuery(query);
-    const useInt8 = mode === "int8" || (mode === "auto" && n >= INT8_MIN_ROWS && limit * 64 <= n);
+    const useInt8 = resolveScanMode(mode, n, limit) === "int8";
     return useInt8 ? this.topInt8(query, n, limit, accept) : this.topF32(n, limit, accept);
   }
 

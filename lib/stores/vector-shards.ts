@@ -1,4 +1,4 @@
-import { INT8_MIN_ROWS, maxRowsFor, VectorMatrix, type MatrixState, type ScanMode, type ScanStats } from "./vector-matrix";
+import { maxRowsFor, resolveScanMode, VectorMatrix, type MatrixState, type ScanMode, type ScanStats } from "./vector-matrix";
 
 /**
  * The index's rows over as many vector matrices as they need (docs/ARCHITECTURE.md, "The
@@ -102,7 +102,7 @@ export class VectorShards {
     mode: ScanMode = "auto",
   ): [number, number][] {
     if (limit <= 0 || n === 0) return [];
-    const resolved = mode === "int8" || (mode === "auto" && n >= INT8_MIN_ROWS && limit * 64 <= n) ? "int8" : "f32";
+    const resolved = resolveScanMode(mode, n, limit);
     const hits: [number, number][] = [];
     let rescored = 0;
     for (let s = 0; s < this.shards.length && s * this.shardRows < n; s++) {
