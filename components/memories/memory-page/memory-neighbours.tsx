@@ -4,6 +4,7 @@ import Link from "next/link";
 import { formatScore } from "@/lib/format";
 import { errorMessage } from "@/lib/queries/fetch-json";
 import { useMemoryNeighbours } from "@/lib/queries/use-memory-page";
+import { Button } from "@/components/ui/button";
 import styles from "./memory-page.module.css";
 
 /** The memories closest to this one by raw cosine: likely near-duplicates and what competes with it in a recall. */
@@ -25,14 +26,9 @@ export function MemoryNeighboursPanel({ id }: { id: string }) {
       ) : neighbours.isError ? (
         <div className={styles.stateError} role="alert">
           <p>Could not find the neighbours: {errorMessage(neighbours.error)}</p>
-          <button
-            type="button"
-            className={styles.button}
-            onClick={() => void neighbours.refetch()}
-            disabled={neighbours.isFetching}
-          >
+          <Button onClick={() => void neighbours.refetch()} disabled={neighbours.isFetching}>
             {neighbours.isFetching ? "Trying…" : "Try again"}
-          </button>
+          </Button>
         </div>
       ) : neighbours.data.unavailable ? (
         <p className={styles.empty}>{neighbours.data.unavailable}</p>

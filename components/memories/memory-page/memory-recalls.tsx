@@ -6,6 +6,8 @@ import { formatScore, plural } from "@/lib/format";
 import { errorMessage } from "@/lib/queries/fetch-json";
 import { useMemoryRecalls } from "@/lib/queries/use-memory-page";
 import type { MemoryRecallCounts, MemoryRecallFilter, MemoryRecallRow } from "@/lib/recall-log/memory-usage-schema";
+import { Button } from "@/components/ui/button";
+import { LoadMore } from "@/components/ui/paged-list";
 import styles from "./memory-page.module.css";
 
 const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short" });
@@ -140,9 +142,9 @@ export function MemoryRecallsPanel({
       ) : failed ? (
         <div className={styles.stateError} role="alert">
           <p>Could not load the recalls: {errorMessage(list.error)}</p>
-          <button type="button" className={styles.button} onClick={() => void list.refetch()} disabled={list.isFetching}>
+          <Button onClick={() => void list.refetch()} disabled={list.isFetching}>
             {list.isFetching ? "Trying…" : "Try again"}
-          </button>
+          </Button>
         </div>
       ) : first && first.counts.appeared === 0 ? (
         <div className={styles.empty} data-testid="memory-recalls-empty">
@@ -189,19 +191,7 @@ export function MemoryRecallsPanel({
               </table>
             </div>
           ) : null}
-          <div className={styles.more}>
-            {list.hasNextPage ? (
-              <button
-                type="button"
-                className={styles.button}
-                disabled={list.isFetchingNextPage}
-                onClick={() => void list.fetchNextPage()}
-              >
-                {list.isFetchingNextPage ? "Loading…" : "Load more"}
-              </button>
-            ) : null}
-            {list.isFetchNextPageError ? <p role="alert">Could not load more: {errorMessage(list.error)}</p> : null}
-          </div>
+          <LoadMore list={list} shown={rows.length} />
           <p className={styles.note}>
             Counted from the candidate lists recalls log (the embedded store&apos;s); a remote service&apos;s answers without a
             pool are not searched here.
