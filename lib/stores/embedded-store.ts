@@ -1,7 +1,7 @@
 // Past ~400 lines: one class owns the index and its agreement with the table (rebuild, snapshot,
 // sync, writes); import, recall and the snapshot file live beside it (embedded-import.ts,
 // embedded-recall.ts, index-snapshot.ts).
-import type { Prisma, PrismaClient } from "@prisma/client";
+import type { Memory, Prisma, PrismaClient } from "@prisma/client";
 import type { Embedder } from "@/lib/embeddings/types";
 import { DEFAULT_FETCH_FACTOR } from "@/lib/recall/merge";
 import type { RerankConfig } from "@/lib/rerank/config";
@@ -18,19 +18,8 @@ import { decodeVector, encodeVector } from "./vector-codec";
 
 const LOAD_PAGE = 2_000;
 
-/** A memories row as the index rebuild reads it. */
-interface LoadedRow {
-  id: string;
-  summary: string;
-  content: string | null;
-  type: string;
-  tags: string[];
-  importance: number;
-  createdAt: Date;
-  updatedAt: Date | null;
-  embedding: string | null;
-  embeddingModel: string | null;
-}
+/** A memories row as the index rebuild reads it: every column, under its Prisma field name. */
+type LoadedRow = Memory;
 
 export interface EmbeddedStoreOptions {
   fetchFactor?: number;

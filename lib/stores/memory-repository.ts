@@ -1,4 +1,4 @@
-import type { Prisma, PrismaClient } from "@prisma/client";
+import type { Memory, Prisma, PrismaClient } from "@prisma/client";
 import { decodeKeysetCursor, keysetAfter, keysetPage, type KeysetPosition } from "@/lib/pagination/keyset";
 import type { MemoryListPage, MemoryListQuery, MemoryView } from "./memory-schemas";
 import { textProblem } from "@/lib/validation/input-rules";
@@ -37,7 +37,7 @@ export class MemoryRepository {
     });
     const total = await this.prisma.memory.count({ where });
     const { page, nextCursor } = keysetPage(rows, query.limit);
-    return { items: page.map((row) => toView({ ...row, embedding: null })), next_cursor: nextCursor, total };
+    return { items: page.map(toView), next_cursor: nextCursor, total };
   }
 
   /** Which of these ids are memories of the store (the rest were deleted, or never here). */
@@ -61,18 +61,8 @@ export class MemoryRepository {
   }
 }
 
-function toView(row: {
-  id: string;
-  summary: string;
-  content: string | null;
-  type: string;
-  tags: string[];
-  importance: number;
-  createdAt: Date;
-  updatedAt: Date | null;
-  embeddingModel: string | null;
-  embedding?: unknown;
-}): MemoryView {
+/** `embedding` is never answered, so reads may omit it. */
+function toView(row: Omit<Memory, "embedding">): MemoryView {
   return {
     id: row.id,
     summary: row.summary,
