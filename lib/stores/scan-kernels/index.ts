@@ -1,9 +1,9 @@
 /**
  * The exact scan's WebAssembly SIMD kernels (docs/ARCHITECTURE.md, "The in-memory index").
  *
- * The module is assembled in this folder, in source, byte by byte (wasm-writer.ts; the kernels in
- * f32.ts, i8.ts, stream-read.ts): four small functions need no toolchain,
- * and building it at import keeps the bytes and their explanation in reviewed source (no
+ * The module is assembled in this folder, in source, byte by byte (wasm-writer.ts; the loops the
+ * matrix kernels share in row-loops.ts; the kernels in f32.ts, i8.ts, stream-read.ts): four small
+ * functions need no toolchain, and building it at import keeps the bytes and their explanation in reviewed source (no
  * generated blob to drift). Node 20 runs 128-bit WASM SIMD everywhere; the scalar JS loop it
  * replaces was 8× above memory bandwidth, these kernels are near it.
  *
