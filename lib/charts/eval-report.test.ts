@@ -1,26 +1,11 @@
 import { describe, expect, it } from "vitest";
 import type { EvalRunItem } from "@/lib/eval/run-schemas";
+import { evalRunItem } from "@/lib/eval/test-fixtures";
 import { DEFAULT_THRESHOLDS } from "@/lib/recall/thresholds";
 import { prepareRocChart, prepareSignalDistribution } from "./eval-report";
 
 let n = 0;
-const item = (o: Partial<EvalRunItem>): EvalRunItem => ({
-  position: n++,
-  item_id: null,
-  query: "q",
-  kind: null,
-  relevant: [],
-  recall_id: "r",
-  status: "ok",
-  level: "low",
-  reference_level: "low",
-  top_score: null,
-  prominence: null,
-  relative_margin: null,
-  first_relevant_rank: null,
-  returned_ids: [],
-  ...o,
-});
+const item = (o: Partial<EvalRunItem>): EvalRunItem => evalRunItem(n++, { query: "q", ...o });
 
 describe("prepareSignalDistribution", () => {
   const items = [

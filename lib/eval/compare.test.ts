@@ -2,24 +2,10 @@ import { describe, expect, it } from "vitest";
 import { compareRuns } from "./compare";
 import { evalMetrics } from "./metrics";
 import type { EvalRunItem } from "./run-schemas";
+import { evalRunItem } from "./test-fixtures";
 
-const item = (position: number, o: Partial<EvalRunItem>): EvalRunItem => ({
-  position,
-  item_id: null,
-  query: `q${position}`,
-  kind: null,
-  relevant: [],
-  recall_id: `r${position}`,
-  status: "ok",
-  level: "low",
-  reference_level: "low",
-  top_score: 0.5,
-  prominence: 0.2,
-  relative_margin: 1,
-  first_relevant_rank: null,
-  returned_ids: [],
-  ...o,
-});
+const item = (position: number, o: Partial<EvalRunItem>): EvalRunItem =>
+  evalRunItem(position, { recall_id: `r${position}`, top_score: 0.5, prominence: 0.2, relative_margin: 1, ...o });
 
 const report = (items: EvalRunItem[], setId = "s") => ({
   dataset: { id: setId, name: "set" },

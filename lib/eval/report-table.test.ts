@@ -1,24 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { parseSortDir, parseSortKey, sortItems } from "./report-table";
-import type { EvalRunItem } from "./run-schemas";
+import { evalRunItem } from "./test-fixtures";
 
-const item = (position: number, o: Partial<EvalRunItem>): EvalRunItem => ({
-  position,
-  item_id: null,
-  query: `q${position}`,
-  kind: null,
-  relevant: [],
-  recall_id: "r",
-  status: "ok",
-  level: "low",
-  reference_level: "low",
-  top_score: null,
-  prominence: null,
-  relative_margin: null,
-  first_relevant_rank: null,
-  returned_ids: [],
-  ...o,
-});
+const item = evalRunItem;
 
 describe("sortItems", () => {
   const items = [
