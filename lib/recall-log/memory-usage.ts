@@ -8,7 +8,7 @@
  * pool lists only its page, which is not indexed by memory and is not searched here.
  */
 import { Prisma, type PrismaClient } from "@prisma/client";
-import { keysetPage } from "@/lib/pagination/keyset";
+import { keysetPage, type KeysetPosition } from "@/lib/pagination/keyset";
 import {
   decodeMemoryRecallsCursor,
   type MemoryRecallCounts,
@@ -18,30 +18,8 @@ import {
   type MemoryRecallsQuery,
 } from "./memory-usage-schema";
 
-interface CountsRow {
-  appeared: number;
-  in_pool: number;
-  returned: number;
-  dropped: number;
-  labeled_relevant: number;
-  labeled_irrelevant: number;
-}
-
-interface ListRow {
-  id: string;
-  createdAt: Date;
-  source: string;
-  store: string;
-  query: string;
-  level: string | null;
-  rank: number;
-  in_pool: boolean;
-  returned: boolean;
-  dropped: boolean;
-  raw_cosine: number | null;
-  hybrid_score: number | null;
-  relevant: string | null;
-}
+/** A page row as SQL reads it: the recall's keyset position and the label as text, the rest as answered. */
+type ListRow = Omit<MemoryRecallRow, "recall_id" | "created_at" | "relevant"> & KeysetPosition & { relevant: string | null };
 
 function filterSql(show: MemoryRecallFilter, memoryId: string): Prisma.Sql {
   switch (show) {
@@ -77,7 +55,7 @@ export async function memoryRecalls(
       WHERE c."memory_id" = ${memoryId} ${filterSql(query.show, memoryId)} ${keyset}
       ORDER BY r."created_at" DESC, r."id" DESC
       LIMIT ${query.limit + 1}`,
-    prisma.$queryRaw<CountsRow[]>`
+    prisma.$queryRaw<MemoryRecallCounts[]>`
       SELECT count(*)::int AS "appeared",
              count(*) FILTER (WHERE c."in_pool")::int AS "in_pool",
              count(*) FILTER (WHERE c."returned")::int AS "returned",
@@ -88,33 +66,23 @@ export async function memoryRecalls(
       WHERE c."memory_id" = ${memoryId}`,
   ]);
   const { page, nextCursor } = keysetPage(rows, query.limit);
-  const c = counts[0];
-  const total: MemoryRecallCounts = {
-    appeared: c?.appeared ?? 0,
-    in_pool: c?.in_pool ?? 0,
-    returned: c?.returned ?? 0,
-    dropped: c?.dropped ?? 0,
-    labeled_relevant: c?.labeled_relevant ?? 0,
-    labeled_irrelevant: c?.labeled_irrelevant ?? 0,
+  const total: MemoryRecallCounts = counts[0] ?? {
+    appeared: 0,
+    in_pool: 0,
+    returned: 0,
+    dropped: 0,
+    labeled_relevant: 0,
+    labeled_irrelevant: 0,
   };
   return { memory_id: memoryId, counts: total, items: page.map(toRow), next_cursor: nextCursor };
 }
 
-function toRow(row: ListRow): MemoryRecallRow {
+function toRow({ id, createdAt, relevant, ...rest }: ListRow): MemoryRecallRow {
   return {
-    recall_id: row.id,
-    created_at: row.createdAt.toISOString(),
-    source: row.source,
-    store: row.store,
-    query: row.query,
-    level: row.level,
-    rank: row.rank,
-    in_pool: row.in_pool,
-    returned: row.returned,
-    dropped: row.dropped,
-    raw_cosine: row.raw_cosine,
-    hybrid_score: row.hybrid_score,
-    relevant: row.relevant === "true" ? true : row.relevant === "false" ? false : null,
+    recall_id: id,
+    created_at: createdAt.toISOString(),
+    ...rest,
+    relevant: relevant === "true" ? true : relevant === "false" ? false : null,
   };
 }
 

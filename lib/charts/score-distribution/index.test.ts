@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { type ScoreDistributionInput, type ScoreMetric, prepareScoreDistribution } from "./index";
-import { PRESENT, candidates, semantic, view } from "./test-fixtures";
+import { PRESENT, candidates, expectWithinDomain, semantic, view } from "./test-fixtures";
 
 describe("every metric of every fixture prepares without throwing", () => {
   const fixtures: ScoreDistributionInput[] = [
@@ -23,16 +23,7 @@ describe("every metric of every fixture prepares without throwing", () => {
       expect(p.ariaLabel.length).toBeGreaterThan(10);
       if (p.status === "ok") {
         expect(p.points.length).toBeGreaterThan(0);
-        expect(p.domain[0]).toBeLessThan(p.domain[1]);
-        for (const pt of p.points) {
-          expect(pt.x).toBeGreaterThanOrEqual(p.domain[0]);
-          expect(pt.x).toBeLessThanOrEqual(p.domain[1]);
-        }
-        for (const m of p.markers.filter((x) => x.inDomain)) {
-          expect(m.x).toBeGreaterThanOrEqual(p.domain[0]);
-          expect(m.x).toBeLessThanOrEqual(p.domain[1]);
-        }
-        expect(new Set(p.markers.map((m) => m.id)).size).toBe(p.markers.length);
+        expectWithinDomain(p);
       } else {
         expect(p.emptyReason?.length).toBeGreaterThan(10);
       }

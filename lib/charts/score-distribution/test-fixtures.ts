@@ -1,4 +1,5 @@
-/** Shared builders of the score-distribution tests (moved unchanged from the single test file). */
+/** Shared builders and checks of the score-distribution tests (moved unchanged from the test files). */
+import { expect } from "vitest";
 import type { LoggedCandidate, LoggedConfidence, LoggedResult } from "@/lib/recall-log/types";
 import { computeConfidence } from "@/lib/recall/confidence";
 import type { SearchMode } from "@/lib/recall/merge";
@@ -71,6 +72,32 @@ export function marker(p: PreparedScoreDistribution, id: string): DistributionMa
 }
 
 export const kinds = (p: PreparedScoreDistribution): string[] => p.markers.map((m) => m.kind);
+
+/** The marker kinds of a cosine view with a background: the mean, the top, three bands, two absolute guards, the near-duplicate line. */
+export const COSINE_VIEW_KINDS: readonly string[] = [
+  "absolute_guard",
+  "absolute_guard",
+  "background_mean",
+  "near_duplicate",
+  "prominence_band",
+  "prominence_band",
+  "prominence_band",
+  "top",
+];
+
+/** What every drawn chart holds: a real domain with every point and in-domain marker inside it, marker ids unique. */
+export function expectWithinDomain(p: PreparedScoreDistribution): void {
+  expect(p.domain[0]).toBeLessThan(p.domain[1]);
+  for (const pt of p.points) {
+    expect(pt.x).toBeGreaterThanOrEqual(p.domain[0]);
+    expect(pt.x).toBeLessThanOrEqual(p.domain[1]);
+  }
+  for (const m of p.markers.filter((x) => x.inDomain)) {
+    expect(m.x).toBeGreaterThanOrEqual(p.domain[0]);
+    expect(m.x).toBeLessThanOrEqual(p.domain[1]);
+  }
+  expect(new Set(p.markers.map((m) => m.id)).size).toBe(p.markers.length);
+}
 
 /** WCAG relative luminance contrast of a #rrggbb colour against white. */
 export function contrastOnWhite(hex: string): number {

@@ -1,10 +1,10 @@
 /**
- * Over ~400 lines on purpose: the cases of one seam of the prepare step, each stating the whole
- * view it expects (points, markers, sentences), so a reader sees input and output side by side.
+ * The prepare step with the candidate pool (the embedded store's recalls): each case states the
+ * whole view it expects (points, markers, sentences), so a reader sees input and output side by side.
  */
 import { describe, expect, it } from "vitest";
 import { POINT_STYLES, prepareScoreDistribution } from "./index";
-import { type Cand, MEAN_HALF, PRESENT, candidates, kinds, marker, semantic, view } from "./test-fixtures";
+import { COSINE_VIEW_KINDS, type Cand, MEAN_HALF, PRESENT, candidates, kinds, marker, semantic, view } from "./test-fixtures";
 
 describe("prepareScoreDistribution: raw cosine view", () => {
   it("draws the background mean, the top, and the prominence bands in cosine space (default profile)", () => {
@@ -22,18 +22,7 @@ describe("prepareScoreDistribution: raw cosine view", () => {
     expect(marker(p, "absolute_guard-high").x).toBe(0.5);
     expect(marker(p, "absolute_guard-moderate").x).toBe(0.3);
     expect(marker(p, "near_duplicate").x).toBe(0.85);
-    expect(kinds(p).sort()).toEqual(
-      [
-        "absolute_guard",
-        "absolute_guard",
-        "background_mean",
-        "near_duplicate",
-        "prominence_band",
-        "prominence_band",
-        "prominence_band",
-        "top",
-      ].sort(),
-    );
+    expect(kinds(p).sort()).toEqual([...COSINE_VIEW_KINDS].sort());
     expect(p.markers.every((m) => m.inDomain)).toBe(true);
     expect(p.note).toBeUndefined();
   });
