@@ -5,16 +5,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { captureSnapshot, readSnapshot, restoreMeta, writeSnapshot } from "./index-snapshot";
 import type { MemoryMeta } from "./embedded-recall";
 import { MemoryIndex } from "./memory-index";
-
-function rng(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(a ^ (a >>> 15), a | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { rng } from "./test-fixtures";
 
 const WORDS =
   "deploy token expired storm fixed refresh postgres billing jsonb standup berlin coffee oat milk editor neovim allergies cats".split(

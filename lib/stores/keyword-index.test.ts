@@ -2,16 +2,7 @@ import MiniSearch from "minisearch";
 import { describe, expect, it } from "vitest";
 import { readDemoCorpus } from "./demo-corpus";
 import { distinctTerms, keywordTerm, MemoryIndex, normalizeText } from "./memory-index";
-
-function rng(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(a ^ (a >>> 15), a | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { rng } from "./test-fixtures";
 
 /** Text whose word frequencies follow Zipf's law over `vocabulary` words: a few words are in most documents. */
 function zipfText(random: () => number, vocabulary: number, words: number): string {

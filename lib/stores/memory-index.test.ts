@@ -1,15 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { distinctTerms, keywordTerm, MemoryIndex } from "./memory-index";
-
-function rng(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(a ^ (a >>> 15), a | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296 - 0.5;
-  };
-}
+import { centredRng as rng } from "./test-fixtures";
 
 function naiveTop(vectors: Map<string, Float32Array>, query: Float32Array, limit: number) {
   return [...vectors]

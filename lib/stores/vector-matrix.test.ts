@@ -1,27 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { kernelModuleBytes } from "./scan-kernels";
 import { INT8_MIN_ROWS, resolveScanMode, VectorMatrix } from "./vector-matrix";
-
-function rng(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(a ^ (a >>> 15), a | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296 - 0.5;
-  };
-}
-
-function unit(v: Float32Array): Float32Array {
-  let s = 0;
-  for (const x of v) s += x * x;
-  const n = Math.sqrt(s);
-  return v.map((x) => x / n);
-}
-
-function randomUnit(dim: number, random: () => number): Float32Array {
-  return unit(Float32Array.from({ length: dim }, random));
-}
+import { centredRng as rng, matrixOf as fill, randomUnit, unit } from "./test-fixtures";
 
 /** The reference: float64 dot products of the stored float32 values, top `limit` by (score desc, row asc). */
 function referenceTop(rows: (Float32Array | null)[], query: Float32Array, limit: number, accept?: (row: number) => boolean) {
@@ -31,12 +11,6 @@ function referenceTop(rows: (Float32Array | null)[], query: Float32Array, limit:
     .map(({ v, row }) => ({ row, score: v!.reduce((sum, x, j) => sum + x * query[j]!, 0) }))
     .sort((a, b) => b.score - a.score || a.row - b.row)
     .slice(0, limit);
-}
-
-function fill(dim: number, rows: (Float32Array | null)[]): VectorMatrix {
-  const m = new VectorMatrix(dim, 4);
-  rows.forEach((v, row) => m.set(row, v));
-  return m;
 }
 
 describe("scan kernels", () => {

@@ -2,30 +2,7 @@ import { describe, expect, it } from "vitest";
 import { MemoryIndex } from "./memory-index";
 import { maxRowsFor, VectorMatrix } from "./vector-matrix";
 import { VectorShards } from "./vector-shards";
-
-function rng(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(a ^ (a >>> 15), a | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296 - 0.5;
-  };
-}
-
-function randomUnit(dim: number, random: () => number): Float32Array {
-  const v = Float32Array.from({ length: dim }, random);
-  let s = 0;
-  for (const x of v) s += x * x;
-  return v.map((x) => x / Math.sqrt(s));
-}
-
-/** The same vectors in one matrix (the reference: one wasm memory, no shards). */
-function single(dim: number, rows: (Float32Array | null)[]): VectorMatrix {
-  const m = new VectorMatrix(dim, 4);
-  rows.forEach((v, row) => m.set(row, v));
-  return m;
-}
+import { centredRng as rng, matrixOf as single, randomUnit } from "./test-fixtures";
 
 describe("maxRowsFor, the 4 GiB wasm memory cap", () => {
   it("fits the header and every row's f32, int8 and score bytes under 4 GiB minus a page", () => {

@@ -2,6 +2,7 @@
  * Cross-validation: stratified (by present), grouped fold assignment, deterministic for a seed,
  * and the pooled held-out balanced accuracy of fitting with given options. Pure.
  */
+import { mulberry32 } from "@/lib/random";
 import { balancedAccuracy, countsFromCalls } from "../metrics";
 import { worthReading } from "../signals";
 import { fitRule, type SignalCache } from "./rule";
@@ -29,17 +30,6 @@ export function assignFolds(examples: readonly FitExample[], folds: number, seed
     });
   }
   return out;
-}
-
-function mulberry32(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 /** Cross-validated balanced accuracy of fitting with these options (pooled held-out calls). */

@@ -2,6 +2,8 @@
  * Seeded pseudo-random numbers for property tests (mulberry32): deterministic, so a failing
  * pool is reproducible from its seed.
  */
+import { mulberry32 as seededRandom } from "@/lib/random";
+
 export interface Rng {
   /** Uniform in [0, 1). */
   next(): number;
@@ -15,14 +17,7 @@ export interface Rng {
 }
 
 export function mulberry32(seed: number): Rng {
-  let state = seed >>> 0;
-  const next = (): number => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const next = seededRandom(seed);
   const int = (lo: number, hi: number): number => lo + Math.floor(next() * (hi - lo + 1));
   return {
     next,

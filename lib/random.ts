@@ -1,0 +1,15 @@
+/**
+ * Seeded pseudo-random numbers (mulberry32): the same seed gives the same sequence on every
+ * machine, so a calibration fold split, a benchmark's data or a failing property test is
+ * reproducible. Not for anything secret.
+ */
+export function mulberry32(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
