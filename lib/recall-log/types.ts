@@ -6,27 +6,19 @@ import type { KSensitivityPoint, ProfileConfidenceBlock } from "@/lib/calibratio
 import type { Level } from "@/lib/recall/confidence";
 import type { SearchMode } from "@/lib/recall/merge";
 import type { ArmRanks } from "@/lib/recall/arm-ranks";
+import type { PoolMember } from "@/lib/recall/candidate";
 import type { NoticeKind, RecallNotice } from "@/lib/recall/notices";
 import type { WhyAnswer, WhyReason } from "@/lib/recall/why";
 import type { IngestedSelectorBlock } from "@/lib/recall/selector-block";
+import type { SelectorTrace, SelectorUsage } from "@/lib/selectors/types";
 import type { LoggedConfidence, LoggedResult } from "@/lib/recall/wire";
 import type { RecallLabels } from "./labels";
 import type { RecallSource } from "./sources";
 
 export type { ArmRanks, Level, LoggedConfidence, LoggedResult, RecallNotice };
 
-/** One candidate the store saw, in merged rank order. */
-export interface LoggedCandidate {
-  memory_id: string;
-  summary: string | null;
-  rank: number;
-  raw_cosine: number | null;
-  keyword_score: number | null;
-  hybrid_score: number | null;
-  /** Counted in confidence (the first `candidates_k`). */
-  in_pool: boolean;
-  /** On the result page. */
-  returned: boolean;
+/** One candidate the store saw, in merged rank order, with whether the selector dropped it. */
+export interface LoggedCandidate extends PoolMember {
   /** Returned, then removed by the selector. */
   dropped: boolean;
 }
@@ -45,21 +37,12 @@ export interface LoggedRequest {
  * The selector's trace as logged (lib/selectors/types.ts SelectorTrace, plus the run's cost and
  * the strategy's model, which the block names only when applied). Never holds a key.
  */
-export interface LoggedSelectorTrace {
+export interface LoggedSelectorTrace extends SelectorUsage, SelectorTrace {
   /** The strategy's model; null when none was available (off, not configured). */
   model: string | null;
   latency_ms?: number;
-  prompt_tokens?: number;
-  completion_tokens?: number;
-  total_tokens?: number;
   /** One line on why it did not apply (or, for a kept-whole page, why nothing was dropped). */
   detail?: string;
-  prompt_version?: string;
-  page_ids?: string[];
-  raw_answer?: string;
-  keep_ids?: string[];
-  unknown_ids?: string[];
-  http_status?: number;
 }
 
 export interface LoggedRecall {

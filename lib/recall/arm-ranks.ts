@@ -4,23 +4,9 @@
  * arms with its raw scores, so the arm ranks need no second search.
  */
 
-/** A candidate as the log keeps it (lib/recall-log LoggedCandidate has these fields and more). */
-export interface RankedCandidate {
-  memory_id: string;
-  /** Rank in the merged (or reranked) list, 1-based. */
-  rank: number;
-  /** Raw cosine; null when the semantic arm did not fetch it (or did not run). */
-  raw_cosine: number | null;
-  /** Raw BM25; null when the keyword arm did not fetch it (or did not run). */
-  keyword_score: number | null;
-  hybrid_score: number | null;
-  /** Counted in confidence (the first `candidates_k`). */
-  in_pool: boolean;
-  /** On the result page. */
-  returned: boolean;
-  /** Returned, then removed by the selector. */
-  dropped?: boolean;
-}
+import type { RankedCandidate } from "./candidate";
+
+export type { RankedCandidate };
 
 /** A memory's rank in each arm and in the merge; null where that arm did not fetch it. */
 export interface ArmRanks {

@@ -1,8 +1,11 @@
+import type { PoolMember } from "@/lib/recall/candidate";
 import type { ConfidenceResult } from "@/lib/recall/confidence";
 import type { SearchMode } from "@/lib/recall/merge";
 import type { RecallNotice } from "@/lib/recall/notices";
 import type { IngestedSelectorBlock } from "@/lib/recall/selector-block";
 import { CrossBundleError } from "@/lib/errors/cross-bundle";
+
+export type { PoolMember };
 
 /** What a recall asks a store for (the dashboard's side of the reference `RecallRequest`). */
 export interface StoreRecallRequest {
@@ -24,21 +27,6 @@ export interface RecallResultItem {
   created_at?: string;
   updated_at?: string;
   [key: string]: unknown;
-}
-
-/**
- * One member of the candidate list a store saw. `in_pool` marks the candidates confidence was
- * computed over (the first `candidates_k` merged hits); `returned` those on the result page.
- */
-export interface PoolMember {
-  memory_id: string;
-  summary: string | null;
-  rank: number;
-  raw_cosine: number | null;
-  keyword_score: number | null;
-  hybrid_score: number | null;
-  in_pool: boolean;
-  returned: boolean;
 }
 
 export interface StoreRecallOutcome {
