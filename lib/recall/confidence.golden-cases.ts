@@ -2,23 +2,28 @@
  * The golden and regression cases of docs/reference-rules.md ("Golden cases"), reproduced
  * exactly: the pool in, the reference's wire block out. Data for confidence.test.ts.
  */
-import type { Level } from "./level";
+import type { RecallConfidenceBlock } from "./confidence-types";
 
 /** Two pools the cases share: one clear hit over its background, and a flat one. */
 export const PRESENT = [0.919, 0.676, 0.67, 0.615, 0.608, 0.537, 0.52, 0.5];
 export const ABSENT = [0.645, 0.572, 0.572, 0.561, 0.56, 0.531, 0.51, 0.5];
 
-export interface GoldenCase {
+export interface GoldenCase extends RecallConfidenceBlock {
   id: string;
   hybrid: number[];
   semantic: number[] | null;
-  level: Level;
-  top_score: number | null;
-  prominence: number | null;
-  relative_margin: number | null;
-  result_count: number;
-  rationale: string;
 }
+
+/** Golden case S-1's wire block (the PRESENT pool): also the example answers' confidence. */
+export const S1_PRESENT_BLOCK = {
+  level: "high",
+  top_score: 0.919,
+  prominence: 0.559,
+  relative_margin: 4.989,
+  result_count: 8,
+  rationale:
+    "Top semantic cosine 0.92, prominence 0.56 above the candidate-pool mean (0.59); top hit is a strong, clearly-separated match.",
+} satisfies RecallConfidenceBlock;
 
 const F2_PREFIX = "Keyword-only pool: top hit sits ";
 const F2_MID = " background-std-devs above the candidate-pool background; ";
@@ -92,18 +97,7 @@ export const GOLDEN_CASES: GoldenCase[] = [
     result_count: 5,
     rationale: `${F2_PREFIX}21.21${F2_MID}clear separation from background.`,
   },
-  {
-    id: "S-1 PRESENT",
-    hybrid: [],
-    semantic: PRESENT,
-    level: "high",
-    top_score: 0.919,
-    prominence: 0.559,
-    relative_margin: 4.989,
-    result_count: 8,
-    rationale:
-      "Top semantic cosine 0.92, prominence 0.56 above the candidate-pool mean (0.59); top hit is a strong, clearly-separated match.",
-  },
+  { id: "S-1 PRESENT", hybrid: [], semantic: PRESENT, ...S1_PRESENT_BLOCK },
   {
     id: "S-2 ABSENT",
     hybrid: [],

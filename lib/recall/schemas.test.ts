@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { computeConfidence, LEVELS, levelRank, toWireConfidence, type Level } from "./confidence";
+import { S1_PRESENT_BLOCK } from "./confidence.golden-cases";
 import {
   LevelSchema,
   MemoryResponseSchema,
@@ -27,15 +28,7 @@ const REST_EXAMPLE = {
     },
   ],
   related_tags: [{ tag: "auth", count: 1, sample_summary: "JWT expiry caused 401 …" }],
-  confidence: {
-    level: "high",
-    top_score: 0.919,
-    prominence: 0.559,
-    relative_margin: 4.989,
-    result_count: 8,
-    rationale:
-      "Top semantic cosine 0.92, prominence 0.56 above the candidate-pool mean (0.59); top hit is a strong, clearly-separated match.",
-  },
+  confidence: S1_PRESENT_BLOCK,
 };
 
 const MCP_EXAMPLE = {

@@ -2,6 +2,7 @@
 import { expect } from "vitest";
 import type { LoggedCandidate, LoggedConfidence, LoggedResult } from "@/lib/recall-log/types";
 import { computeConfidence } from "@/lib/recall/confidence";
+import { PRESENT, S1_PRESENT_BLOCK } from "@/lib/recall/confidence.golden-cases";
 import type { SearchMode } from "@/lib/recall/merge";
 import { DEFAULT_THRESHOLDS, type Thresholds, resolveThresholds } from "@/lib/recall/thresholds";
 import { confidenceFromWire } from "@/lib/recall/wire";
@@ -111,8 +112,8 @@ export function contrastOnWhite(hex: string): number {
 
 // A pool whose background (the pool without its top) has mean exactly 0.5.
 export const MEAN_HALF = [0.9, 0.6, 0.5, 0.4];
-// The spec's golden PRESENT pool (S-1): high, prominence 0.559, background mean 0.589429.
-export const PRESENT = [0.919, 0.676, 0.67, 0.615, 0.608, 0.537, 0.52, 0.5];
+// The golden PRESENT pool (S-1): high, prominence 0.559, background mean 0.589429.
+export { PRESENT };
 
 // ---------------------------------------------------------------------------------------------
 
@@ -123,15 +124,7 @@ export const PRESENT = [0.919, 0.676, 0.67, 0.615, 0.608, 0.537, 0.52, 0.5];
 export type Wire = Parameters<typeof confidenceFromWire>[0];
 
 /** Golden case S-1 as the reference service sends it (docs/memory-service-api.md "Example answers"). */
-export const S1_WIRE: Wire = {
-  level: "high",
-  top_score: 0.919,
-  prominence: 0.559,
-  relative_margin: 4.989,
-  result_count: 8,
-  rationale:
-    "Top semantic cosine 0.92, prominence 0.56 above the candidate-pool mean (0.59); top hit is a strong, clearly-separated match.",
-};
+export const S1_WIRE: Wire = S1_PRESENT_BLOCK;
 
 /** The degraded example of docs/memory-service-api.md "Example answers" (fallback confidence, no prominence). */
 export const KEYWORD_WIRE: Wire = {
