@@ -10,6 +10,7 @@
  * a message, a log line or the history.
  */
 import { z } from "zod";
+import { postJson, type PostedAnswer } from "@/lib/post-json";
 import { rerankUrl, type RerankConfig } from "./config";
 
 export type RerankFailure = "timeout" | "unreachable" | "http_error" | "bad_response";
@@ -87,35 +88,24 @@ async function rerankBatch(
   topN: number,
 ): Promise<RerankScore[]> {
   const url = rerankUrl(config.baseUrl);
-  let response: Response;
-  let text: string;
+  let answer: PostedAnswer;
   try {
-    response = await doFetch(url, {
-      method: "POST",
-      headers: {
-        "content-type": "application/json",
-        accept: "application/json",
-        ...(config.apiKey ? { authorization: `Bearer ${config.apiKey}` } : {}),
-      },
-      body: JSON.stringify({
-        model: config.model,
-        query,
-        documents,
-        top_n: topN,
-      }),
+    answer = await postJson(doFetch, url, {
+      apiKey: config.apiKey,
+      body: { model: config.model, query, documents, top_n: topN },
       signal,
     });
-    text = await response.text();
   } catch (error) {
     if (timeout.aborted) throw new RerankError("timeout", `The reranker did not answer within ${config.timeoutMs} ms.`);
     if (outer?.aborted) throw error;
     throw new RerankError("unreachable", `The reranker at ${url} could not be reached (${describe(error)}).`);
   }
-  if (!response.ok) {
+  const { text } = answer;
+  if (!answer.ok) {
     throw new RerankError(
       "http_error",
-      `The reranker answered HTTP ${response.status}: ${quote(text, config.apiKey)}`,
-      response.status,
+      `The reranker answered HTTP ${answer.status}: ${quote(text, config.apiKey)}`,
+      answer.status,
     );
   }
   let json: unknown;

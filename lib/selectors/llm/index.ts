@@ -20,6 +20,7 @@
  * the page, the raw answer, the parsed keep list and any invented id. The key is never in it.
  */
 import { z } from "zod";
+import { postJson, type PostedAnswer } from "@/lib/post-json";
 import { type Selector, type SelectorInput, type SelectorRun, type SelectorTrace, type SelectorUsage } from "../types";
 import { appliedRun, notAppliedRun, pageProblem } from "../run";
 import { chatCompletionsUrl, type LlmSelectorConfig } from "./config";
@@ -100,18 +101,11 @@ export function createLlmSelector(config: LlmSelectorConfig, options: LlmSelecto
     };
 
     const prompt = buildSelectorPrompt(input.query, page);
-    let status: number;
-    let ok: boolean;
-    let text: string;
+    let answer: PostedAnswer;
     try {
-      const response = await doFetch(url, {
-        method: "POST",
-        headers: {
-          "content-type": "application/json",
-          accept: "application/json",
-          ...(config.apiKey ? { authorization: `Bearer ${config.apiKey}` } : {}),
-        },
-        body: JSON.stringify({
+      answer = await postJson(doFetch, url, {
+        apiKey: config.apiKey,
+        body: {
           model: config.model,
           messages: [
             { role: "system", content: prompt.system },
@@ -119,15 +113,13 @@ export function createLlmSelector(config: LlmSelectorConfig, options: LlmSelecto
           ],
           temperature: 0,
           stream: false,
-        }),
+        },
         signal: combined,
       });
-      status = response.status;
-      ok = response.ok;
-      text = await response.text();
     } catch (error) {
       return transportFailure(error);
     }
+    const { status, ok, text } = answer;
 
     if (!ok) {
       return notAppliedRun(model, page, "http_error", started, {
