@@ -17,7 +17,7 @@ import { resolveDatabaseConfig } from "./db/config";
 import { embedderConfigProblem } from "./embeddings/config";
 import { readRerankConfig } from "./rerank/config";
 import { readLlmSelectorConfig } from "./selectors/llm";
-import { readRemoteStoreConfigs } from "./stores/remote/config";
+import { readRemoteStoreConfigs, REMOTE_STORE_SINGLE_VARS } from "./stores/remote/config";
 
 export type Env = Readonly<Record<string, string | undefined>>;
 
@@ -118,15 +118,7 @@ export const ENV_SETTINGS: readonly EnvSetting[] = [
     checks: { EMBEDDING_QUERY_WORKER: oneOf("0", "1") },
   },
   {
-    names: [
-      "REMOTE_STORES",
-      "REMOTE_STORE_URL",
-      "REMOTE_STORE_API_KEY",
-      "REMOTE_STORE_CONTEXT_ID",
-      "REMOTE_STORE_NAME",
-      "REMOTE_STORE_LABEL",
-      "REMOTE_STORE_TIMEOUT_MS",
-    ],
+    names: ["REMOTE_STORES", ...REMOTE_STORE_SINGLE_VARS],
     default: "unset",
     meaning:
       'Remote memory services (the reference REST API) the console can recall from: `REMOTE_STORES` is a JSON array of `{"name","label","base_url","api_key","context_id","timeout_ms"}`; for one store, `REMOTE_STORE_URL`, `REMOTE_STORE_API_KEY`, `REMOTE_STORE_CONTEXT_ID` (and optionally `REMOTE_STORE_NAME`, `REMOTE_STORE_LABEL`, `REMOTE_STORE_TIMEOUT_MS`) do the same. Checked at startup; the key never reaches the browser, a log line or the history.',

@@ -282,7 +282,8 @@ function fromJson(raw: string): RemoteStoreConfig[] {
   );
 }
 
-const SINGLE_VARS = [
+/** The variables that configure one store without JSON (lib/env.ts lists them with REMOTE_STORES). */
+export const REMOTE_STORE_SINGLE_VARS = [
   "REMOTE_STORE_URL",
   "REMOTE_STORE_API_KEY",
   "REMOTE_STORE_CONTEXT_ID",
@@ -292,8 +293,8 @@ const SINGLE_VARS = [
 ] as const;
 
 function fromSingleVariables(env: Readonly<Record<string, string | undefined>>): RemoteStoreConfig | null {
-  const value = (key: (typeof SINGLE_VARS)[number]) => env[key]?.trim() ?? "";
-  const set = SINGLE_VARS.filter((key) => value(key) !== "");
+  const value = (key: (typeof REMOTE_STORE_SINGLE_VARS)[number]) => env[key]?.trim() ?? "";
+  const set = REMOTE_STORE_SINGLE_VARS.filter((key) => value(key) !== "");
   if (set.length === 0) return null;
 
   const required = ["REMOTE_STORE_URL", "REMOTE_STORE_API_KEY", "REMOTE_STORE_CONTEXT_ID"] as const;
@@ -305,7 +306,7 @@ function fromSingleVariables(env: Readonly<Record<string, string | undefined>>):
       );
     }
   }
-  const need = (key: (typeof SINGLE_VARS)[number], check: (v: string) => Check): string => {
+  const need = (key: (typeof REMOTE_STORE_SINGLE_VARS)[number], check: (v: string) => Check): string => {
     const result = check(value(key));
     if (!result.ok) throw new RemoteStoreConfigError(`${key} ${result.problem}.`, key);
     return result.value;
