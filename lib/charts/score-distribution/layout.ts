@@ -1,6 +1,6 @@
 import { niceDomain } from "./axis";
-import { AXIS_LABELS } from "./metrics";
-import { HISTOGRAM_COLOR, POINT_STYLES } from "./palette";
+import { AXIS_LABELS, SUMMARY_MAX, truncate } from "./metrics";
+import { HISTOGRAM_COLOR, POINT_RADIUS, POINT_STYLES } from "./palette";
 import type {
   DistributionMarker,
   DistributionPoint,
@@ -15,6 +15,26 @@ import type {
 // Points: lanes and dodge
 
 export const LANE_Y: Readonly<Record<LaneId, number>> = Object.freeze({ pool: 1, outside: 0, returned: 1 });
+
+/** What a view knows of a point; the rest is drawing: its category's style, on its lane's baseline, not the top. */
+export type PointFacts = Omit<DistributionPoint, "y" | "isTop" | "fill" | "stroke" | "symbol" | "radius" | "summary"> & {
+  summary: string | null;
+};
+
+/** A point as drawn before layout: summary cut for the tooltip, its category's style, radius, no dodge yet. */
+export function drawnPoint({ summary, ...facts }: PointFacts): DistributionPoint {
+  const style = POINT_STYLES[facts.category];
+  return {
+    ...facts,
+    y: 0,
+    summary: truncate(summary, SUMMARY_MAX),
+    isTop: false,
+    fill: style.fill,
+    stroke: style.stroke,
+    symbol: style.symbol,
+    radius: POINT_RADIUS,
+  };
+}
 const DODGE_STEP = 0.1;
 const DODGE_MAX = 4;
 /** Two points closer than this fraction of the domain width would overlap (≈ 9 px at 600 px). */

@@ -2,22 +2,19 @@ import { plural } from "@/lib/format";
 import type { LoggedCandidate } from "@/lib/recall-log/types";
 import type { SearchMode } from "@/lib/recall/merge";
 import { describe } from "./describe";
-import { emptyResult, type PreparedBase } from "./layout";
 import { HISTOGRAM_MIN_POOL, histogramBins } from "./histogram";
-import { LANE_Y, layoutChart, pointLegendOf } from "./layout";
+import { LANE_Y, drawnPoint, emptyResult, layoutChart, pointLegendOf, type PreparedBase } from "./layout";
 import { cosineMarkers, finishMarker, scoreMarkers, zscoreMarkers } from "./markers";
 import {
   AXIS_LABELS,
-  SUMMARY_MAX,
   fallbackMetric,
   fallbackValueOf,
   isKeywordOnlyPool,
   metricOption,
   missingMetricReason,
-  truncate,
   valueOf,
 } from "./metrics";
-import { HISTOGRAM_COLOR, POINT_RADIUS, POINT_STYLES, TOP_POINT_RADIUS } from "./palette";
+import { HISTOGRAM_COLOR, TOP_POINT_RADIUS } from "./palette";
 import {
   type ChartView,
   type DistributionPoint,
@@ -110,25 +107,20 @@ export function prepareWithPool(
       continue;
     }
     const category: PointCategory = c.dropped ? "dropped" : c.in_pool ? "pool" : "outside";
-    const style = POINT_STYLES[category];
-    points.push({
-      x,
-      y: 0,
-      lane: c.in_pool ? "pool" : "outside",
-      memoryId: c.memory_id,
-      summary: truncate(c.summary, SUMMARY_MAX),
-      rank: c.rank,
-      inPool: c.in_pool,
-      returned: c.returned,
-      dropped: c.dropped,
-      isTop: false,
-      category,
-      fill: style.fill,
-      stroke: style.stroke,
-      symbol: style.symbol,
-      radius: POINT_RADIUS,
-      scores: { raw_cosine: valueOf(c, "raw_cosine"), bm25: valueOf(c, "bm25"), hybrid: valueOf(c, "hybrid") },
-    });
+    points.push(
+      drawnPoint({
+        x,
+        lane: c.in_pool ? "pool" : "outside",
+        memoryId: c.memory_id,
+        summary: c.summary,
+        rank: c.rank,
+        inPool: c.in_pool,
+        returned: c.returned,
+        dropped: c.dropped,
+        category,
+        scores: { raw_cosine: valueOf(c, "raw_cosine"), bm25: valueOf(c, "bm25"), hybrid: valueOf(c, "hybrid") },
+      }),
+    );
   }
   if (points.length === 0) {
     return emptyResult(base, missingMetricReason(plotted, mode), ariaPrefix);

@@ -2,10 +2,10 @@ import { formatScore, plural } from "@/lib/format";
 import type { LoggedConfidence } from "@/lib/recall-log/types";
 import type { SearchMode } from "@/lib/recall/merge";
 import { describeWithoutPool } from "./describe";
-import { emptyResult, layoutChart, pointLegendOf, type PreparedBase } from "./layout";
+import { drawnPoint, emptyResult, layoutChart, pointLegendOf, type PreparedBase } from "./layout";
 import { type MarkerDraft, cosineMarkers, finishMarker } from "./markers";
-import { METRIC_LABELS, SUMMARY_MAX, missingMetricReason, truncate } from "./metrics";
-import { HISTOGRAM_COLOR, POINT_RADIUS, POINT_STYLES } from "./palette";
+import { METRIC_LABELS, missingMetricReason } from "./metrics";
+import { HISTOGRAM_COLOR } from "./palette";
 import {
   type ChartView,
   type DistributionPoint,
@@ -171,30 +171,25 @@ function resultPoints(ctx: NoPoolContext, plotted: ScoreMetric, notes: string[])
     }
     const dropped = r.dropped === true;
     const category: PointCategory = dropped ? "dropped" : "returned";
-    const style = POINT_STYLES[category];
-    points.push({
-      x,
-      y: 0,
-      lane: "returned",
-      memoryId: r.memory_id,
-      summary: truncate(r.summary, SUMMARY_MAX),
-      rank: i + 1,
-      // The results are drawn from the candidate pool (docs/reference-rules.md "The candidate pool").
-      inPool: true,
-      returned: true,
-      dropped,
-      isTop: false,
-      category,
-      fill: style.fill,
-      stroke: style.stroke,
-      symbol: style.symbol,
-      radius: POINT_RADIUS,
-      scores: {
-        raw_cosine: plotted === "raw_cosine" ? x : null,
-        bm25: plotted === "bm25" ? x : null,
-        hybrid: plotted === "hybrid" ? x : null,
-      },
-    });
+    points.push(
+      drawnPoint({
+        x,
+        lane: "returned",
+        memoryId: r.memory_id,
+        summary: r.summary,
+        rank: i + 1,
+        // The results are drawn from the candidate pool (docs/reference-rules.md "The candidate pool").
+        inPool: true,
+        returned: true,
+        dropped,
+        category,
+        scores: {
+          raw_cosine: plotted === "raw_cosine" ? x : null,
+          bm25: plotted === "bm25" ? x : null,
+          hybrid: plotted === "hybrid" ? x : null,
+        },
+      }),
+    );
   });
   if (missing > 0) {
     const left = missing === 1 ? "it is left out" : "they are left out";
