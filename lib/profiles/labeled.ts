@@ -25,6 +25,30 @@ export async function candidatesOf(prisma: PrismaClient, ids: readonly string[])
   return out;
 }
 
+/**
+ * An example for each recall whose merged list was logged and that `example` accepts (null: no
+ * label to learn from); every other recall is counted as skipped.
+ */
+async function examplesOf<R extends { id: string; hasCandidates: boolean }>(
+  prisma: PrismaClient,
+  recalls: readonly R[],
+  example: (recall: R, candidates: StoredCandidate[]) => FitExample | null,
+): Promise<{ examples: FitExample[]; skipped: number }> {
+  const pools = await candidatesOf(
+    prisma,
+    recalls.filter((r) => r.hasCandidates).map((r) => r.id),
+  );
+  const examples: FitExample[] = [];
+  let skipped = 0;
+  for (const r of recalls) {
+    const candidates = pools.get(r.id);
+    const made = candidates ? example(r, candidates) : null;
+    if (made) examples.push(made);
+    else skipped++;
+  }
+  return { examples, skipped };
+}
+
 /** Examples of an evaluation run: its logged recalls, labeled by their set's items (empty relevant = absent). */
 export async function examplesFromRun(prisma: PrismaClient, runId: string): Promise<{ examples: FitExample[]; skipped: number }> {
   const run = await prisma.evalRun.findUnique({ where: { id: runId }, select: { datasetId: true } });
@@ -44,28 +68,17 @@ export async function examplesFromRun(prisma: PrismaClient, runId: string): Prom
     }),
   ]);
   const byPosition = new Map(items.map((i) => [i.position, i]));
-  const pools = await candidatesOf(
-    prisma,
-    recalls.filter((r) => r.hasCandidates).map((r) => r.id),
-  );
-  const examples: FitExample[] = [];
-  let skipped = 0;
-  for (const r of recalls) {
+  return examplesOf(prisma, recalls, (r, candidates) => {
     const item = r.evalItem === null ? undefined : byPosition.get(r.evalItem);
-    const candidates = pools.get(r.id);
-    if (!item || !candidates) {
-      skipped++;
-      continue;
-    }
-    examples.push({
+    if (!item) return null;
+    return {
       group: item.itemId ?? `item-${item.position}`,
       present: item.relevant.length > 0,
       kind: item.kind,
       k: r.k,
       candidates,
-    });
-  }
-  return { examples, skipped };
+    };
+  });
 }
 
 /** Examples from labeled recalls in History ("a relevant memory was present": yes/no; unsure is left out). */
@@ -82,20 +95,12 @@ export async function examplesFromRecalls(
     orderBy: [{ createdAt: "desc" }, { id: "desc" }],
     take: MAX_FIT_RECALLS,
   });
-  const pools = await candidatesOf(
-    prisma,
-    recalls.filter((r) => r.hasCandidates).map((r) => r.id),
-  );
-  const examples: FitExample[] = [];
-  let skipped = 0;
-  for (const r of recalls) {
-    const candidates = pools.get(r.id);
-    if (!candidates) {
-      skipped++;
-      continue;
-    }
-    // One query asked several times stays in one fold.
-    examples.push({ group: r.query.trim().toLowerCase(), present: r.labelPresent === "yes", kind: null, k: r.k, candidates });
-  }
-  return { examples, skipped };
+  // One query asked several times stays in one fold.
+  return examplesOf(prisma, recalls, (r, candidates) => ({
+    group: r.query.trim().toLowerCase(),
+    present: r.labelPresent === "yes",
+    kind: null,
+    k: r.k,
+    candidates,
+  }));
 }
