@@ -78,10 +78,21 @@ export async function storeProfileNames(prisma: PrismaClient, stores: readonly s
   return Object.fromEntries(stores.map((s) => [s, assigned.get(s) ?? builtinStoreProfile(s)]));
 }
 
-/** The profile a store judges with; a profile that has since disappeared falls back to the reference. */
+/**
+ * The profile a store judges with; a profile that has since disappeared falls back to the
+ * reference. Every recall asks, so it is one raw statement (the assignment and the user's profile
+ * it names together): a model query costs several times more in Prisma's query compiler.
+ */
 export async function storeProfile(prisma: PrismaClient, store: string): Promise<Profile> {
-  const name = (await storeProfileNames(prisma, [store]))[store]!;
-  return (await findProfile(prisma, name)) ?? { ...DEFAULT_PROFILE };
+  const [row] = await prisma.$queryRaw<(Partial<ProfileRow> & { assigned: string | null })[]>`
+    SELECT sp."profile" AS assigned, tp."name", tp."description", tp."thresholds", tp."pool_size" AS "poolSize", tp."source"
+    FROM (SELECT ${store}::text AS store) AS s
+    LEFT JOIN "store_profiles" AS sp ON sp."store" = s.store
+    LEFT JOIN "threshold_profiles" AS tp ON tp."name" = sp."profile"`;
+  const name = row?.assigned ?? builtinStoreProfile(store);
+  const builtin = BUILTIN_PROFILES.find((p) => p.name === name);
+  if (builtin) return { ...builtin };
+  return row?.name ? fromRow(row as ProfileRow) : { ...DEFAULT_PROFILE };
 }
 
 export async function assignStoreProfile(prisma: PrismaClient, store: string, profile: string): Promise<Profile> {

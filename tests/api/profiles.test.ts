@@ -148,6 +148,13 @@ describe("a store's profile", () => {
     expect((await callRoute(recallRoute.POST, { body: { query: "what editor", k: 2 } })).json.profile_confidence.profile).toBe(
       "strict",
     );
+    // An assignment whose profile has gone (written behind the API's back) judges with the reference.
+    const { prisma } = await getDatabase();
+    await prisma.storeProfile.update({ where: { store: "embedded" }, data: { profile: "gone" } });
+    const fallback = (await callRoute(recallRoute.POST, { body: { query: "what editor", k: 2 } })).json;
+    expect(fallback.confidence.thresholds).toBe("default");
+    expect(fallback.profile_confidence).toBeUndefined();
+    await prisma.storeProfile.update({ where: { store: "embedded" }, data: { profile: "strict" } });
   });
 });
 
