@@ -6,7 +6,14 @@ import type { Embedder } from "@/lib/embeddings/types";
 import { DEFAULT_FETCH_FACTOR } from "@/lib/recall/merge";
 import type { RerankConfig } from "@/lib/rerank/config";
 import { importMemories, INSERT_CHUNK } from "./embedded-import";
-import { captureSnapshot, memoryVersion, restoreMeta, usableSnapshot, type StoreSnapshot } from "./index-snapshot";
+import {
+  captureSnapshot,
+  checkSnapshotVersion,
+  memoryVersion,
+  readIndexSnapshot,
+  type SnapshotRead,
+  type StoreSnapshot,
+} from "./index-snapshot";
 import { SnapshotKeeper } from "./snapshot-keeper";
 import { recallEmbedded, rerankRefusal, type MemoryMeta } from "./embedded-recall";
 import { KEYWORD_ANALYZER, MemoryIndex } from "./memory-index";
@@ -29,6 +36,8 @@ export interface EmbeddedStoreOptions {
   reranker?: RerankConfig | null;
   /** Where `open` keeps the index between starts (lib/stores/index-snapshot.ts); none: always rebuild. */
   snapshot?: string | null;
+  /** That file's read, begun before the database opened (readIndexSnapshot); `open` checks its version. */
+  snapshotRead?: Promise<SnapshotRead>;
 }
 
 /** A snapshot is rewritten this long after the last write (one rewrite for a burst of imports). */
@@ -43,15 +52,16 @@ export class EmbeddedStore implements MemoryStore {
   readonly name = "embedded";
   readonly kind = "embedded" as const;
   private index: MemoryIndex;
-  private readonly meta = new Map<string, MemoryMeta>();
+  private meta = new Map<string, MemoryMeta>();
   /** Memories whose vector is missing or from another model: semantic search refuses while any exist. */
-  private readonly stale = new Map<string, string | null>();
+  private stale = new Map<string, string | null>();
   private readonly fetchFactor: number;
   /** The Memories page's reads (list, get, counts): plain database queries, no index. */
   readonly memories: MemoryRepository;
   private readonly sync: MemorySync | undefined;
   readonly reranker: RerankConfig | null;
   private readonly snapshotFile: string | null;
+  private snapshotRead: Promise<SnapshotRead> | undefined;
   private readonly snapshots: SnapshotKeeper | null;
 
   constructor(
@@ -65,6 +75,7 @@ export class EmbeddedStore implements MemoryStore {
     this.sync = options.sync;
     this.reranker = options.reranker ?? null;
     this.snapshotFile = options.snapshot ?? null;
+    this.snapshotRead = options.snapshotRead;
     // With other instances on the database (sync) their changes may still be on the way, so only
     // a start, never a write, proves the index equals the table at a version.
     this.snapshots = this.snapshotFile
@@ -144,10 +155,11 @@ export class EmbeddedStore implements MemoryStore {
   /** Why the snapshot was not used (null: it was, and the index now holds it). */
   private async restore(file: string): Promise<string | null> {
     const expected = { embedder: this.embedder.id, dim: this.index.dim, analyzer: KEYWORD_ANALYZER };
-    const found = await usableSnapshot(file, this.prisma, expected);
+    const read = this.snapshotRead ?? readIndexSnapshot(file, expected);
+    this.snapshotRead = undefined;
+    const found = await checkSnapshotVersion(read, this.prisma);
     if ("reason" in found) return found.reason;
-    this.index = MemoryIndex.fromState(found.snapshot.index);
-    restoreMeta(found.snapshot, this.meta, this.stale);
+    ({ index: this.index, meta: this.meta, stale: this.stale } = found.restored);
     return null;
   }
 

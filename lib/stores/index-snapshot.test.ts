@@ -2,7 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { captureSnapshot, readSnapshot, restoreMeta, writeSnapshot } from "./index-snapshot";
+import { captureSnapshot, readIndexSnapshot, readSnapshot, restoreMeta, writeSnapshot } from "./index-snapshot";
 import type { MemoryMeta } from "./embedded-recall";
 import { MemoryIndex } from "./memory-index";
 import { rng } from "./test-fixtures";
@@ -133,6 +133,35 @@ describe("index snapshot", () => {
     expectSameAnswers(index, restored, rng(22), dim);
     for (let row = 0; row < index.size; row++)
       expect(restored.vectorOf(index.idAt(row))).toEqual(index.vectorOf(index.idAt(row)));
+
+    // Read straight into the shards' WebAssembly memories (the start's path): the same index.
+    const found = await readIndexSnapshot(file, { embedder: "e", dim, analyzer: "x" });
+    if (!("restored" in found)) throw new Error(found.reason);
+    expect(found.restored.version).toBe("1");
+    expectSameAnswers(index, found.restored.index, rng(22), dim);
+    for (let row = 0; row < index.size; row++)
+      expect(found.restored.index.vectorOf(index.idAt(row))).toEqual(index.vectorOf(index.idAt(row)));
+    expect(await readIndexSnapshot(file, { embedder: "e", dim, analyzer: "y" })).toEqual({
+      reason: "the keyword analyzer changed",
+    });
+  });
+
+  it("refuses arrays that do not fit the places named for them, and an index not empty to restore into", async () => {
+    const index = new MemoryIndex(4);
+    index.upsert([{ id: "x", vector: Float32Array.from([1, 0, 0, 0]), text: "hello world", type: "note", tags: [] }]);
+    const meta = new Map([
+      ["x", { summary: "hello", type: "note", tags: [], importance: 0.5, createdAt: new Date(0), updatedAt: null }],
+    ]);
+    const file = path.join(scratch, "fit.snapshot");
+    await writeSnapshot(file, captureSnapshot("1", "e", "x", index.exportState(), meta, new Map()));
+    await expect(
+      readSnapshot(
+        file,
+        () => true,
+        () => new Map([["m0.f32", new Float32Array(3)]]),
+      ),
+    ).rejects.toThrow(/m0\.f32 .* does not fit its header/);
+    expect(() => MemoryIndex.fromState(index.exportState(), index)).toThrow(/empty index of its own shape/);
   });
 
   it("reads no snapshot from a missing file and refuses a damaged or foreign one", async () => {

@@ -18,7 +18,7 @@ import path from "node:path";
 import type { PrismaClient } from "@prisma/client";
 import type { DatabaseConfig } from "@/lib/db/config";
 import type { MemoryMeta } from "./embedded-recall";
-import type { IndexState } from "./memory-index";
+import { MemoryIndex, type IndexState } from "./memory-index";
 
 const MAGIC = Buffer.from("RISNAP\u0000\u0001", "latin1");
 const FORMAT = 2;
@@ -93,34 +93,66 @@ export function restoreMeta(snapshot: StoreSnapshot, metaOf: Map<string, MemoryM
   for (const [id, model] of snapshot.stale) stale.set(id, model);
 }
 
+/** A snapshot read back into an index, or why not (in words, for the start-up line). */
+export type SnapshotRead =
+  | { restored: { version: string; index: MemoryIndex; meta: Map<string, MemoryMeta>; stale: Map<string, string | null> } }
+  | { reason: string };
+
 /**
- * The snapshot in `file` when it was taken with this embedder, dimension and analyzer at the
- * table's current version; else why not (in words, for the start-up line).
+ * The index in `file` when it was taken with this embedder, dimension and analyzer, rebuilt in
+ * memory; its version is not checked yet (checkSnapshotVersion). It needs no database, so a start
+ * runs it while the database opens: the file's read and decoding overlap PGlite's start. Never
+ * rejects: a damaged file is a reason like any other.
  */
-export async function usableSnapshot(
+export async function readIndexSnapshot(
   file: string,
-  prisma: PrismaClient,
   expected: { embedder: string; dim: number; analyzer: string },
-): Promise<{ snapshot: StoreSnapshot } | { reason: string }> {
-  // No count(*) of memories beside it: the version moves with every change by construction, and
-  // counting 1M rows would cost a second at start.
-  const version = await memoryVersion(prisma);
+): Promise<SnapshotRead> {
   let refused = null as string | null;
-  let snapshot: StoreSnapshot | null;
   try {
-    // Checked on the header, before the arrays (hundreds of MiB) are read.
-    snapshot = await readSnapshot(file, (header) => {
-      if (header.embedder !== expected.embedder || header.dim !== expected.dim) refused = "the embedder changed";
-      else if (header.analyzer !== expected.analyzer) refused = "the keyword analyzer changed";
-      else if (header.version !== version) refused = "memories changed since";
-      return refused === null;
-    });
+    let target: MemoryIndex | undefined;
+    const snapshot = await readSnapshot(
+      file,
+      // Checked on the header, before the arrays (hundreds of MiB) are read.
+      (header) => {
+        if (header.embedder !== expected.embedder || header.dim !== expected.dim) refused = "the embedder changed";
+        else if (header.analyzer !== expected.analyzer) refused = "the keyword analyzer changed";
+        return refused === null;
+      },
+      // The vectors go straight into the new index's WebAssembly memory: no second copy of them.
+      (header) => {
+        const { index, views } = MemoryIndex.forState(
+          header.dim,
+          header.shardRows,
+          header.matrix.map((m) => m.rows),
+        );
+        target = index;
+        return new Map(
+          views.flatMap((v, i): [string, Typed][] => [
+            [`m${i}.f32`, v.f32],
+            [`m${i}.i8`, v.i8],
+          ]),
+        );
+      },
+    );
+    if (refused) return { reason: refused };
+    if (!snapshot) return { reason: "no snapshot yet" };
+    const meta = new Map<string, MemoryMeta>();
+    const stale = new Map<string, string | null>();
+    restoreMeta(snapshot, meta, stale);
+    return { restored: { version: snapshot.version, index: MemoryIndex.fromState(snapshot.index, target), meta, stale } };
   } catch (error) {
     return { reason: `the snapshot could not be read (${error instanceof Error ? error.message : String(error)})` };
   }
-  if (refused) return { reason: refused };
-  if (!snapshot) return { reason: "no snapshot yet" };
-  return { snapshot };
+}
+
+/** `read` when the table is still at the version it was taken at, else why not. */
+export async function checkSnapshotVersion(read: Promise<SnapshotRead>, prisma: PrismaClient): Promise<SnapshotRead> {
+  // No count(*) of memories beside it: the version moves with every change by construction, and
+  // counting 1M rows would cost a second at start.
+  const [found, version] = await Promise.all([read, memoryVersion(prisma)]);
+  if ("restored" in found && found.restored.version !== version) return { reason: "memories changed since" };
+  return found;
 }
 
 /** The table's version: how many changing statements have committed (see the file comment). */
@@ -226,11 +258,14 @@ export async function writeSnapshot(file: string, snapshot: StoreSnapshot): Prom
 
 /**
  * The snapshot in `file`; null when there is none, or when `accept` turns its header down.
- * Throws on a damaged or foreign file.
+ * `into` may name, for an accepted header, where some arrays are to be read (views of the same
+ * type and length; the index's WebAssembly memory), instead of new arrays. Throws on a damaged or
+ * foreign file.
  */
 export async function readSnapshot(
   file: string,
   accept: (header: { version: string; embedder: string; analyzer: string; dim: number }) => boolean = () => true,
+  into?: (header: { dim: number; shardRows: number; matrix: { rows: number }[] }) => ReadonlyMap<string, Typed>,
 ): Promise<StoreSnapshot | null> {
   let handle: fs.promises.FileHandle;
   try {
@@ -259,11 +294,16 @@ export async function readSnapshot(
     const h = JSON.parse(header.toString("utf8")) as SnapshotHeader;
     if (h.format !== FORMAT) throw new Error(`snapshot format ${String(h.format)}, expected ${FORMAT}`);
     if (!accept(h)) return null;
+    const destinations = into?.(h);
     const arrays = new Map<string, Typed>();
     for (const { name, type, length } of h.arrays) {
       position = Math.ceil(position / 8) * 8;
-      const a = new TYPES[type](length);
-      await read(new Uint8Array(a.buffer));
+      const given = destinations?.get(name);
+      if (given && (typeName(given) !== type || given.length !== length)) {
+        throw new Error(`the snapshot's ${name} (${length} ${type}) does not fit its header`);
+      }
+      const a = given ?? new TYPES[type](length);
+      await read(new Uint8Array(a.buffer, a.byteOffset, a.byteLength));
       arrays.set(name, a);
     }
     const get = <T extends Typed>(name: string) => {

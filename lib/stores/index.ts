@@ -7,7 +7,8 @@ import { processSingletonAsync } from "@/lib/process-singleton";
 import { readRerankConfig } from "@/lib/rerank/config";
 import { ensureDemoCorpus } from "./demo-corpus";
 import { EmbeddedStore } from "./embedded-store";
-import { snapshotPath } from "./index-snapshot";
+import { readIndexSnapshot, snapshotPath } from "./index-snapshot";
+import { KEYWORD_ANALYZER } from "./memory-index";
 import { MemorySync } from "./memory-sync";
 
 /**
@@ -19,18 +20,26 @@ export function getEmbeddedStore(): Promise<EmbeddedStore> {
 }
 
 async function openEmbeddedStore(): Promise<EmbeddedStore> {
-  const db = await getDatabase();
   const config = resolveDatabaseConfig();
+  const embedder = getEmbedder();
+  const snapshot = snapshotPath(config, process.env);
+  // Read while the database opens: the file's read and decoding overlap PGlite's start, and the
+  // store checks its version once the database is up (docs/ARCHITECTURE.md "The in-memory index").
+  const snapshotRead = snapshot
+    ? readIndexSnapshot(snapshot, { embedder: embedder.id, dim: embedder.dim, analyzer: KEYWORD_ANALYZER })
+    : undefined;
+  const db = await getDatabase();
   // Several instances may share one PostgreSQL: keep their indexes in step (memory-sync.ts).
   let sync: MemorySync | undefined;
   if (config.kind === "postgresql") {
     sync = new MemorySync(config.url, db.prisma);
     await sync.start();
   }
-  const store = new EmbeddedStore(db.prisma, getEmbedder(), {
+  const store = new EmbeddedStore(db.prisma, embedder, {
     sync,
     reranker: readRerankConfig(process.env),
-    snapshot: snapshotPath(config, process.env),
+    snapshot,
+    snapshotRead,
   });
   const { memories, ms, source, reason } = await store.open();
   console.log(

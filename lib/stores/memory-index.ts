@@ -105,8 +105,11 @@ export class MemoryIndex {
    * An index holding exactly `state`: the same rows in the same order, the same keyword lists,
    * so every arm scores as the exported index did.
    */
-  static fromState(state: IndexState): MemoryIndex {
-    const index = new MemoryIndex(state.dim, { shardRows: state.shardRows });
+  static fromState(state: IndexState, into?: MemoryIndex): MemoryIndex {
+    const index = into ?? new MemoryIndex(state.dim, { shardRows: state.shardRows });
+    if (index.size > 0 || index.dim !== state.dim || index.matrix.shardRows !== state.shardRows) {
+      throw new Error("an index state restores into an empty index of its own shape");
+    }
     const n = state.ids.length;
     if (state.matrix.reduce((sum, m) => sum + m.rows, 0) !== n) throw new Error("the index state's vectors and ids disagree");
     index.matrix.restoreState(state.matrix);
@@ -117,6 +120,20 @@ export class MemoryIndex {
     index.tags = state.tags;
     index.keyword = KeywordIndex.fromState(keywordTerm, state.keyword);
     return index;
+  }
+
+  /**
+   * An empty index whose shards are sized for a state's, with views of where their rows live, so
+   * a snapshot's vectors are read straight into WebAssembly memory; `fromState(state, index)` then
+   * keeps them in place.
+   */
+  static forState(
+    dim: number,
+    shardRows: number,
+    matrixRows: readonly number[],
+  ): { index: MemoryIndex; views: { f32: Float32Array; i8: Int8Array }[] } {
+    const index = new MemoryIndex(dim, { shardRows });
+    return { index, views: index.matrix.rowViews(matrixRows) };
   }
 
   /** The stored vector of a memory (a copy); null when it has none or is not indexed. */

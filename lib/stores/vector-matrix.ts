@@ -221,14 +221,31 @@ export class VectorMatrix {
     }
     this.reserve(state.rows);
     this.refresh();
-    this.f32.set(state.f32, this.offF / 4);
-    this.i8.set(state.i8, this.offI);
+    // Rows read straight into this memory (rowViews) are already in place.
+    const inPlace = (a: Float32Array | Int8Array, offset: number) => a.buffer === this.buffer && a.byteOffset === offset;
+    if (!inPlace(state.f32, this.offF)) this.f32.set(state.f32, this.offF / 4);
+    if (!inPlace(state.i8, this.offI)) this.i8.set(state.i8, this.offI);
     this.present.set(state.present);
     this.scale.set(state.scale);
     this.residual.set(state.residual);
     this.quantNorm.set(state.quantNorm);
     this.maxResidual = Math.max(this.maxResidual, state.maxResidual);
     this.maxNorm = Math.max(this.maxNorm, state.maxNorm);
+  }
+
+  /**
+   * Room for `rows` rows, and views of where their f32 and int8 rows live: a snapshot read into
+   * them skips a copy of the whole matrix (restoreState keeps them in place). Valid until the
+   * memory grows.
+   */
+  rowViews(rows: number): { f32: Float32Array; i8: Int8Array } {
+    this.reserve(rows);
+    this.refresh();
+    const f = this.offF / 4;
+    return {
+      f32: this.f32.subarray(f, f + rows * this.strideF),
+      i8: this.i8.subarray(this.offI, this.offI + rows * this.stride8),
+    };
   }
 
   /** Copies row `from` over row `to` (the swap-remove of the index). */

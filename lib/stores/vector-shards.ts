@@ -47,11 +47,21 @@ export class VectorShards {
 
   /** Puts exported shards back (the shard size must be the one they were exported with). */
   restoreState(states: readonly MatrixState[]): void {
-    states.forEach((state, s) => {
-      if (state.rows > this.shardRows || (s < states.length - 1 && state.rows !== this.shardRows)) {
-        throw new Error(`shard ${s} of the state holds ${state.rows} rows; this index's shards hold ${this.shardRows}`);
+    this.checkShardRows(states.map((state) => state.rows));
+    states.forEach((state, s) => this.shard(s, state.rows).restoreState(state));
+  }
+
+  /** Each shard sized for a state's rows, and views to read its f32 and int8 rows into (VectorMatrix.rowViews). */
+  rowViews(shardRows: readonly number[]): { f32: Float32Array; i8: Int8Array }[] {
+    this.checkShardRows(shardRows);
+    return shardRows.map((rows, s) => this.shard(s, rows).rowViews(rows));
+  }
+
+  private checkShardRows(shardRows: readonly number[]): void {
+    shardRows.forEach((rows, s) => {
+      if (rows > this.shardRows || (s < shardRows.length - 1 && rows !== this.shardRows)) {
+        throw new Error(`shard ${s} of the state holds ${rows} rows; this index's shards hold ${this.shardRows}`);
       }
-      this.shard(s, state.rows).restoreState(state);
     });
   }
 

@@ -68,8 +68,7 @@ export async function run(args: string[]): Promise<void> {
     const fillStart = performance.now();
     const index = new MemoryIndex(dim);
     index.reserve(size);
-    for (let i = 0; i < size; i++)
-      index.upsert([{ id: `m${i}`, vector: vector(), text: "", type: "fact", tags: [] }]);
+    for (let i = 0; i < size; i++) index.upsert([{ id: `m${i}`, vector: vector(), text: "", type: "fact", tags: [] }]);
     const fillS = (performance.now() - fillStart) / 1000;
     const queryVectors = Array.from({ length: queries }, vector);
     const matrix = (index as unknown as { matrix: { streamF32(n: number): void } }).matrix;

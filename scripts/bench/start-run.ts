@@ -106,7 +106,10 @@ async function main(args: string[]): Promise<void> {
     const { wall, timings } = await call(q);
     const stageSum = Object.values(timings).reduce((a, b) => a + b, 0);
     rest.push(wall - (timings.embed_ms ?? 0));
-    for (const [stage, ms] of [...Object.entries(timings), ["outside the store (route, selector, log write)", wall - stageSum] as const]) {
+    for (const [stage, ms] of [
+      ...Object.entries(timings),
+      ["outside the store (route, selector, log write)", wall - stageSum] as const,
+    ]) {
       stages.set(stage, [...(stages.get(stage) ?? []), ms]);
     }
   }

@@ -7,7 +7,8 @@ import { migrate } from "@/lib/db/migrator";
 import { USE_LITE_ID } from "@/lib/embeddings/config";
 import { UseLiteEmbedder } from "@/lib/embeddings/use-lite";
 import { EmbeddedStore } from "@/lib/stores/embedded-store";
-import { memoryVersion } from "@/lib/stores/index-snapshot";
+import { memoryVersion, readIndexSnapshot } from "@/lib/stores/index-snapshot";
+import { KEYWORD_ANALYZER } from "@/lib/stores/memory-index";
 import { encodeVector } from "@/lib/stores/vector-codec";
 import { DATABASE_KINDS, scratchDatabase, type ScratchDatabase } from "../support/databases";
 
@@ -92,6 +93,22 @@ describe("the index snapshot beside PGlite", () => {
     const next = new EmbeddedStore(prisma, embedder, { snapshot: file });
     expect(await next.open()).toMatchObject({ memories: 29, source: "snapshot" });
     expect(next.describeMemory("s29")).toBeNull();
+  }, 120_000);
+
+  it("a read begun before the database opened is used when the table is unchanged, and refused when it moved meanwhile", async () => {
+    const expected = { embedder: embedder.id, dim: 512, analyzer: KEYWORD_ANALYZER };
+    const early = new EmbeddedStore(prisma, embedder, { snapshot: file, snapshotRead: readIndexSnapshot(file, expected) });
+    expect(await early.open()).toMatchObject({ memories: 29, source: "snapshot", reason: null });
+    const read = readIndexSnapshot(file, expected);
+    await read;
+    // A change lands after the file was read, before the store checks it.
+    await prisma.memory.update({ where: { id: "s2" }, data: { type: "decision" } });
+    const late = new EmbeddedStore(prisma, embedder, { snapshot: file, snapshotRead: read });
+    expect(await late.open()).toMatchObject({ memories: 29, source: "database", reason: "memories changed since" });
+    expect(late.describeMemory("s2")).toMatchObject({ type: "decision" });
+    await late.snapshotsWritten();
+    const foreign = await readIndexSnapshot(file, { ...expected, embedder: "another-model" });
+    expect(foreign).toEqual({ reason: "the embedder changed" });
   }, 120_000);
 
   it("writes through the store rewrite it once they pause, so the next start still reads it", async () => {
