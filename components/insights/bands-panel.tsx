@@ -13,6 +13,7 @@ import { formatCount } from "@/lib/format";
 import type { InsightBucket } from "@/lib/insights/schema";
 import { useInsightDistributions } from "@/lib/queries/use-insights";
 import { BandChart } from "./band-chart";
+import { panelClassName, panelHeadClassName, panelNoteClassName, panelTitleClassName } from "@/components/ui/panel";
 import styles from "./insights.module.css";
 
 export function BandsPanel({
@@ -34,9 +35,9 @@ export function BandsPanel({
   const prominence = useMemo(() => prepareBands(series, "prominence", data?.bucket ?? bucket), [series, data?.bucket, bucket]);
 
   return (
-    <section className={`panel ${styles.panel}`} aria-label="Score distributions over time" data-testid="bands">
-      <div className={styles.chartHead}>
-        <h2 className={styles.chartTitle}>The numbers behind the levels</h2>
+    <section className={panelClassName} aria-label="Score distributions over time" data-testid="bands">
+      <div className={panelHeadClassName}>
+        <h2 className={panelTitleClassName}>The numbers behind the levels</h2>
         {options.length > 1 ? (
           <FilterSelect
             label="Store and scale"
@@ -56,16 +57,16 @@ export function BandsPanel({
       ) : (
         <div className={styles.charts}>
           <div>
-            <h3 className={styles.sectionTitle}>{top.axisLabel[0]!.toUpperCase() + top.axisLabel.slice(1)}</h3>
+            <h3 className={panelTitleClassName}>{top.axisLabel[0]!.toUpperCase() + top.axisLabel.slice(1)}</h3>
             <BandChart data={top} testId="bands-top-score" label="Top score percentiles over time" />
           </div>
           <div>
-            <h3 className={styles.sectionTitle}>Prominence</h3>
+            <h3 className={panelTitleClassName}>Prominence</h3>
             <BandChart data={prominence} testId="bands-prominence" label="Prominence percentiles over time" />
           </div>
         </div>
       )}
-      <p className={styles.note}>
+      <p className={panelNoteClassName}>
         Per bucket, the middle half of the recalls (p25–p75) and four in five (p10–p90), with the median: where the scores the
         levels are judged from sit, and whether they drift. Raw cosines, hybrid scores and raw BM25 are never mixed in one band.
       </p>

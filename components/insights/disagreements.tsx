@@ -2,12 +2,15 @@
 
 /** The two disagreement lists of the selector and the level, newest first (render-only). */
 import Link from "next/link";
+import type { ReactNode } from "react";
 import { LevelBadge } from "@/components/recall/level-badge";
 import { countOf, formatCount, formatScore, shortenId } from "@/lib/format";
 import { drill, recallHref, type DrillScope } from "@/lib/insights/links";
 import type { DisagreementList, InsightsResponse, InsightStats } from "@/lib/insights/schema";
+import { cellNoteClassName, numericCellClassName } from "@/components/ui/table";
+import { panelNoteClassName } from "@/components/ui/panel";
 import styles from "./insights.module.css";
-import { Section } from "./table-parts";
+import { InsightsTable, Section } from "./table-parts";
 
 function DisagreementTable({
   list,
@@ -21,52 +24,50 @@ function DisagreementTable({
   if (list.items.length === 0) return <p className={styles.tableEmpty}>{empty}</p>;
   const time = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short" });
   return (
-    <div className={styles.tableScroll}>
-      <table className={styles.table}>
-        <thead>
-          <tr>
-            <th scope="col">When</th>
-            <th scope="col">Query</th>
-            <th scope="col">Level</th>
-            <th scope="col" className={styles.num}>
-              Kept · dropped
-            </th>
-            <th scope="col">Top hit</th>
+    <InsightsTable columns={["When", "Query", "Level", { label: "Kept · dropped", numeric: true }, "Top hit"]}>
+      <tbody>
+        {list.items.map((item) => (
+          <tr key={item.id} data-testid="disagreement-row" data-kind={kind} data-recall-id={item.id}>
+            <td>
+              <time dateTime={item.created_at}>{time.format(new Date(item.created_at))}</time>
+              <span className={cellNoteClassName}>{item.store}</span>
+            </td>
+            <td className={styles.queryCell}>
+              <Link className={styles.cellLink} href={recallHref(item.id)} title={item.query}>
+                <span className={styles.ellipsis}>{item.query}</span>
+              </Link>
+              <span className={cellNoteClassName}>{item.selector_model ?? "model not stated"}</span>
+            </td>
+            <td>
+              <LevelBadge level={item.level} />
+              <span className={cellNoteClassName}>top {formatScore(item.top_score)}</span>
+            </td>
+            <td className={numericCellClassName}>
+              {item.kept ?? "?"} · {item.dropped ?? "?"}
+            </td>
+            <td className={styles.queryCell}>
+              <span className={styles.ellipsis} title={item.top_summary ?? undefined}>
+                {item.top_summary ?? "(summary unknown)"}
+              </span>
+              {item.top_memory_id ? (
+                <span className={`${cellNoteClassName} ${styles.mono}`}>{shortenId(item.top_memory_id, 28, 18, 8)}</span>
+              ) : null}
+            </td>
           </tr>
-        </thead>
-        <tbody>
-          {list.items.map((item) => (
-            <tr key={item.id} data-testid="disagreement-row" data-kind={kind} data-recall-id={item.id}>
-              <td>
-                <time dateTime={item.created_at}>{time.format(new Date(item.created_at))}</time>
-                <span className={styles.sub}>{item.store}</span>
-              </td>
-              <td className={styles.queryCell}>
-                <Link className={styles.cellLink} href={recallHref(item.id)} title={item.query}>
-                  <span className={styles.ellipsis}>{item.query}</span>
-                </Link>
-                <span className={styles.sub}>{item.selector_model ?? "model not stated"}</span>
-              </td>
-              <td>
-                <LevelBadge level={item.level} />
-                <span className={styles.sub}>top {formatScore(item.top_score)}</span>
-              </td>
-              <td className={styles.num}>
-                {item.kept ?? "?"} · {item.dropped ?? "?"}
-              </td>
-              <td className={styles.queryCell}>
-                <span className={styles.ellipsis} title={item.top_summary ?? undefined}>
-                  {item.top_summary ?? "(summary unknown)"}
-                </span>
-                {item.top_memory_id ? (
-                  <span className={`${styles.sub} ${styles.mono}`}>{shortenId(item.top_memory_id, 28, 18, 8)}</span>
-                ) : null}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+        ))}
+      </tbody>
+    </InsightsTable>
+  );
+}
+
+/** "12 recalls, newest 10 shown": a list's total beside its title. */
+function ListTotal({ list, children }: { list: DisagreementList; children?: ReactNode }) {
+  return (
+    <span className={`${styles.small} ${styles.muted}`} data-testid="disagree-total">
+      {countOf(list.total, "recall")}
+      {list.total > list.items.length ? `, newest ${list.items.length} shown` : ""}
+      {children}
+    </span>
   );
 }
 
@@ -88,21 +89,12 @@ export function Disagreements({
   };
   return (
     <>
-      <Section
-        title="The level rests on a dropped memory"
-        testId="disagree-high"
-        aside={
-          <span className={`${styles.small} ${styles.muted}`} data-testid="disagree-total">
-            {countOf(high.total, "recall")}
-            {high.total > high.items.length ? `, newest ${high.items.length} shown` : ""}
-          </span>
-        }
-      >
-        <p className={styles.note}>
+      <Section title="The level rests on a dropped memory" testId="disagree-high" aside={<ListTotal list={high} />}>
+        <p className={panelNoteClassName}>
           The memory whose score set the level (top score) was removed by the selector, at any level: the agent got a page the
           level does not describe.
         </p>
-        <p className={styles.note} data-testid="top-dropped-levels">
+        <p className={panelNoteClassName} data-testid="top-dropped-levels">
           By level:{" "}
           {(["high", "moderate", "low", "none"] as const).map((level, i) => (
             <span key={level}>
@@ -123,19 +115,17 @@ export function Disagreements({
         title="Confidence none or low, selector kept everything"
         testId="disagree-weak"
         aside={
-          <span className={`${styles.small} ${styles.muted}`} data-testid="disagree-total">
-            {countOf(weak.total, "recall")}
-            {weak.total > weak.items.length ? `, newest ${weak.items.length} shown` : ""}
+          <ListTotal list={weak}>
             {weak.total > 0 ? (
               <>
                 {" · "}
                 <Link href={drill.weakKeptAll(scope)}>all in History</Link>
               </>
             ) : null}
-          </span>
+          </ListTotal>
         }
       >
-        <p className={styles.note}>The confidence signal said “likely nothing relevant”; the selector dropped nothing.</p>
+        <p className={panelNoteClassName}>The confidence signal said “likely nothing relevant”; the selector dropped nothing.</p>
         <DisagreementTable list={weak} kind="weak_kept_all" empty="None in this range." />
       </Section>
     </>

@@ -4,6 +4,7 @@ import Link from "next/link";
 import { countOf, formatCount, formatPercent } from "@/lib/format";
 import { drill, type DrillScope } from "@/lib/insights/links";
 import type { InsightsResponse, InsightStats } from "@/lib/insights/schema";
+import { panelNoteClassName } from "@/components/ui/panel";
 import styles from "./insights.module.css";
 
 /** One headline number: opens the recalls behind it in History when there is a link for them. */
@@ -42,87 +43,113 @@ function Stat({
   );
 }
 
-export function HeadlineStats({ totals, scope }: { totals: InsightStats; scope: DrillScope }) {
-  const leveled = totals.high + totals.moderate + totals.low + totals.none;
+interface StatSpec {
+  testId: string;
+  label: string;
+  value: string;
+  detail: string;
+  href?: string;
+}
+
+function StatGrid({ stats, testId }: { stats: readonly StatSpec[]; testId: string }) {
   return (
-    <div className={styles.stats} data-testid="insights-totals">
-      <Stat
-        testId="stat-recalls"
-        label="Recalls"
-        value={formatCount(totals.recalls)}
-        detail={totals.failed > 0 ? `${formatCount(totals.failed)} failed (volume only)` : "none failed"}
-        href={drill.all(scope)}
-      />
-      <Stat
-        testId="stat-applied-rate"
-        label="Selector ran"
-        value={formatPercent(totals.applied_rate)}
-        detail={`${formatCount(totals.applied)} of ${countOf(totals.ok, "recall")} that did not fail`}
-        href={drill.applied(scope)}
-      />
-      <Stat
-        testId="stat-drop-rate"
-        label="Drop rate"
-        value={formatPercent(totals.drop_rate)}
-        detail={`${formatCount(totals.dropped)} of ${countOf(totals.kept + totals.dropped, "result")} dropped`}
-        href={drill.lostAny(scope)}
-      />
-      <Stat
-        testId="stat-failure-rate"
-        label="Selector failures"
-        value={formatPercent(totals.failure_rate)}
-        detail={`${formatCount(totals.selector_failed)} of ${countOf(totals.tried, "recall")} it ran or tried on`}
-        href={drill.selectorFailed(scope)}
-      />
-      <Stat
-        testId="stat-lost-any"
-        label="Lost ≥ 1 result"
-        value={formatPercent(totals.lost_any_rate)}
-        detail={`${formatCount(totals.lost_any)} of ${countOf(totals.applied, "recall")} the selector ran on`}
-        href={drill.lostAny(scope)}
-      />
-      <Stat
-        testId="stat-top-dropped"
-        label="Level on a dropped memory"
-        value={formatPercent(totals.top_dropped_rate)}
-        detail={`${formatCount(totals.top_dropped)} of ${countOf(totals.applied, "recall")} the selector ran on`}
-        href={drill.topDropped(scope)}
-      />
-      <Stat
-        testId="stat-weak-hit"
-        label="Weak-hit rate"
-        value={formatPercent(totals.weak_hit_rate)}
-        detail={`${formatCount(totals.none + totals.low)} of ${countOf(leveled, "recall")} with a level (none + low)`}
-        href={drill.weakHits(scope)}
-      />
+    <div className={styles.stats} data-testid={testId}>
+      {stats.map((stat) => (
+        <Stat key={stat.testId} {...stat} />
+      ))}
     </div>
   );
+}
+
+/** "7 of 12 recalls <what>": a count of a total, the total counted in words. */
+function ofTotal(count: number, total: number, noun: string, what: string): string {
+  return `${formatCount(count)} of ${countOf(total, noun)} ${what}`;
+}
+
+export function HeadlineStats({ totals, scope }: { totals: InsightStats; scope: DrillScope }) {
+  const leveled = totals.high + totals.moderate + totals.low + totals.none;
+  const ranOn = "the selector ran on";
+  const stats: StatSpec[] = [
+    {
+      testId: "stat-recalls",
+      label: "Recalls",
+      value: formatCount(totals.recalls),
+      detail: totals.failed > 0 ? `${formatCount(totals.failed)} failed (volume only)` : "none failed",
+      href: drill.all(scope),
+    },
+    {
+      testId: "stat-applied-rate",
+      label: "Selector ran",
+      value: formatPercent(totals.applied_rate),
+      detail: ofTotal(totals.applied, totals.ok, "recall", "that did not fail"),
+      href: drill.applied(scope),
+    },
+    {
+      testId: "stat-drop-rate",
+      label: "Drop rate",
+      value: formatPercent(totals.drop_rate),
+      detail: ofTotal(totals.dropped, totals.kept + totals.dropped, "result", "dropped"),
+      href: drill.lostAny(scope),
+    },
+    {
+      testId: "stat-failure-rate",
+      label: "Selector failures",
+      value: formatPercent(totals.failure_rate),
+      detail: ofTotal(totals.selector_failed, totals.tried, "recall", "it ran or tried on"),
+      href: drill.selectorFailed(scope),
+    },
+    {
+      testId: "stat-lost-any",
+      label: "Lost ≥ 1 result",
+      value: formatPercent(totals.lost_any_rate),
+      detail: ofTotal(totals.lost_any, totals.applied, "recall", ranOn),
+      href: drill.lostAny(scope),
+    },
+    {
+      testId: "stat-top-dropped",
+      label: "Level on a dropped memory",
+      value: formatPercent(totals.top_dropped_rate),
+      detail: ofTotal(totals.top_dropped, totals.applied, "recall", ranOn),
+      href: drill.topDropped(scope),
+    },
+    {
+      testId: "stat-weak-hit",
+      label: "Weak-hit rate",
+      value: formatPercent(totals.weak_hit_rate),
+      detail: ofTotal(totals.none + totals.low, leveled, "recall", "with a level (none + low)"),
+      href: drill.weakHits(scope),
+    },
+  ];
+  return <StatGrid stats={stats} testId="insights-totals" />;
 }
 
 /** With relevance labels: what the selector did to memories a person judged. */
 export function LabelStats({ labels }: { labels: InsightsResponse["labels"] }) {
   if (labels.labeled === 0) {
     return (
-      <p className={styles.note} data-testid="label-stats-empty">
+      <p className={panelNoteClassName} data-testid="label-stats-empty">
         No labeled recall the selector ran on in this range: label results in a recall&apos;s detail page to see how often it
         dropped a relevant memory.
       </p>
     );
   }
   return (
-    <div className={styles.stats} data-testid="label-stats">
-      <Stat
-        testId="stat-dropped-relevant"
-        label="Dropped a memory labeled relevant"
-        value={formatPercent(labels.dropped_relevant_rate)}
-        detail={`${formatCount(labels.dropped_relevant)} of ${countOf(labels.labeled, "labeled recall")} the selector ran on`}
-      />
-      <Stat
-        testId="stat-kept-only-irrelevant"
-        label="Kept only irrelevant ones"
-        value={formatPercent(labels.kept_only_irrelevant_rate)}
-        detail={`${formatCount(labels.kept_only_irrelevant)} of ${countOf(labels.labeled, "labeled recall")}: every kept result labeled not relevant`}
-      />
-    </div>
+    <StatGrid
+      testId="label-stats"
+      stats={[
+        {
+          testId: "stat-dropped-relevant",
+          label: "Dropped a memory labeled relevant",
+          value: formatPercent(labels.dropped_relevant_rate),
+          detail: ofTotal(labels.dropped_relevant, labels.labeled, "labeled recall", "the selector ran on"),
+        },
+        {
+          testId: "stat-kept-only-irrelevant",
+          label: "Kept only irrelevant ones",
+          value: formatPercent(labels.kept_only_irrelevant_rate),
+          detail: `${formatCount(labels.kept_only_irrelevant)} of ${countOf(labels.labeled, "labeled recall")}: every kept result labeled not relevant`,
+        },
+      ]}
+    />
   );
 }

@@ -32,6 +32,16 @@ import {
   writeInsightsUrl,
   type InsightsUrlState,
 } from "./insights-url";
+import { Button, buttonClassName } from "@/components/ui/button";
+import { Notice } from "@/components/ui/notice";
+import { EmptyState, ErrorState, LoadingState } from "@/components/ui/states";
+import {
+  pageStackClassName,
+  panelClassName,
+  panelHeadClassName,
+  panelNoteClassName,
+  panelTitleClassName,
+} from "@/components/ui/panel";
 import styles from "./insights.module.css";
 
 const noSubscribe = () => () => {};
@@ -145,8 +155,8 @@ export function InsightsView() {
   const filtered = Boolean(state.store || state.selector_model || state.level || state.profile_level || state.profile);
 
   return (
-    <div className={styles.insights} data-testid="insights-view">
-      <section className={`panel ${styles.panel}`} aria-label="Range and filters">
+    <div className={pageStackClassName} data-testid="insights-view">
+      <section className={panelClassName} aria-label="Range and filters">
         <InsightsFilterBar
           state={state}
           onChange={navigate}
@@ -184,83 +194,86 @@ export function InsightsView() {
             <span>Reading your time zone…</span>
           )}
         </p>
-        <p className={styles.note}>
+        <p className={panelNoteClassName}>
           Failed recalls (the store errored) count in volume but not in the level mix or the selector rates. Rates over few
           recalls are drawn hollow; every point’s tooltip gives its counts.
         </p>
       </section>
 
       {url.invalid !== null ? (
-        <div className={styles.alert} role="alert" data-testid="insights-error">
-          <p>
-            <strong>This link’s settings cannot be read.</strong> {url.invalid}
-          </p>
-          <button type="button" className={styles.button} onClick={reset}>
-            Start over
-          </button>
-        </div>
+        <Notice
+          tone="error"
+          title="This link’s settings cannot be read."
+          data-testid="insights-error"
+          action={
+            <Button size="small" onClick={reset}>
+              Start over
+            </Button>
+          }
+        >
+          {url.invalid}
+        </Notice>
       ) : !data && (insights.isPending || params === null) ? (
-        <div className={`panel ${styles.state}`} role="status" data-testid="insights-loading">
-          <span className={styles.spinner} aria-hidden="true" />
-          <p>Adding up the recalls…</p>
-        </div>
+        <LoadingState className="panel" data-testid="insights-loading">
+          Adding up the recalls…
+        </LoadingState>
       ) : insights.isError && !data ? (
-        <div className={styles.alert} role="alert" data-testid="insights-error">
-          <p>
-            <strong>Could not load the insights.</strong> {errorMessage(insights.error)}
-          </p>
-          <button type="button" className={styles.button} onClick={() => void insights.refetch()}>
-            Try again
-          </button>
-        </div>
+        <ErrorState
+          error={insights.error}
+          title="Could not load the insights."
+          onRetry={() => void insights.refetch()}
+          retryLabel="Try again"
+          data-testid="insights-error"
+        />
       ) : data && scope && selectorChart && levelChart ? (
-        <div className={`${styles.insights} ${stale ? styles.stale : ""}`} aria-busy={stale}>
+        <div className={`${pageStackClassName} ${stale ? styles.stale : ""}`} aria-busy={stale}>
           {insights.isError ? (
-            <div className={styles.alert} role="alert">
-              <p>Could not refresh: {errorMessage(insights.error)}</p>
-              <button type="button" className={styles.button} onClick={() => void insights.refetch()}>
-                Try again
-              </button>
-            </div>
+            <Notice
+              tone="error"
+              action={
+                <Button size="small" onClick={() => void insights.refetch()}>
+                  Try again
+                </Button>
+              }
+            >
+              Could not refresh: {errorMessage(insights.error)}
+            </Notice>
           ) : null}
           {data.totals.recalls === 0 ? (
-            <section className={`panel ${styles.empty}`} data-testid="insights-empty">
-              <p className={styles.emptyTitle}>No recalls in this range{filtered ? " for these filters" : ""}</p>
-              <p className={styles.muted}>
-                Nothing was logged between {rangeText(data)} ({data.tz})
-                {data.filters.store ? ` in store ${data.filters.store}` : ""}
-                {data.filters.selector_model ? ` with selector model ${data.filters.selector_model}` : ""}
-                {filtered && !data.filters.store && !data.filters.selector_model ? " for these filters" : ""}. Widen the time
-                range
-                {filtered ? ", clear the filters," : ""} or run some recalls in the console.
-              </p>
-              <div className={styles.emptyActions}>
-                {filtered || state.range !== DEFAULT_RANGE ? (
-                  <button type="button" className={styles.button} onClick={reset}>
-                    All recalls, default range
-                  </button>
-                ) : null}
-                <Link href="/" className={`${styles.button} ${styles.buttonPrimary}`}>
-                  Open the console
-                </Link>
-              </div>
+            <section className="panel" data-testid="insights-empty">
+              <EmptyState title={`No recalls in this range${filtered ? " for these filters" : ""}`} className={styles.empty}>
+                <p>
+                  Nothing was logged between {rangeText(data)} ({data.tz})
+                  {data.filters.store ? ` in store ${data.filters.store}` : ""}
+                  {data.filters.selector_model ? ` with selector model ${data.filters.selector_model}` : ""}
+                  {filtered && !data.filters.store && !data.filters.selector_model ? " for these filters" : ""}. Widen the time
+                  range
+                  {filtered ? ", clear the filters," : ""} or run some recalls in the console.
+                </p>
+                <div className={styles.emptyActions}>
+                  {filtered || state.range !== DEFAULT_RANGE ? <Button onClick={reset}>All recalls, default range</Button> : null}
+                  <Link href="/" className={buttonClassName({ variant: "primary" })}>
+                    Open the console
+                  </Link>
+                </div>
+              </EmptyState>
             </section>
           ) : (
             <>
               <HeadlineStats totals={data.totals} scope={scope} />
               <LabelStats labels={data.labels} />
               <div className={styles.charts}>
-                <section className={`panel ${styles.panel}`} aria-label="Selector over time">
-                  <div className={styles.chartHead}>
-                    <h2 className={styles.chartTitle}>Selector drop rate</h2>
+                <section className={panelClassName} aria-label="Selector over time">
+                  <div className={panelHeadClassName}>
+                    <h2 className={panelTitleClassName}>Selector drop rate</h2>
                     <span className={`${styles.small} ${styles.muted}`}>Click a bucket to open its recalls</span>
                   </div>
                   <SelectorChart data={selectorChart} onOpenBucket={openBucket} />
-                  {selectorChart.note ? <p className={styles.note}>{selectorChart.note}</p> : null}
+                  {selectorChart.note ? <p className={panelNoteClassName}>{selectorChart.note}</p> : null}
                 </section>
-                <section className={`panel ${styles.panel}`} aria-label="Confidence levels over time">
-                  <div className={styles.chartHead}>
-                    <h2 className={styles.chartTitle}>{judge ? `Level mix under profile ${judge}` : "Confidence level mix"}</h2>
+                <section className={panelClassName} aria-label="Confidence levels over time">
+                  <div className={panelHeadClassName}>
+                    <h2 className={panelTitleClassName}>{judge ? `Level mix under profile ${judge}` : "Confidence level mix"}</h2>
                     {data.judges.length > 1 ? (
                       <FilterSelect
                         label="Judged by"
@@ -277,7 +290,7 @@ export function InsightsView() {
                     )}
                   </div>
                   <LevelChart data={levelChart} onOpenBucket={openBucket} judge={judge} />
-                  {levelChart.note ? <p className={styles.note}>{levelChart.note}</p> : null}
+                  {levelChart.note ? <p className={panelNoteClassName}>{levelChart.note}</p> : null}
                 </section>
               </div>
               <JudgesPanel judges={data.judges} scope={scope} />
@@ -287,7 +300,7 @@ export function InsightsView() {
                 selected={state.bands}
                 onSelect={(key) => navigate({ ...state, bands: key })}
               />
-              <section className={`panel ${styles.panel}`} aria-label="Buckets as a table">
+              <section className={panelClassName} aria-label="Buckets as a table">
                 <BucketTable data={data} scope={scope} />
               </section>
               <StoreTable rows={data.by_store} scope={scope} />

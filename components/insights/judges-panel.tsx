@@ -9,8 +9,10 @@ import Link from "next/link";
 import { countOf, formatCount, formatPercent } from "@/lib/format";
 import { drill, type DrillScope } from "@/lib/insights/links";
 import type { Agreement, JudgeInsight } from "@/lib/insights/schema";
+import { cellNoteClassName, numericCellClassName } from "@/components/ui/table";
+import { panelNoteClassName } from "@/components/ui/panel";
 import styles from "./insights.module.css";
-import { RateCell, Section } from "./table-parts";
+import { InsightsTable, RateCell, Section } from "./table-parts";
 
 const LEVELS = ["high", "moderate", "low", "none"] as const;
 
@@ -20,9 +22,9 @@ function cellsText(a: Agreement, yes: string, no: string): string {
 
 function AgreementCell({ agreement, yes, no, testId }: { agreement: Agreement; yes: string; no: string; testId: string }) {
   return (
-    <td className={styles.num} data-testid={testId} title={cellsText(agreement, yes, no)}>
+    <td className={numericCellClassName} data-testid={testId} title={cellsText(agreement, yes, no)}>
       {formatPercent(agreement.rate)}
-      <span className={styles.sub}>
+      <span className={cellNoteClassName}>
         {agreement.total > 0 ? `${formatCount(agreement.agree)} of ${formatCount(agreement.total)}` : "no data"}
       </span>
     </td>
@@ -41,54 +43,39 @@ export function JudgesPanel({ judges, scope }: { judges: readonly JudgeInsight[]
         </span>
       }
     >
-      <div className={styles.tableScroll}>
-        <table className={styles.table}>
-          <thead>
-            <tr>
-              <th scope="col">Judged by</th>
-              <th scope="col" className={styles.num}>
-                Recalls
-              </th>
+      <InsightsTable
+        columns={[
+          "Judged by",
+          { label: "Recalls", numeric: true },
+          ...LEVELS.map((l) => ({ label: l[0]!.toUpperCase() + l.slice(1), numeric: true })),
+          { label: "Agrees with the selector", numeric: true },
+          { label: "Agrees with labels", numeric: true },
+        ]}
+      >
+        <tbody>
+          {judges.map((j) => (
+            <tr key={j.profile ?? ""} data-testid="judge-row" data-profile={j.profile ?? ""}>
+              <td>
+                <Link
+                  className={styles.cellLink}
+                  href={drill.judge(scope, j.profile)}
+                  title={j.profile ? `Open the recalls profile ${j.profile} judged in History` : "Open these recalls in History"}
+                >
+                  {j.profile ?? "Reference rules"}
+                </Link>
+                <span className={cellNoteClassName}>{j.profile ? "the recalls it judged" : "every recall"}</span>
+              </td>
+              <td className={numericCellClassName}>{formatCount(j.recalls)}</td>
               {LEVELS.map((l) => (
-                <th key={l} scope="col" className={styles.num}>
-                  {l[0]!.toUpperCase() + l.slice(1)}
-                </th>
+                <RateCell key={l} share={j.level_mix?.[l] ?? null} num={j[l]} den={j.recalls} />
               ))}
-              <th scope="col" className={styles.num}>
-                Agrees with the selector
-              </th>
-              <th scope="col" className={styles.num}>
-                Agrees with labels
-              </th>
+              <AgreementCell agreement={j.selector} yes="kept some" no="kept none" testId="judge-selector" />
+              <AgreementCell agreement={j.labels} yes="labeled present" no="labeled absent" testId="judge-labels" />
             </tr>
-          </thead>
-          <tbody>
-            {judges.map((j) => (
-              <tr key={j.profile ?? ""} data-testid="judge-row" data-profile={j.profile ?? ""}>
-                <td>
-                  <Link
-                    className={styles.cellLink}
-                    href={drill.judge(scope, j.profile)}
-                    title={
-                      j.profile ? `Open the recalls profile ${j.profile} judged in History` : "Open these recalls in History"
-                    }
-                  >
-                    {j.profile ?? "Reference rules"}
-                  </Link>
-                  <span className={styles.sub}>{j.profile ? "the recalls it judged" : "every recall"}</span>
-                </td>
-                <td className={styles.num}>{formatCount(j.recalls)}</td>
-                {LEVELS.map((l) => (
-                  <RateCell key={l} share={j.level_mix?.[l] ?? null} num={j[l]} den={j.recalls} />
-                ))}
-                <AgreementCell agreement={j.selector} yes="kept some" no="kept none" testId="judge-selector" />
-                <AgreementCell agreement={j.labels} yes="labeled present" no="labeled absent" testId="judge-labels" />
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
-      <p className={styles.note}>
+          ))}
+        </tbody>
+      </InsightsTable>
+      <p className={panelNoteClassName}>
         A level is worth reading when high or moderate, weak when low or none. It agrees with the selector when a worth-reading
         level kept some result or a weak one kept none (over the recalls the selector ran on that state both counts), and with a
         label when a worth-reading level was labeled “something relevant present” or a weak one “nothing present” (unsure labels

@@ -6,8 +6,10 @@ import { countOf, formatCount, formatPercent, shortenId } from "@/lib/format";
 import { drill, type DrillScope } from "@/lib/insights/links";
 import type { InsightsResponse, InsightStats } from "@/lib/insights/schema";
 import { selectorReasonKindLabel, selectorReasonLabel } from "@/lib/recall/selector-reasons";
+import { cellNoteClassName, numericCellClassName } from "@/components/ui/table";
+import { panelNoteClassName } from "@/components/ui/panel";
 import styles from "./insights.module.css";
-import { Section } from "./table-parts";
+import { InsightsTable, Section } from "./table-parts";
 
 export function ReasonTable({
   rows,
@@ -37,46 +39,32 @@ export function ReasonTable({
       ) : (
         <>
           {rest.length > 0 ? (
-            <div className={styles.tableScroll}>
-              <table className={styles.table}>
-                <thead>
-                  <tr>
-                    <th scope="col">Reason</th>
-                    <th scope="col">Kind</th>
-                    <th scope="col" className={styles.num}>
-                      Recalls
-                    </th>
-                    <th scope="col" className={styles.num}>
-                      Share
-                    </th>
+            <InsightsTable columns={["Reason", "Kind", { label: "Recalls", numeric: true }, { label: "Share", numeric: true }]}>
+              <tbody>
+                {rest.map((row) => (
+                  <tr key={row.reason ?? "(none)"} data-testid="reason-row" data-reason={row.reason ?? ""} data-kind={row.kind}>
+                    <td>
+                      <Link
+                        className={styles.cellLink}
+                        href={drill.reason(scope, row.reason)}
+                        title="Open these recalls in History"
+                      >
+                        {selectorReasonLabel(row.reason)}
+                      </Link>
+                      {row.reason ? <span className={`${cellNoteClassName} ${styles.mono}`}>{row.reason}</span> : null}
+                    </td>
+                    <td>{selectorReasonKindLabel(row.kind)}</td>
+                    <td className={numericCellClassName}>{formatCount(row.recalls)}</td>
+                    <td className={numericCellClassName}>{formatPercent(row.share)}</td>
                   </tr>
-                </thead>
-                <tbody>
-                  {rest.map((row) => (
-                    <tr key={row.reason ?? "(none)"} data-testid="reason-row" data-reason={row.reason ?? ""} data-kind={row.kind}>
-                      <td>
-                        <Link
-                          className={styles.cellLink}
-                          href={drill.reason(scope, row.reason)}
-                          title="Open these recalls in History"
-                        >
-                          {selectorReasonLabel(row.reason)}
-                        </Link>
-                        {row.reason ? <span className={`${styles.sub} ${styles.mono}`}>{row.reason}</span> : null}
-                      </td>
-                      <td>{selectorReasonKindLabel(row.kind)}</td>
-                      <td className={styles.num}>{formatCount(row.recalls)}</td>
-                      <td className={styles.num}>{formatPercent(row.share)}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
+                ))}
+              </tbody>
+            </InsightsTable>
           ) : (
             <p className={styles.tableEmpty}>Whenever a selector was asked for, it ran.</p>
           )}
           {off.length > 0 ? (
-            <p className={styles.note} data-testid="reason-off">
+            <p className={panelNoteClassName} data-testid="reason-off">
               Off by choice (no selector asked for):{" "}
               <Link href={drill.reason(scope, "disabled")} data-testid="reason-row" data-reason="disabled" data-kind="off">
                 {countOf(offCount, "recall")}
@@ -96,58 +84,49 @@ export function DroppedTable({ data, scope }: { data: InsightsResponse["most_dro
       {data.items.length === 0 ? (
         <p className={styles.tableEmpty}>The selector dropped no listed memory in this range.</p>
       ) : (
-        <div className={styles.tableScroll}>
-          <table className={styles.table}>
-            <thead>
-              <tr>
-                <th scope="col">Memory</th>
-                <th scope="col">Store</th>
-                <th scope="col" className={styles.num}>
-                  Dropped
-                </th>
-                <th scope="col" className={styles.num}>
-                  Kept
-                </th>
-                <th scope="col" className={styles.num}>
-                  Drop share
-                </th>
+        <InsightsTable
+          columns={[
+            "Memory",
+            "Store",
+            { label: "Dropped", numeric: true },
+            { label: "Kept", numeric: true },
+            { label: "Drop share", numeric: true },
+          ]}
+        >
+          <tbody>
+            {data.items.map((row) => (
+              <tr
+                key={`${row.store}\u0000${row.memory_id}`}
+                data-testid="dropped-row"
+                data-memory-id={row.memory_id}
+                data-store={row.store}
+              >
+                <td className={styles.queryCell}>
+                  <Link
+                    className={styles.cellLink}
+                    href={drill.droppedMemory(scope, row.store, row.memory_id)}
+                    title="Open the recalls that dropped this memory in History"
+                  >
+                    <span className={styles.ellipsis}>{row.summary ?? "(summary unknown)"}</span>
+                  </Link>
+                  <span className={`${cellNoteClassName} ${styles.mono}`} title={row.memory_id}>
+                    {shortenId(row.memory_id, 28, 18, 8)}
+                  </span>
+                </td>
+                <td>{row.store}</td>
+                <td className={numericCellClassName} data-testid="dropped-count">
+                  {formatCount(row.dropped)}
+                </td>
+                <td className={numericCellClassName} data-testid="kept-count">
+                  {formatCount(row.kept)}
+                </td>
+                <td className={numericCellClassName}>{formatPercent(row.drop_share)}</td>
               </tr>
-            </thead>
-            <tbody>
-              {data.items.map((row) => (
-                <tr
-                  key={`${row.store}\u0000${row.memory_id}`}
-                  data-testid="dropped-row"
-                  data-memory-id={row.memory_id}
-                  data-store={row.store}
-                >
-                  <td className={styles.queryCell}>
-                    <Link
-                      className={styles.cellLink}
-                      href={drill.droppedMemory(scope, row.store, row.memory_id)}
-                      title="Open the recalls that dropped this memory in History"
-                    >
-                      <span className={styles.ellipsis}>{row.summary ?? "(summary unknown)"}</span>
-                    </Link>
-                    <span className={`${styles.sub} ${styles.mono}`} title={row.memory_id}>
-                      {shortenId(row.memory_id, 28, 18, 8)}
-                    </span>
-                  </td>
-                  <td>{row.store}</td>
-                  <td className={styles.num} data-testid="dropped-count">
-                    {formatCount(row.dropped)}
-                  </td>
-                  <td className={styles.num} data-testid="kept-count">
-                    {formatCount(row.kept)}
-                  </td>
-                  <td className={styles.num}>{formatPercent(row.drop_share)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+            ))}
+          </tbody>
+        </InsightsTable>
       )}
-      <p className={styles.note} data-testid="cap-note">
+      <p className={panelNoteClassName} data-testid="cap-note">
         Counted from each recall’s list of dropped ids, which stops at 20, so a memory can be dropped more often than shown
         {data.unlisted_drops > 0 ? <> ({countOf(data.unlisted_drops, "drop")} in this range are not itemized)</> : null}. Kept =
         the selector ran, the memory was on the page and stayed.

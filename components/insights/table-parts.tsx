@@ -8,16 +8,22 @@
 import type { ReactNode } from "react";
 import { formatCount, formatPercent } from "@/lib/format";
 import type { InsightStats } from "@/lib/insights/schema";
-import styles from "./insights.module.css";
+import { cellNoteClassName, DataTable, numericCellClassName, type DataTableProps } from "@/components/ui/table";
+import { PanelHead, panelClassName } from "@/components/ui/panel";
 
 /** "70% (7 of 10)", or "—" with nothing under it. */
 export function RateCell({ share, num, den }: { share: number | null; num: number; den: number }) {
   return (
-    <td className={styles.num}>
+    <td className={numericCellClassName}>
       {formatPercent(share)}
-      <span className={styles.sub}>{den > 0 ? `${formatCount(num)} of ${formatCount(den)}` : "no data"}</span>
+      <span className={cellNoteClassName}>{den > 0 ? `${formatCount(num)} of ${formatCount(den)}` : "no data"}</span>
     </td>
   );
+}
+
+/** Every Insights table: a DataTable whose cells align to their top line (most have a second line) and light up under the pointer. */
+export function InsightsTable(props: Omit<DataTableProps, "alignTop" | "hoverRows">) {
+  return <DataTable alignTop hoverRows {...props} />;
 }
 
 export function Section({
@@ -32,11 +38,8 @@ export function Section({
   children: ReactNode;
 }) {
   return (
-    <section className={`panel ${styles.panel}`} data-testid={testId} aria-label={title}>
-      <div className={styles.sectionHead}>
-        <h2 className={styles.sectionTitle}>{title}</h2>
-        {aside}
-      </div>
+    <section className={panelClassName} data-testid={testId} aria-label={title}>
+      <PanelHead title={title} aside={aside} />
       {children}
     </section>
   );
@@ -47,12 +50,12 @@ const STAT_COLUMNS = {
   recalls: {
     head: "Recalls",
     cell: (row: InsightStats, showNoneFailed: boolean) => (
-      <td className={styles.num}>
+      <td className={numericCellClassName}>
         {formatCount(row.recalls)}
         {row.failed > 0 ? (
-          <span className={styles.sub}>{formatCount(row.failed)} failed</span>
+          <span className={cellNoteClassName}>{formatCount(row.failed)} failed</span>
         ) : showNoneFailed ? (
-          <span className={styles.sub}>none failed</span>
+          <span className={cellNoteClassName}>none failed</span>
         ) : null}
       </td>
     ),
@@ -61,7 +64,7 @@ const STAT_COLUMNS = {
     head: "Selector ran",
     cell: (row: InsightStats) => <RateCell share={row.applied_rate} num={row.applied} den={row.ok} />,
   },
-  ran_on: { head: "Ran on", cell: (row: InsightStats) => <td className={styles.num}>{formatCount(row.applied)}</td> },
+  ran_on: { head: "Ran on", cell: (row: InsightStats) => <td className={numericCellClassName}>{formatCount(row.applied)}</td> },
   drop_rate: {
     head: "Drop rate",
     cell: (row: InsightStats) => <RateCell share={row.drop_rate} num={row.dropped} den={row.kept + row.dropped} />,
@@ -102,33 +105,21 @@ export function StatsTable<R extends InsightStats>({
   showNoneFailed = false,
 }: StatsTableProps<R>) {
   return (
-    <div className={styles.tableScroll}>
-      <table className={styles.table}>
-        <thead>
-          <tr>
-            <th scope="col">{first.head}</th>
-            {columns.map((c) => (
-              <th key={c} scope="col" className={styles.num}>
-                {STAT_COLUMNS[c].head}
-              </th>
-            ))}
-          </tr>
-        </thead>
-        <tbody>
-          {rows.map((row) => {
-            const { key, ...data } = rowProps(row);
-            return (
-              <tr key={key} {...data}>
-                <td>{first.cell(row)}</td>
-                {columns.map((c) => (
-                  <StatCell key={c} column={c} row={row} showNoneFailed={showNoneFailed} />
-                ))}
-              </tr>
-            );
-          })}
-        </tbody>
-      </table>
-    </div>
+    <InsightsTable columns={[first.head, ...columns.map((c) => ({ key: c, label: STAT_COLUMNS[c].head, numeric: true }))]}>
+      <tbody>
+        {rows.map((row) => {
+          const { key, ...data } = rowProps(row);
+          return (
+            <tr key={key} {...data}>
+              <td>{first.cell(row)}</td>
+              {columns.map((c) => (
+                <StatCell key={c} column={c} row={row} showNoneFailed={showNoneFailed} />
+              ))}
+            </tr>
+          );
+        })}
+      </tbody>
+    </InsightsTable>
   );
 }
 

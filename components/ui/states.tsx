@@ -6,9 +6,17 @@ import { Notice } from "./notice";
 import styles from "./ui.module.css";
 
 /** While something loads: says what, with a spinner that stops for reduced motion. */
-export function LoadingState({ children = "Loading…", className }: { children?: ReactNode; className?: string }) {
+export function LoadingState({
+  children = "Loading…",
+  className,
+  "data-testid": testId,
+}: {
+  children?: ReactNode;
+  className?: string;
+  "data-testid"?: string;
+}) {
   return (
-    <p className={classNames(styles.state, className)} role="status" aria-live="polite">
+    <p className={classNames(styles.state, className)} role="status" aria-live="polite" data-testid={testId}>
       <span className={styles.spinner} aria-hidden="true" />
       {children}
     </p>
@@ -43,22 +51,27 @@ export function ErrorState({
   error,
   title = "Could not load this.",
   onRetry,
+  retryLabel = "Retry",
   className,
+  "data-testid": testId,
 }: {
   error: unknown;
   title?: ReactNode;
   onRetry?: () => void;
+  retryLabel?: string;
   className?: string;
+  "data-testid"?: string;
 }) {
   return (
     <Notice
       tone="error"
       title={title}
       className={className}
+      data-testid={testId}
       action={
         onRetry ? (
           <Button size="small" onClick={onRetry}>
-            Retry
+            {retryLabel}
           </Button>
         ) : null
       }
