@@ -5,7 +5,7 @@ import { useRouter } from "next/navigation";
 import type { MouseEvent } from "react";
 import { LevelBadge } from "@/components/recall/level-badge";
 import { Badge } from "@/components/ui/badge";
-import { visuallyHiddenClassName } from "@/components/ui/visually-hidden";
+import { DataTable, numericCellClassName, type DataTableColumn } from "@/components/ui/table";
 import type { HistoryItem } from "@/lib/recall-log/history";
 import { formatNumber, formatScore, MISSING } from "@/lib/format";
 import { levelWord, selectorReasonText, topScoreLabel, topScoreUnit } from "@/lib/recall-log/format";
@@ -160,17 +160,23 @@ function HistoryRow({ item, selection }: { item: HistoryItem; selection?: Select
           </Badge>
         ) : null}
       </td>
-      <td className={styles.num} title={top.title} data-testid="history-top-score" data-unit={top.unit} data-caption="top">
+      <td
+        className={numericCellClassName}
+        title={top.title}
+        data-testid="history-top-score"
+        data-unit={top.unit}
+        data-caption="top"
+      >
         {top.value}
         {top.unit ? <span className={styles.unit}> {top.unit}</span> : null}
       </td>
-      <td className={`${styles.num} ${styles.secondary}`} data-caption="prominence">
+      <td className={`${numericCellClassName} ${styles.secondary}`} data-caption="prominence">
         {formatScore(item.prominence)}
       </td>
       <td className={`${styles.nowrap} ${styles.secondary}`} data-testid="history-mode">
         {item.search_mode} · k {item.k}
       </td>
-      <td className={`${styles.num} ${styles.secondary}`} data-caption="results">
+      <td className={`${numericCellClassName} ${styles.secondary}`} data-caption="results">
         {failed ? MISSING : item.returned_count}
       </td>
       <td className={styles.nowrap} title={selector.title} data-testid="history-selector" data-caption="selector">
@@ -179,7 +185,7 @@ function HistoryRow({ item, selection }: { item: HistoryItem; selection?: Select
         </span>
         {selector.model ? <span className={styles.subline}>{selector.model}</span> : null}
       </td>
-      <td className={`${styles.num} ${styles.nowrap} ${styles.secondary}`} data-caption="latency">
+      <td className={`${numericCellClassName} ${styles.nowrap} ${styles.secondary}`} data-caption="latency">
         {item.latency_ms === null ? MISSING : `${formatNumber(item.latency_ms, 1)} ms`}
       </td>
       <td
@@ -197,70 +203,59 @@ function HistoryRow({ item, selection }: { item: HistoryItem; selection?: Select
 
 export function HistoryTable({ items, busy, selection }: { items: HistoryItem[]; busy: boolean; selection?: Selection }) {
   const allSelected = selection !== undefined && items.length > 0 && items.every((i) => selection.selected.has(i.id));
+  const columns: DataTableColumn[] = [
+    ...(selection
+      ? [
+          {
+            key: "select",
+            className: styles.selectCell,
+            label: (
+              <input
+                type="checkbox"
+                checked={allSelected}
+                onChange={() => selection.onToggleAll(items, !allSelected)}
+                aria-label={allSelected ? "Unselect the recalls shown" : "Select the recalls shown"}
+                data-testid="history-select-all"
+              />
+            ),
+          },
+        ]
+      : []),
+    { label: "Time", className: styles.secondary },
+    { label: "Store", className: styles.secondary },
+    "Query",
+    { label: "Level", title: "The reference level, and the level under the store's profile when it has one" },
+    {
+      label: "Top score",
+      numeric: true,
+      title: "The best candidate's score, with its scale: cos = raw cosine, BM25 = raw keyword score, hyb = hybrid score",
+    },
+    { label: "Prominence", numeric: true, className: styles.secondary },
+    { label: "Mode · k", className: styles.secondary, title: "Search mode and k (results asked for)" },
+    { label: "Results", numeric: true, className: styles.secondary, title: "Results on the returned page" },
+    { label: "Selector", title: "Kept and dropped by the selector, and its model" },
+    { label: "Latency", numeric: true, className: styles.secondary },
+    {
+      label: "Label",
+      className: styles.secondary,
+      title: "Relevance label: present (a relevant memory was there), absent, unsure",
+    },
+  ];
   return (
-    <div className={styles.tableScroll}>
-      <table className={styles.table} data-testid="history-table" aria-busy={busy}>
-        <caption className={visuallyHiddenClassName}>Logged recalls, newest first. Each query opens the recall.</caption>
-        <thead>
-          <tr>
-            {selection ? (
-              <th scope="col" className={styles.selectCell}>
-                <input
-                  type="checkbox"
-                  checked={allSelected}
-                  onChange={() => selection.onToggleAll(items, !allSelected)}
-                  aria-label={allSelected ? "Unselect the recalls shown" : "Select the recalls shown"}
-                  data-testid="history-select-all"
-                />
-              </th>
-            ) : null}
-            <th scope="col" className={styles.secondary}>
-              Time
-            </th>
-            <th scope="col" className={styles.secondary}>
-              Store
-            </th>
-            <th scope="col">Query</th>
-            <th scope="col" title="The reference level, and the level under the store's profile when it has one">
-              Level
-            </th>
-            <th
-              scope="col"
-              className={styles.num}
-              title="The best candidate's score, with its scale: cos = raw cosine, BM25 = raw keyword score, hyb = hybrid score"
-            >
-              Top score
-            </th>
-            <th scope="col" className={`${styles.num} ${styles.secondary}`}>
-              Prominence
-            </th>
-            <th scope="col" className={styles.secondary} title="Search mode and k (results asked for)">
-              Mode · k
-            </th>
-            <th scope="col" className={`${styles.num} ${styles.secondary}`} title="Results on the returned page">
-              Results
-            </th>
-            <th scope="col" title="Kept and dropped by the selector, and its model">
-              Selector
-            </th>
-            <th scope="col" className={`${styles.num} ${styles.secondary}`}>
-              Latency
-            </th>
-            <th
-              scope="col"
-              className={styles.secondary}
-              title="Relevance label: present (a relevant memory was there), absent, unsure"
-            >
-              Label
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {items.map((item) => (
-            <HistoryRow key={item.id} item={item} selection={selection} />
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <DataTable
+      className={styles.table}
+      data-testid="history-table"
+      busy={busy}
+      bleed
+      columns={columns}
+      caption="Logged recalls, newest first. Each query opens the recall."
+      captionHidden
+    >
+      <tbody>
+        {items.map((item) => (
+          <HistoryRow key={item.id} item={item} selection={selection} />
+        ))}
+      </tbody>
+    </DataTable>
   );
 }

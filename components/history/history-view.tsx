@@ -27,12 +27,31 @@ import {
   writeHistoryUrl,
   type HistoryUrlState,
 } from "./history-url";
+import { pageStackClassName, panelClassName } from "@/components/ui/panel";
 import styles from "./history.module.css";
 import { plural } from "@/lib/format";
 
 const EMPTY_STATE: HistoryUrlState = { filters: {}, range: null };
 
 /** The filtered history as a file (streamed by the server, however many recalls match). */
+/** The three exports of what the filters select (lib/recall-log/export.ts writes them). */
+const EXPORTS = [
+  { format: "csv", testId: "export-csv", label: "Export CSV", title: "One row per recall: the table's columns" },
+  {
+    format: "candidates",
+    testId: "export-candidates",
+    label: "Export candidates CSV",
+    title: "One row per candidate: rank, memory id, raw cosine, BM25, hybrid, in pool, returned, dropped, relevant label",
+  },
+  {
+    format: "jsonl",
+    testId: "export-jsonl",
+    label: "Export JSONL",
+    title:
+      "Every recall whole, one a line: request, results and dropped results, candidates with every score, confidence with its trace, selector block and trace, labels",
+  },
+] as const;
+
 function exportHref(filters: Parameters<typeof historyFilterParams>[0], format: "csv" | "jsonl" | "candidates"): string {
   const params = historyFilterParams(filters);
   params.set("format", format);
@@ -128,8 +147,8 @@ export function HistoryView() {
   }
 
   return (
-    <div className={styles.history}>
-      <section className={`panel ${styles.panel}`} aria-label="Recall history">
+    <div className={pageStackClassName}>
+      <section className={panelClassName} aria-label="Recall history">
         <HistoryFilterBar
           state={state}
           onChange={navigate}
@@ -154,37 +173,20 @@ export function HistoryView() {
             <Button onClick={refresh} disabled={url.invalid !== null || list.isFetching}>
               Refresh
             </Button>
-            {url.invalid === null ? (
-              <>
-                <a
-                  className={buttonClassName({ variant: "ghost" })}
-                  href={exportHref(filters, "csv")}
-                  download
-                  data-testid="export-csv"
-                  title="One row per recall: the table's columns"
-                >
-                  Export CSV
-                </a>
-                <a
-                  className={buttonClassName({ variant: "ghost" })}
-                  href={exportHref(filters, "candidates")}
-                  download
-                  data-testid="export-candidates"
-                  title="One row per candidate: rank, memory id, raw cosine, BM25, hybrid, in pool, returned, dropped, relevant label"
-                >
-                  Export candidates CSV
-                </a>
-                <a
-                  className={buttonClassName({ variant: "ghost" })}
-                  href={exportHref(filters, "jsonl")}
-                  download
-                  data-testid="export-jsonl"
-                  title="Every recall whole, one a line: request, results and dropped results, candidates with every score, confidence with its trace, selector block and trace, labels"
-                >
-                  Export JSONL
-                </a>
-              </>
-            ) : null}
+            {url.invalid === null
+              ? EXPORTS.map((e) => (
+                  <a
+                    key={e.format}
+                    className={buttonClassName({ variant: "ghost" })}
+                    href={exportHref(filters, e.format)}
+                    download
+                    data-testid={e.testId}
+                    title={e.title}
+                  >
+                    {e.label}
+                  </a>
+                ))
+              : null}
           </div>
         </div>
 

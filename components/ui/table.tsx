@@ -24,11 +24,12 @@ export type DataTableColumn =
     };
 
 export interface DataTableProps extends TableHTMLAttributes<HTMLTableElement> {
-  /** The header row; without it the caller writes its own `<thead>` among the children. */
+  /** The header row; without it the caller writes its own `<thead>` among the children (a `<caption>` then goes in `caption`, which comes first). */
   columns?: readonly DataTableColumn[];
-  /** Shown above the table in small muted text (a visually hidden caption is a `<caption>` child). */
+  /** The table's `<caption>`: small muted text above it, or heard only with `captionHidden`. */
   caption?: ReactNode;
   captionId?: string;
+  captionHidden?: boolean;
   /** Cells align to their top line (cells with a second line) instead of their middle. */
   alignTop?: boolean;
   /** Rows light up under the pointer. */
@@ -82,6 +83,7 @@ export function DataTable({
   columns,
   caption,
   captionId,
+  captionHidden = false,
   alignTop = false,
   hoverRows = false,
   busy,
@@ -100,7 +102,7 @@ export function DataTable({
         {...rest}
       >
         {caption ? (
-          <caption className={styles.tableCaption} id={captionId}>
+          <caption className={captionHidden ? styles.visuallyHidden : styles.tableCaption} id={captionId}>
             {caption}
           </caption>
         ) : null}
