@@ -9,6 +9,9 @@ import { errorMessage } from "@/lib/queries/fetch-json";
 import { useEvalRun } from "@/lib/queries/use-eval";
 import { fmt, fmtDelta, RunStatus, settingsText } from "./run-status";
 import { Notice } from "@/components/ui/notice";
+import { numericCellClassName } from "@/components/ui/table";
+import { EvaluateTable } from "./evaluate-table";
+import { pageStackClassName, panelClassName } from "@/components/ui/panel";
 import styles from "./evaluate.module.css";
 
 /** Two runs side by side (`?a=&b=`): metric deltas, per-query rank and level, flipped verdicts. */
@@ -36,8 +39,8 @@ export function CompareView() {
     ? comparison.rows.filter((r) => r.flipped || r.rank_a !== r.rank_b || r.level_a !== r.level_b)
     : comparison.rows;
   return (
-    <div className={styles.stack}>
-      <section className={`panel ${styles.panel}`} aria-label="The two runs">
+    <div className={pageStackClassName}>
+      <section className={`${panelClassName} ${styles.headings}`} aria-label="The two runs">
         {(["A", "B"] as const).map((label, i) => {
           const run = i === 0 ? a.data : b.data;
           return (
@@ -53,11 +56,11 @@ export function CompareView() {
           <Notice tone="warning">These runs are over different sets; rows are matched by position only.</Notice>
         ) : null}
       </section>
-      <section className={`panel ${styles.panel}`} aria-labelledby="deltas-h">
+      <section className={`${panelClassName} ${styles.headings}`} aria-labelledby="deltas-h">
         <h2 id="deltas-h">Metric deltas (B − A)</h2>
         <DeltaTable deltas={[...comparison.deltas, ...comparison.aucDeltas]} />
       </section>
-      <section className={`panel ${styles.panel}`} aria-labelledby="rows-h">
+      <section className={`${panelClassName} ${styles.headings}`} aria-labelledby="rows-h">
         <div className={styles.row} style={{ justifyContent: "space-between" }}>
           <h2 id="rows-h">
             Per query: <span data-testid="flipped-count">{comparison.flipped}</span> verdicts flipped, {comparison.rankChanged}{" "}
@@ -71,61 +74,51 @@ export function CompareView() {
         {rows.length === 0 ? (
           <p className={styles.muted}>No query changed between the two runs.</p>
         ) : (
-          <div className={styles.tableScroll}>
-            <table className={styles.table} data-testid="compare-table">
-              <thead>
-                <tr>
-                  <th scope="col">#</th>
-                  <th scope="col">Query</th>
-                  <th scope="col">Kind</th>
-                  <th scope="col" className={styles.num}>
-                    Rank A → B
-                  </th>
-                  <th scope="col">Level A</th>
-                  <th scope="col">Level B</th>
-                  <th scope="col">Verdict</th>
+          <EvaluateTable
+            data-testid="compare-table"
+            columns={["#", "Query", "Kind", { label: "Rank A → B", numeric: true }, "Level A", "Level B", "Verdict"]}
+          >
+            <tbody>
+              {rows.map((r) => (
+                <tr key={r.position} data-flipped={r.flipped}>
+                  <td className={numericCellClassName}>{r.position + 1}</td>
+                  <td>{r.query}</td>
+                  <td className={styles.small}>{r.kind ?? "—"}</td>
+                  <td className={numericCellClassName}>
+                    {r.present ? `${r.rank_a ?? "missed"} → ${r.rank_b ?? "missed"}` : "n/a"}
+                  </td>
+                  <td>
+                    {r.recall_a ? (
+                      <Link href={`/recalls/${r.recall_a}`}>
+                        <LevelBadge level={r.level_a} />
+                      </Link>
+                    ) : (
+                      "—"
+                    )}
+                  </td>
+                  <td>
+                    {r.recall_b ? (
+                      <Link href={`/recalls/${r.recall_b}`}>
+                        <LevelBadge level={r.level_b} />
+                      </Link>
+                    ) : (
+                      "—"
+                    )}
+                  </td>
+                  <td className={styles.small}>
+                    {r.flipped ? (
+                      <span className={r.flip_correct ? styles.positive : styles.negative}>
+                        flipped to {r.verdict_b === "worth_reading" ? "worth reading" : "go external"} (
+                        {r.flip_correct ? "now right" : "now wrong"})
+                      </span>
+                    ) : (
+                      "same"
+                    )}
+                  </td>
                 </tr>
-              </thead>
-              <tbody>
-                {rows.map((r) => (
-                  <tr key={r.position} data-flipped={r.flipped}>
-                    <td className={styles.num}>{r.position + 1}</td>
-                    <td>{r.query}</td>
-                    <td className={styles.small}>{r.kind ?? "—"}</td>
-                    <td className={styles.num}>{r.present ? `${r.rank_a ?? "missed"} → ${r.rank_b ?? "missed"}` : "n/a"}</td>
-                    <td>
-                      {r.recall_a ? (
-                        <Link href={`/recalls/${r.recall_a}`}>
-                          <LevelBadge level={r.level_a} />
-                        </Link>
-                      ) : (
-                        "—"
-                      )}
-                    </td>
-                    <td>
-                      {r.recall_b ? (
-                        <Link href={`/recalls/${r.recall_b}`}>
-                          <LevelBadge level={r.level_b} />
-                        </Link>
-                      ) : (
-                        "—"
-                      )}
-                    </td>
-                    <td className={styles.small}>
-                      {r.flipped ? (
-                        <span className={r.flip_correct ? styles.positive : styles.negative}>
-                          flipped to {r.verdict_b === "worth_reading" ? "worth reading" : "go external"} (
-                          {r.flip_correct ? "now right" : "now wrong"})
-                        </span>
-                      ) : (
-                        "same"
-                      )}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+              ))}
+            </tbody>
+          </EvaluateTable>
         )}
       </section>
     </div>
@@ -134,35 +127,24 @@ export function CompareView() {
 
 function DeltaTable({ deltas }: { deltas: MetricDelta[] }) {
   return (
-    <table className={styles.table} data-testid="delta-table">
-      <thead>
-        <tr>
-          <th scope="col">Metric</th>
-          <th scope="col" className={styles.num}>
-            A
-          </th>
-          <th scope="col" className={styles.num}>
-            B
-          </th>
-          <th scope="col" className={styles.num}>
-            B − A
-          </th>
-        </tr>
-      </thead>
+    <EvaluateTable
+      data-testid="delta-table"
+      columns={["Metric", { label: "A", numeric: true }, { label: "B", numeric: true }, { label: "B − A", numeric: true }]}
+    >
       <tbody>
         {deltas.map((d) => (
           <tr key={d.key}>
             <th scope="row">{d.label}</th>
-            <td className={styles.num}>{fmt(d.a)}</td>
-            <td className={styles.num}>{fmt(d.b)}</td>
+            <td className={numericCellClassName}>{fmt(d.a)}</td>
+            <td className={numericCellClassName}>{fmt(d.b)}</td>
             <td
-              className={`${styles.num} ${d.delta && d.delta > 0 ? styles.positive : d.delta && d.delta < 0 ? styles.negative : ""}`}
+              className={`${numericCellClassName} ${d.delta && d.delta > 0 ? styles.positive : d.delta && d.delta < 0 ? styles.negative : ""}`}
             >
               {fmtDelta(d.delta)}
             </td>
           </tr>
         ))}
       </tbody>
-    </table>
+    </EvaluateTable>
   );
 }

@@ -11,6 +11,9 @@ import { RunStatus, settingsText } from "./run-status";
 import { buttonClassName } from "@/components/ui/button";
 import { controlClassName, Field } from "@/components/ui/field";
 import { Notice } from "@/components/ui/notice";
+import { numericCellClassName } from "@/components/ui/table";
+import { EvaluateTable } from "./evaluate-table";
+import { pageStackClassName, panelClassName, panelColumnClassName } from "@/components/ui/panel";
 import styles from "./evaluate.module.css";
 
 /**
@@ -19,7 +22,7 @@ import styles from "./evaluate.module.css";
  */
 export function EvaluateView() {
   return (
-    <div className={styles.stack}>
+    <div className={pageStackClassName}>
       <StartRunPanel />
       <RunsPanel />
       <DatasetsPanel />
@@ -52,7 +55,7 @@ function StartRunPanel() {
   };
 
   return (
-    <section className={`panel ${styles.panel}`} aria-labelledby={`${id}-h`}>
+    <section className={`${panelClassName} ${styles.headings}`} aria-labelledby={`${id}-h`}>
       <h2 id={`${id}-h`}>Start a run</h2>
       <p className={`${styles.hint}`}>
         Every query of the set runs through the console&apos;s recall and is logged (source &ldquo;eval&rdquo;), so each row of
@@ -152,7 +155,7 @@ function RunsPanel() {
   const [picked, setPicked] = useState<string[]>([]);
   const toggle = (id: string) => setPicked((p) => (p.includes(id) ? p.filter((x) => x !== id) : [...p.slice(-1), id]));
   return (
-    <section className={`panel ${styles.panel}`} aria-labelledby="runs-h">
+    <section className={`${panelClassName} ${styles.headings}`} aria-labelledby="runs-h">
       <div className={styles.row} style={{ justifyContent: "space-between" }}>
         <h2 id="runs-h">Runs</h2>
         {picked.length === 2 ? (
@@ -170,41 +173,30 @@ function RunsPanel() {
       ) : runs.data.runs.length === 0 ? (
         <p className={styles.muted}>No run yet. Start one above: the demo set runs in about a minute.</p>
       ) : (
-        <div className={styles.tableScroll}>
-          <table className={styles.table} data-testid="runs-table">
-            <thead>
-              <tr>
-                <th scope="col">Compare</th>
-                <th scope="col">Run</th>
-                <th scope="col">Set</th>
-                <th scope="col">Settings</th>
-                <th scope="col">Status</th>
+        <EvaluateTable data-testid="runs-table" columns={["Compare", "Run", "Set", "Settings", "Status"]}>
+          <tbody>
+            {runs.data.runs.map((run) => (
+              <tr key={run.id}>
+                <td>
+                  <input
+                    type="checkbox"
+                    aria-label={`Compare run ${run.id.slice(0, 8)}`}
+                    checked={picked.includes(run.id)}
+                    onChange={() => toggle(run.id)}
+                  />
+                </td>
+                <td>
+                  <Link href={`/evaluate/runs/${run.id}`}>{new Date(run.created_at).toLocaleString()}</Link>
+                </td>
+                <td>{run.dataset.name}</td>
+                <td className={styles.small}>{settingsText(run.settings)}</td>
+                <td>
+                  <RunStatus run={run} />
+                </td>
               </tr>
-            </thead>
-            <tbody>
-              {runs.data.runs.map((run) => (
-                <tr key={run.id}>
-                  <td>
-                    <input
-                      type="checkbox"
-                      aria-label={`Compare run ${run.id.slice(0, 8)}`}
-                      checked={picked.includes(run.id)}
-                      onChange={() => toggle(run.id)}
-                    />
-                  </td>
-                  <td>
-                    <Link href={`/evaluate/runs/${run.id}`}>{new Date(run.created_at).toLocaleString()}</Link>
-                  </td>
-                  <td>{run.dataset.name}</td>
-                  <td className={styles.small}>{settingsText(run.settings)}</td>
-                  <td>
-                    <RunStatus run={run} />
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+            ))}
+          </tbody>
+        </EvaluateTable>
       )}
     </section>
   );
@@ -213,7 +205,7 @@ function RunsPanel() {
 function DatasetsPanel() {
   const sets = useDatasets();
   return (
-    <section className={`panel ${styles.panel}`} aria-labelledby="sets-h">
+    <section className={`${panelClassName} ${styles.headings}`} aria-labelledby="sets-h">
       <h2 id="sets-h">Labeled sets</h2>
       {sets.isPending ? (
         <p role="status">Loading sets…</p>
@@ -222,40 +214,34 @@ function DatasetsPanel() {
       ) : sets.data.datasets.length === 0 ? (
         <p className={styles.muted}>No labeled set yet. Upload one below.</p>
       ) : (
-        <div className={styles.tableScroll}>
-          <table className={styles.table} data-testid="sets-table">
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">From</th>
-                <th scope="col" className={styles.num}>
-                  Queries
-                </th>
-                <th scope="col" className={styles.num}>
-                  Nothing relevant stored
-                </th>
-                <th scope="col">Kinds</th>
-                <th scope="col">Created</th>
+        <EvaluateTable
+          data-testid="sets-table"
+          columns={[
+            "Name",
+            "From",
+            { label: "Queries", numeric: true },
+            { label: "Nothing relevant stored", numeric: true },
+            "Kinds",
+            "Created",
+          ]}
+        >
+          <tbody>
+            {sets.data.datasets.map((s) => (
+              <tr key={s.id}>
+                <td>{s.name}</td>
+                <td>{s.origin}</td>
+                <td className={numericCellClassName}>{s.count}</td>
+                <td className={numericCellClassName}>{s.absent}</td>
+                <td className={styles.small}>
+                  {Object.entries(s.kinds)
+                    .map(([kind, n]) => `${kind || "(none)"} ${n}`)
+                    .join(", ")}
+                </td>
+                <td className={styles.small}>{new Date(s.created_at).toLocaleString()}</td>
               </tr>
-            </thead>
-            <tbody>
-              {sets.data.datasets.map((s) => (
-                <tr key={s.id}>
-                  <td>{s.name}</td>
-                  <td>{s.origin}</td>
-                  <td className={styles.num}>{s.count}</td>
-                  <td className={styles.num}>{s.absent}</td>
-                  <td className={styles.small}>
-                    {Object.entries(s.kinds)
-                      .map(([kind, n]) => `${kind || "(none)"} ${n}`)
-                      .join(", ")}
-                  </td>
-                  <td className={styles.small}>{new Date(s.created_at).toLocaleString()}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+            ))}
+          </tbody>
+        </EvaluateTable>
       )}
       <UploadForm />
     </section>
@@ -276,7 +262,7 @@ function UploadForm() {
   };
 
   return (
-    <form className={styles.panel} onSubmit={submit} aria-labelledby={`${id}-h`}>
+    <form className={`${panelColumnClassName} ${styles.headings}`} onSubmit={submit} aria-labelledby={`${id}-h`}>
       <h3 id={`${id}-h`}>Upload a set (JSON Lines)</h3>
       <p className={styles.hint}>
         One item a line: <code>{'{"query": "…", "relevant": ["mem-0001"], "id": "q1", "kind": "near_miss", "tags": []}'}</code>.

@@ -8,6 +8,9 @@ import { parseSortDir, parseSortKey, sortItems, type SortKey } from "@/lib/eval/
 import type { EvalRunItem } from "@/lib/eval/run-schemas";
 import { fmt } from "./run-status";
 import { buttonClassName } from "@/components/ui/button";
+import { numericCellClassName } from "@/components/ui/table";
+import { EvaluateTable } from "./evaluate-table";
+import { panelClassName } from "@/components/ui/panel";
 import styles from "./evaluate.module.css";
 
 const COLUMNS: { key: SortKey; label: string; num?: boolean }[] = [
@@ -37,7 +40,7 @@ export function QueryTable({ items, runId }: { items: readonly EvalRunItem[]; ru
   };
 
   return (
-    <section className={`panel ${styles.panel}`} aria-labelledby="queries-h">
+    <section className={`${panelClassName} ${styles.headings}`} aria-labelledby="queries-h">
       <div className={styles.row} style={{ justifyContent: "space-between" }}>
         <h2 id="queries-h">Queries ({items.length})</h2>
         <span className={styles.row} style={{ gap: 8 }}>
@@ -52,57 +55,55 @@ export function QueryTable({ items, runId }: { items: readonly EvalRunItem[]; ru
       {items.length === 0 ? (
         <p className={styles.muted}>No query has run yet.</p>
       ) : (
-        <div className={styles.tableScroll}>
-          <table className={styles.table} data-testid="query-table">
-            <thead>
-              <tr>
-                {COLUMNS.map((c) => (
-                  <th
-                    key={c.key}
-                    scope="col"
-                    className={c.num ? styles.num : undefined}
-                    aria-sort={c.key === by ? (dir === "asc" ? "ascending" : "descending") : "none"}
-                  >
-                    <button type="button" className={styles.sortButton} onClick={() => sortBy(c.key)}>
-                      {c.label}
-                      {c.key === by ? (dir === "asc" ? " ▲" : " ▼") : ""}
-                    </button>
-                  </th>
-                ))}
-                <th scope="col">Expected ids</th>
-              </tr>
-            </thead>
-            <tbody>
-              {sorted.map((item) => (
-                <tr key={item.position} data-testid="query-row">
-                  <td className={styles.num}>{item.position + 1}</td>
-                  <td>
-                    <Link href={`/recalls/${item.recall_id}`} title="Open this query's recall">
-                      {item.query}
-                    </Link>
-                    {item.status === "error" ? <span className={`${styles.small} ${styles.negative}`}> (failed)</span> : null}
-                  </td>
-                  <td className={styles.small}>{item.kind ?? "—"}</td>
-                  <td className={styles.num}>
-                    {item.relevant.length === 0 ? (
-                      <span className={styles.muted}>n/a</span>
-                    ) : (
-                      (item.first_relevant_rank ?? <span className={styles.negative}>missed</span>)
-                    )}
-                  </td>
-                  <td>
-                    <LevelBadge level={item.level} />
-                  </td>
-                  <td className={styles.num}>{fmt(item.top_score)}</td>
-                  <td className={styles.num}>{fmt(item.prominence)}</td>
-                  <td className={styles.ids}>
-                    {item.relevant.length ? item.relevant.join(" ") : <span className={styles.muted}>nothing stored</span>}
-                  </td>
-                </tr>
+        <EvaluateTable data-testid="query-table">
+          <thead>
+            <tr>
+              {COLUMNS.map((c) => (
+                <th
+                  key={c.key}
+                  scope="col"
+                  className={c.num ? numericCellClassName : undefined}
+                  aria-sort={c.key === by ? (dir === "asc" ? "ascending" : "descending") : "none"}
+                >
+                  <button type="button" className={styles.sortButton} onClick={() => sortBy(c.key)}>
+                    {c.label}
+                    {c.key === by ? (dir === "asc" ? " ▲" : " ▼") : ""}
+                  </button>
+                </th>
               ))}
-            </tbody>
-          </table>
-        </div>
+              <th scope="col">Expected ids</th>
+            </tr>
+          </thead>
+          <tbody>
+            {sorted.map((item) => (
+              <tr key={item.position} data-testid="query-row">
+                <td className={numericCellClassName}>{item.position + 1}</td>
+                <td>
+                  <Link href={`/recalls/${item.recall_id}`} title="Open this query's recall">
+                    {item.query}
+                  </Link>
+                  {item.status === "error" ? <span className={`${styles.small} ${styles.negative}`}> (failed)</span> : null}
+                </td>
+                <td className={styles.small}>{item.kind ?? "—"}</td>
+                <td className={numericCellClassName}>
+                  {item.relevant.length === 0 ? (
+                    <span className={styles.muted}>n/a</span>
+                  ) : (
+                    (item.first_relevant_rank ?? <span className={styles.negative}>missed</span>)
+                  )}
+                </td>
+                <td>
+                  <LevelBadge level={item.level} />
+                </td>
+                <td className={numericCellClassName}>{fmt(item.top_score)}</td>
+                <td className={numericCellClassName}>{fmt(item.prominence)}</td>
+                <td className={styles.ids}>
+                  {item.relevant.length ? item.relevant.join(" ") : <span className={styles.muted}>nothing stored</span>}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </EvaluateTable>
       )}
     </section>
   );

@@ -18,6 +18,7 @@ import {
   YAxis,
 } from "recharts";
 import { CLASS_COLORS, type PreparedDistribution, type PreparedRoc } from "@/lib/charts/eval-report";
+import { panelColumnClassName } from "@/components/ui/panel";
 import styles from "./evaluate.module.css";
 
 const HEIGHT = 240;
@@ -33,10 +34,16 @@ function Empty({ text }: { text: string }) {
 }
 
 const pct = (v: number) => `${Math.round(v * 100)}%`;
+/** Both ROC axes: a rate from 0 to 1, ticked in percent. */
+const RATE_AXIS = { type: "number", domain: [0, 1], tickFormatter: pct, tick: { fill: AXIS_TEXT, fontSize: 12 } } as const;
 
 export function SignalDistributionChart({ data, title }: { data: PreparedDistribution; title: string }) {
   return (
-    <figure className={styles.panel} style={{ margin: 0 }} data-testid={`distribution-${data.signal}`}>
+    <figure
+      className={`${panelColumnClassName} ${styles.headings}`}
+      style={{ margin: 0 }}
+      data-testid={`distribution-${data.signal}`}
+    >
       <figcaption>
         <h3>{title}</h3>
         <p className={styles.hint}>
@@ -83,7 +90,7 @@ export function SignalDistributionChart({ data, title }: { data: PreparedDistrib
 
 export function RocChart({ data }: { data: PreparedRoc }) {
   return (
-    <figure className={styles.panel} style={{ margin: 0 }} data-testid="roc-chart">
+    <figure className={`${panelColumnClassName} ${styles.headings}`} style={{ margin: 0 }} data-testid="roc-chart">
       <figcaption>
         <h3>ROC: present vs absent</h3>
         <p className={styles.hint}>
@@ -99,20 +106,10 @@ export function RocChart({ data }: { data: PreparedRoc }) {
               <CartesianGrid stroke={GRID} />
               <XAxis
                 dataKey="fpr"
-                type="number"
-                domain={[0, 1]}
-                tickFormatter={pct}
-                tick={{ fill: AXIS_TEXT, fontSize: 12 }}
+                {...RATE_AXIS}
                 label={{ value: "false positive rate", position: "insideBottom", offset: -2, fontSize: 11 }}
               />
-              <YAxis
-                dataKey="tpr"
-                type="number"
-                domain={[0, 1]}
-                tickFormatter={pct}
-                tick={{ fill: AXIS_TEXT, fontSize: 12 }}
-                width={40}
-              />
+              <YAxis dataKey="tpr" {...RATE_AXIS} width={40} />
               <ReferenceLine
                 segment={[
                   { x: 0, y: 0 },

@@ -12,6 +12,7 @@ import { RocChart, SignalDistributionChart } from "./report-charts";
 import { RunStatus, settingsText } from "./run-status";
 import { buttonClassName } from "@/components/ui/button";
 import { Notice } from "@/components/ui/notice";
+import { pageStackClassName, panelClassName, panelColumnClassName } from "@/components/ui/panel";
 import styles from "./evaluate.module.css";
 
 /**
@@ -35,7 +36,7 @@ export function RunReportView({ id }: { id: string }) {
   if (run.isPending) return <p role="status">Loading the run…</p>;
   if (run.isError || !report || !charts) {
     return (
-      <section className={`panel ${styles.panel}`}>
+      <section className={`${panelClassName} ${styles.headings}`}>
         <Notice tone="error">{errorMessage(run.error)}</Notice>
         <p>
           <Link href="/evaluate">Back to Evaluate</Link>
@@ -46,10 +47,10 @@ export function RunReportView({ id }: { id: string }) {
 
   const running = !isFinished(report.status);
   return (
-    <div className={styles.stack}>
-      <section className={`panel ${styles.panel}`} aria-label="Run">
+    <div className={pageStackClassName}>
+      <section className={`${panelClassName} ${styles.headings}`} aria-label="Run">
         <div className={styles.row} style={{ justifyContent: "space-between" }}>
-          <div className={styles.panel} style={{ gap: 4 }}>
+          <div className={`${panelColumnClassName} ${styles.headings}`} style={{ gap: 4 }}>
             <p style={{ margin: 0 }}>
               <strong>{report.dataset.name}</strong> · {settingsText(report.settings)}
             </p>
