@@ -6,7 +6,10 @@ import { basisText, normalizeLevel, resultRowHref, topScoreIsCosine } from "@/li
 import { noticeTitle } from "@/lib/charts/score-distribution";
 import type { LoggedRecall, RecallNotice } from "@/lib/recall-log/types";
 import { LevelBadge } from "./level-badge";
-import styles from "./panels.module.css";
+import { PanelHead, panelClassName, panelNoteClassName, panelSubheadingClassName } from "@/components/ui/panel";
+import { Notice } from "@/components/ui/notice";
+import styles from "./confidence-panel.module.css";
+import figures from "./figures.module.css";
 
 export interface ConfidencePanelProps {
   view: LoggedRecall;
@@ -14,11 +17,11 @@ export interface ConfidencePanelProps {
 
 function Figure({ label, value, note, wide = false }: { label: string; value: ReactNode; note?: ReactNode; wide?: boolean }) {
   return (
-    <div className={`${styles.figure} ${wide ? styles.figureWide : ""}`}>
+    <div className={`${figures.figure} ${wide ? figures.figureWide : ""}`}>
       <dt>{label}</dt>
       <dd>
-        <span className={wide ? styles.figureText : styles.figureValue}>{value}</span>
-        {note ? <span className={styles.figureNote}>{note}</span> : null}
+        <span className={wide ? figures.figureText : figures.figureValue}>{value}</span>
+        {note ? <span className={figures.figureNote}>{note}</span> : null}
       </dd>
     </div>
   );
@@ -40,12 +43,8 @@ export function ConfidencePanel({ view }: ConfidencePanelProps) {
   if (confidence === null) {
     const failed = view.status === "error";
     return (
-      <section className={styles.panel} data-testid="confidence-panel" aria-labelledby={titleId}>
-        <div className={styles.panelHead}>
-          <h2 className={styles.title} id={titleId}>
-            Confidence
-          </h2>
-        </div>
+      <section className={panelClassName} data-testid="confidence-panel" aria-labelledby={titleId}>
+        <PanelHead title="Confidence" titleId={titleId} />
         <div className={styles.verdict}>
           <LevelBadge level={null} size="large" />
           <div className={styles.verdictText}>
@@ -54,7 +53,7 @@ export function ConfidencePanel({ view }: ConfidencePanelProps) {
             </p>
             {failed && view.error ? (
               <p className={styles.caveat}>
-                {view.error.message} <span className={styles.mono}>({view.error.code})</span>
+                {view.error.message} <span className="mono">({view.error.code})</span>
               </p>
             ) : null}
           </div>
@@ -74,13 +73,16 @@ export function ConfidencePanel({ view }: ConfidencePanelProps) {
   const zDecides = confidence.basis === "zscore";
 
   return (
-    <section className={styles.panel} data-testid="confidence-panel" aria-labelledby={titleId}>
-      <div className={styles.panelHead}>
-        <h2 className={styles.title} id={titleId}>
-          Confidence
-        </h2>
-        <p className={styles.subtitle}>A triage hint, never a correctness verdict; it does not change the ranking.</p>
-      </div>
+    <section className={panelClassName} data-testid="confidence-panel" aria-labelledby={titleId}>
+      <PanelHead
+        title="Confidence"
+        titleId={titleId}
+        aside={
+          <>
+            <p className={panelNoteClassName}>A triage hint, never a correctness verdict; it does not change the ranking.</p>
+          </>
+        }
+      />
 
       <div className={styles.verdict}>
         <LevelBadge level={confidence.level} size="large" />
@@ -103,31 +105,31 @@ export function ConfidencePanel({ view }: ConfidencePanelProps) {
       </div>
 
       {view.top_memory?.dropped ? (
-        <p className={styles.warning} role="note" data-testid="top-dropped-warning">
+        <Notice tone="warning" role="note" data-testid="top-dropped-warning">
           The level rests on a memory the selector dropped:{" "}
-          <a href={resultRowHref(view.top_memory.memory_id)} className={styles.mono}>
+          <a href={resultRowHref(view.top_memory.memory_id)} className="mono">
             {shortenId(view.top_memory.memory_id)}
           </a>{" "}
           set the top score, but the agent did not get it
           {view.results.length > 0 ? "; the page it got may be weaker than this level says" : "; the page it got is empty"}.
-        </p>
+        </Notice>
       ) : null}
 
       {confidence.computed_from === "scores" ? (
-        <p className={styles.warning} role="note" data-testid="confidence-computed-here">
+        <Notice tone="warning" role="note" data-testid="confidence-computed-here">
           Computed here, not stated by a memory service: the span carried no confidence block, so the fallback rules judged the{" "}
           {confidence.result_count} returned score{confidence.result_count === 1 ? "" : "s"} alone (no candidate pool, no raw
           cosines).
-        </p>
+        </Notice>
       ) : null}
 
       {view.degraded ? (
-        <p className={styles.warning}>
-          This recall ran degraded (<span className={styles.mono}>{view.degraded.reason}</span>), so some scores may be missing.
-        </p>
+        <Notice tone="warning">
+          This recall ran degraded (<span className="mono">{view.degraded.reason}</span>), so some scores may be missing.
+        </Notice>
       ) : null}
 
-      <dl className={styles.figures}>
+      <dl className={figures.figures}>
         <Figure
           label="Top score"
           value={formatScore(confidence.top_score)}
@@ -171,7 +173,7 @@ export function ConfidencePanel({ view }: ConfidencePanelProps) {
           value={confidence.result_count}
           note={`${confidence.result_count === 1 ? "candidate" : "candidates"} judged (result_count)`}
         />
-        <Figure label="Threshold profile" value={<span className={styles.mono}>{confidence.thresholds || "—"}</span>} />
+        <Figure label="Threshold profile" value={<span className="mono">{confidence.thresholds || "—"}</span>} />
         <Figure label="Basis" value={basisText(confidence.basis)} wide />
       </dl>
 
@@ -190,7 +192,7 @@ export function ConfidencePanel({ view }: ConfidencePanelProps) {
       </dl>
 
       <div className={styles.why}>
-        <h3 className={styles.subheading}>Why this level</h3>
+        <h3 className={panelSubheadingClassName}>Why this level</h3>
         {sentences ? (
           <ol className={styles.trace} data-testid="why-this-level">
             {sentences.map((sentence, i) => (
@@ -200,7 +202,7 @@ export function ConfidencePanel({ view }: ConfidencePanelProps) {
             ))}
           </ol>
         ) : (
-          <p className={styles.note} data-testid="trace-unavailable">
+          <p className={panelNoteClassName} data-testid="trace-unavailable">
             The rule trace is unavailable for this recall (the service that produced it did not record one); the reference
             rationale below is all there is.
           </p>
@@ -235,7 +237,7 @@ function NoticeTrace({ notices }: { notices: readonly RecallNotice[] | undefined
           {n.memory_id ? (
             <>
               {" "}
-              <code className={styles.mono}>{n.memory_id}</code>
+              <code className="mono">{n.memory_id}</code>
             </>
           ) : null}
           : {n.message}

@@ -14,6 +14,9 @@ import {
 import { shortenId } from "@/lib/format";
 import type { LoggedRecall } from "@/lib/recall-log/types";
 import { useRecallLabels } from "@/lib/queries/use-recall-labels";
+import { Button } from "@/components/ui/button";
+import { Notice } from "@/components/ui/notice";
+import { PanelHead, panelClassName, panelNoteClassName } from "@/components/ui/panel";
 import styles from "./labels-panel.module.css";
 
 const LABELER_KEY = "recall-inspector:labeler";
@@ -114,19 +117,22 @@ export function LabelsPanel({ view }: { view: LoggedRecall }) {
   const notRelevantCount = Object.values(labels.results).filter((v) => !v).length;
 
   return (
-    <section className={styles.panel} aria-labelledby={titleId} aria-describedby={hintId} data-testid="labels-panel">
-      <div className={styles.head}>
-        <h2 className={styles.title} id={titleId}>
-          Relevance labels
-        </h2>
-        <p className={styles.status} role="status" data-testid="labels-status">
-          {saver.saving
-            ? "Saving…"
-            : labels.labeled_at
-              ? `Saved${labels.labeler ? ` by ${labels.labeler}` : ""} · ${relevantCount} relevant, ${notRelevantCount} not relevant`
-              : "Not labeled yet"}
-        </p>
-      </div>
+    <section className={panelClassName} aria-labelledby={titleId} aria-describedby={hintId} data-testid="labels-panel">
+      <PanelHead
+        title="Relevance labels"
+        titleId={titleId}
+        aside={
+          <>
+            <p className={panelNoteClassName} role="status" data-testid="labels-status">
+              {saver.saving
+                ? "Saving…"
+                : labels.labeled_at
+                  ? `Saved${labels.labeler ? ` by ${labels.labeler}` : ""} · ${relevantCount} relevant, ${notRelevantCount} not relevant`
+                  : "Not labeled yet"}
+            </p>
+          </>
+        }
+      />
 
       <div className={styles.presentRow}>
         <span className={styles.question} id={`${titleId}-q`}>
@@ -153,19 +159,26 @@ export function LabelsPanel({ view }: { view: LoggedRecall }) {
       </div>
 
       {saver.error ? (
-        <div className={styles.error} role="alert" data-testid="labels-error">
-          <span>{saver.error}</span>
-          <button type="button" onClick={saver.retry}>
-            Retry
-          </button>
-          <button type="button" onClick={saver.dismiss}>
-            Dismiss
-          </button>
-        </div>
+        <Notice
+          tone="error"
+          data-testid="labels-error"
+          action={
+            <span className={styles.errorActions}>
+              <Button size="small" onClick={saver.retry}>
+                Retry
+              </Button>
+              <Button size="small" variant="ghost" onClick={saver.dismiss}>
+                Dismiss
+              </Button>
+            </span>
+          }
+        >
+          {saver.error}
+        </Notice>
       ) : null}
 
       {rows.length === 0 ? (
-        <p className={styles.note}>
+        <p className={panelNoteClassName}>
           No results or candidates to label; the present label still records what this recall should have found.
         </p>
       ) : (
@@ -182,9 +195,9 @@ export function LabelsPanel({ view }: { view: LoggedRecall }) {
             ))}
           </ol>
           {rows.length > FIRST_ROWS ? (
-            <button type="button" className={styles.more} onClick={() => setShowAll((v) => !v)}>
+            <Button variant="ghost" size="small" className={styles.more} onClick={() => setShowAll((v) => !v)}>
               {showAll ? "Show fewer" : `Show all ${rows.length} results and candidates`}
-            </button>
+            </Button>
           ) : null}
         </>
       )}

@@ -5,7 +5,9 @@ import { useId } from "react";
 import { verdictDependsOnK } from "@/lib/calibration/level";
 import type { LoggedRecall } from "@/lib/recall-log/types";
 import { LevelBadge } from "./level-badge";
-import styles from "./panels.module.css";
+import { PanelHead, panelClassName } from "@/components/ui/panel";
+import { Notice } from "@/components/ui/notice";
+import styles from "./profile-levels.module.css";
 
 export type ChartRules = "reference" | "profile";
 
@@ -33,12 +35,8 @@ export function ProfileLevels({
       (points.some((p) => p.profile_level) && verdictDependsOnK(points.map((p) => ({ level: p.profile_level! }))))
     : false;
   return (
-    <section className={styles.panel} data-testid="profile-levels" aria-labelledby={titleId}>
-      <div className={styles.panelHead}>
-        <h2 className={styles.title} id={titleId}>
-          Levels by rules
-        </h2>
-      </div>
+    <section className={panelClassName} data-testid="profile-levels" aria-labelledby={titleId}>
+      <PanelHead title="Levels by rules" titleId={titleId} />
       <p data-testid="both-levels" className={styles.bothLevels}>
         <span>
           Reference rules: <LevelBadge level={view.confidence.level} />
@@ -112,10 +110,10 @@ export function ProfileLevels({
             </table>
           </div>
           {depends ? (
-            <p className={styles.warning} role="note" data-testid="k-warning">
+            <Notice tone="warning" role="note" data-testid="k-warning">
               The verdict depends on k: the reference pool is the page, so a different k changes whether this reads “worth
               reading”.
-            </p>
+            </Notice>
           ) : (
             <p className={styles.caveat}>The verdict is the same at k = 5, 10 and 20.</p>
           )}

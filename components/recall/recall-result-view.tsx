@@ -14,6 +14,7 @@ import { ScoreDistribution } from "./score-distribution/score-distribution-chart
 import { RawJsonPanel } from "./raw-json";
 import { SelectorPanel } from "./selector-panel";
 import { WhyNotHerePanel, useAskWhy } from "./why-not-here";
+import { Notice } from "@/components/ui/notice";
 import styles from "./recall-result-view.module.css";
 
 const MODE_LABEL = { hybrid: "hybrid", semantic: "semantic only", keyword: "keyword only" } as const;
@@ -133,10 +134,10 @@ export function RecallResultView({ view, showPermalink = true }: { view: LoggedR
       </header>
 
       {view.degraded ? (
-        <p className={styles.warning} role="note">
+        <Notice tone="warning" role="note">
           The semantic arm failed ({view.degraded.reason.replaceAll("_", " ")}), so this hybrid recall ran on BM25 alone and
           confidence used the keyword z-score fallback.
-        </p>
+        </Notice>
       ) : null}
 
       {view.status === "error" ? (

@@ -6,7 +6,11 @@ import { displayPage } from "@/lib/recall-log/page";
 import type { LoggedCandidate, LoggedRecall } from "@/lib/recall-log/types";
 import { useMissingMemories } from "@/lib/queries/use-memory-page";
 import { CopyButton } from "@/components/ui/copy-button";
-import styles from "./panels.module.css";
+import { PanelHead, panelClassName, panelNoteClassName } from "@/components/ui/panel";
+import { visuallyHiddenClassName } from "@/components/ui/visually-hidden";
+import { EmptyState } from "@/components/ui/states";
+import { DataTable, numericCellClassName, type DataTableColumn } from "@/components/ui/table";
+import styles from "./results-table.module.css";
 
 export interface ResultsTableProps {
   view: LoggedRecall;
@@ -24,7 +28,7 @@ function MemoryId({ id, linked, deleted }: { id: string; linked: boolean; delete
     ) : (
       <code className={styles.idText} title={id}>
         <span aria-hidden="true">{short}</span>
-        <span className={styles.visuallyHidden}>{id}</span>
+        <span className={visuallyHiddenClassName}>{id}</span>
       </code>
     );
   return (
@@ -54,21 +58,22 @@ function useMemoryMarks(view: LoggedRecall) {
   return (id: string) => ({ linked: embedded, deleted: missing.has(id) });
 }
 
-function ScoreHeaders() {
-  return (
-    <>
-      <th scope="col" className={styles.num}>
-        Score
-      </th>
-      <th scope="col" className={styles.num}>
-        Raw cosine
-      </th>
-      <th scope="col" className={styles.num}>
-        BM25
-      </th>
-    </>
-  );
-}
+/** The score columns, the rank and the memory, shared by the page and the candidates outside it. */
+const SCORE_COLUMNS: DataTableColumn[] = [
+  { label: "Score", numeric: true },
+  { label: "Raw cosine", numeric: true },
+  { label: "BM25", numeric: true },
+];
+const PAGE_COLUMNS: DataTableColumn[] = [
+  { label: "Rank", numeric: true, className: styles.rank },
+  "Memory id",
+  "Summary",
+  ...SCORE_COLUMNS,
+];
+const OUTSIDE_COLUMNS: DataTableColumn[] = [
+  ...PAGE_COLUMNS,
+  { label: "In pool", title: "Counted in the confidence pool (the first candidates_k)" },
+];
 
 /** Candidates outside the returned page, collapsed under a <details>. */
 function OutsideCandidates({
@@ -84,42 +89,30 @@ function OutsideCandidates({
   return (
     <details className={styles.outside} data-testid="outside-candidates">
       <summary>{outsideCandidatesLabel(rows.length)}</summary>
-      <div className={styles.tableScroll}>
-        <table className={styles.table} aria-describedby={captionId}>
-          <caption id={captionId}>
-            Candidates the store ranked (rank in the merged pool) but did not return: {counted} of {rows.length} counted in the
-            confidence pool. Score is the hybrid score.
-          </caption>
-          <thead>
-            <tr>
-              <th scope="col" className={`${styles.num} ${styles.rank}`}>
-                Rank
-              </th>
-              <th scope="col">Memory id</th>
-              <th scope="col">Summary</th>
-              <ScoreHeaders />
-              <th scope="col" title="Counted in the confidence pool (the first candidates_k)">
-                In pool
-              </th>
+      <DataTable
+        alignTop
+        bleed
+        aria-describedby={captionId}
+        captionId={captionId}
+        columns={OUTSIDE_COLUMNS}
+        caption={`Candidates the store ranked (rank in the merged pool) but did not return: ${counted} of ${rows.length} counted in the confidence pool. Score is the hybrid score.`}
+      >
+        <tbody>
+          {rows.map((c) => (
+            <tr key={c.memory_id} data-testid="candidate-row" data-in-pool={c.in_pool ? "true" : "false"}>
+              <td className={`${numericCellClassName} ${styles.rank}`}>{c.rank}</td>
+              <td className={styles.idCell}>
+                <MemoryId id={c.memory_id} {...marks(c.memory_id)} />
+              </td>
+              <td className={styles.summary}>{c.summary ?? <span className={styles.muted}>(no summary)</span>}</td>
+              <td className={numericCellClassName}>{formatScore(c.hybrid_score)}</td>
+              <td className={numericCellClassName}>{formatScore(c.raw_cosine)}</td>
+              <td className={numericCellClassName}>{formatBm25(c.keyword_score)}</td>
+              <td className={c.in_pool ? styles.poolYes : styles.poolNo}>{c.in_pool ? "Yes" : "No"}</td>
             </tr>
-          </thead>
-          <tbody>
-            {rows.map((c) => (
-              <tr key={c.memory_id} data-testid="candidate-row" data-in-pool={c.in_pool ? "true" : "false"}>
-                <td className={`${styles.num} ${styles.rank}`}>{c.rank}</td>
-                <td className={styles.idCell}>
-                  <MemoryId id={c.memory_id} {...marks(c.memory_id)} />
-                </td>
-                <td className={styles.summary}>{c.summary ?? <span className={styles.muted}>(no summary)</span>}</td>
-                <td className={styles.num}>{formatScore(c.hybrid_score)}</td>
-                <td className={styles.num}>{formatScore(c.raw_cosine)}</td>
-                <td className={styles.num}>{formatBm25(c.keyword_score)}</td>
-                <td className={c.in_pool ? styles.poolYes : styles.poolNo}>{c.in_pool ? "Yes" : "No"}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+          ))}
+        </tbody>
+      </DataTable>
     </details>
   );
 }
@@ -150,74 +143,68 @@ export function ResultsTable({ view }: ResultsTableProps) {
   const poolSize = view.confidence?.result_count ?? candidates?.length ?? null;
 
   return (
-    <section className={styles.panel} data-testid="results-table" aria-labelledby={titleId}>
-      <div className={styles.panelHead}>
-        <h2 className={styles.title} id={titleId}>
-          Results
-        </h2>
-        {rows.length > 0 ? (
-          <p className={styles.subtitle}>
-            {droppedCount > 0
-              ? `${plural(rows.length - droppedCount, "result")} kept (the page the agent got), ${droppedCount} dropped by the selector`
-              : `${plural(rows.length, "result")} returned`}
-          </p>
-        ) : null}
-      </div>
+    <section className={panelClassName} data-testid="results-table" aria-labelledby={titleId}>
+      <PanelHead
+        title="Results"
+        titleId={titleId}
+        aside={
+          <>
+            {rows.length > 0 ? (
+              <p className={panelNoteClassName}>
+                {droppedCount > 0
+                  ? `${plural(rows.length - droppedCount, "result")} kept (the page the agent got), ${droppedCount} dropped by the selector`
+                  : `${plural(rows.length, "result")} returned`}
+              </p>
+            ) : null}
+          </>
+        }
+      />
 
       {rows.length === 0 ? (
-        <div className={styles.emptyState} data-testid="results-empty">
-          <p className={styles.note}>
-            <strong>{emptyResultsMessage(poolSize, view.status === "error")}</strong>
-          </p>
-          {view.status === "error" && view.error ? <p className={styles.note}>{view.error.message}</p> : null}
-        </div>
+        <EmptyState title={emptyResultsMessage(poolSize, view.status === "error")} data-testid="results-empty">
+          {view.status === "error" && view.error ? <p className={panelNoteClassName}>{view.error.message}</p> : null}
+        </EmptyState>
       ) : (
-        <div className={styles.tableScroll}>
-          <table className={styles.table} aria-describedby={captionId}>
-            <caption id={captionId}>Score is the {scoreMeaning(view.request?.search_mode)}.</caption>
-            <thead>
-              <tr>
-                <th scope="col" className={`${styles.num} ${styles.rank}`}>
-                  Rank
-                </th>
-                <th scope="col">Memory id</th>
-                <th scope="col">Summary</th>
-                <ScoreHeaders />
+        <DataTable
+          alignTop
+          bleed
+          aria-describedby={captionId}
+          captionId={captionId}
+          columns={PAGE_COLUMNS}
+          caption={`Score is the ${scoreMeaning(view.request?.search_mode)}.`}
+        >
+          <tbody>
+            {rows.map(({ result, position, candidate, dropped }) => (
+              <tr
+                key={result.memory_id}
+                id={resultRowId(result.memory_id)}
+                className={`${styles.row} ${dropped ? styles.rowDropped : ""}`}
+                data-testid="result-row"
+                data-dropped={dropped ? "true" : "false"}
+              >
+                <td className={`${numericCellClassName} ${styles.rank}`}>{position}</td>
+                <td className={styles.idCell}>
+                  <MemoryId id={result.memory_id} {...marks(result.memory_id)} />
+                </td>
+                <td className={styles.summary}>
+                  {dropped ? (
+                    <span className={styles.droppedTag} data-testid="dropped-tag">
+                      <span aria-hidden="true">⊘</span> Dropped by selector
+                    </span>
+                  ) : null}
+                  <span className={styles.summaryText}>{result.summary}</span>
+                </td>
+                <td className={numericCellClassName}>{formatScore(result.score)}</td>
+                <td className={numericCellClassName}>{formatScore(candidate?.raw_cosine)}</td>
+                <td className={numericCellClassName}>{formatBm25(candidate?.keyword_score)}</td>
               </tr>
-            </thead>
-            <tbody>
-              {rows.map(({ result, position, candidate, dropped }) => (
-                <tr
-                  key={result.memory_id}
-                  id={resultRowId(result.memory_id)}
-                  className={`${styles.row} ${dropped ? styles.rowDropped : ""}`}
-                  data-testid="result-row"
-                  data-dropped={dropped ? "true" : "false"}
-                >
-                  <td className={`${styles.num} ${styles.rank}`}>{position}</td>
-                  <td className={styles.idCell}>
-                    <MemoryId id={result.memory_id} {...marks(result.memory_id)} />
-                  </td>
-                  <td className={styles.summary}>
-                    {dropped ? (
-                      <span className={styles.droppedTag} data-testid="dropped-tag">
-                        <span aria-hidden="true">⊘</span> Dropped by selector
-                      </span>
-                    ) : null}
-                    <span className={styles.summaryText}>{result.summary}</span>
-                  </td>
-                  <td className={styles.num}>{formatScore(result.score)}</td>
-                  <td className={styles.num}>{formatScore(candidate?.raw_cosine)}</td>
-                  <td className={styles.num}>{formatBm25(candidate?.keyword_score)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+            ))}
+          </tbody>
+        </DataTable>
       )}
 
       {candidates === null ? (
-        <p className={styles.note}>
+        <p className={panelNoteClassName}>
           This store does not expose its candidate pool, so raw cosine and BM25 per result, and the candidates outside the page,
           are not available.
         </p>

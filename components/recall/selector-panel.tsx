@@ -4,7 +4,11 @@ import { selectorReasonKind, selectorReasonKindLabel, selectorReasonLabel } from
 import { droppedListNote, resultRowHref } from "@/lib/recall-log/format";
 import type { LoggedRecall } from "@/lib/recall-log/types";
 import { SelectorTraceView } from "./selector-trace";
-import styles from "./panels.module.css";
+import { Badge } from "@/components/ui/badge";
+import { PanelHead, panelClassName, panelNoteClassName, panelSubheadingClassName } from "@/components/ui/panel";
+import { visuallyHiddenClassName } from "@/components/ui/visually-hidden";
+import styles from "./selector-panel.module.css";
+import figures from "./figures.module.css";
 
 /** A possibly shortened id; assistive technology reads the full one. */
 function IdText({ id }: { id: string }) {
@@ -13,7 +17,7 @@ function IdText({ id }: { id: string }) {
   return (
     <>
       <span aria-hidden="true">{short}</span>
-      <span className={styles.visuallyHidden}>{id}</span>
+      <span className={visuallyHiddenClassName}>{id}</span>
     </>
   );
 }
@@ -31,20 +35,14 @@ export function SelectorPanel({ view }: SelectorPanelProps) {
   const titleId = useId();
   const selector = view.selector;
 
-  const head = (
-    <div className={styles.panelHead}>
-      <h2 className={styles.title} id={titleId}>
-        Selector
-      </h2>
-    </div>
-  );
+  const head = <PanelHead title="Selector" titleId={titleId} />;
 
   if (selector === null) {
     return (
-      <section className={styles.panel} data-testid="selector-panel" data-applied="unknown" aria-labelledby={titleId}>
+      <section className={panelClassName} data-testid="selector-panel" data-applied="unknown" aria-labelledby={titleId}>
         {head}
         <p className={styles.reason}>No selector information</p>
-        <p className={styles.note}>
+        <p className={panelNoteClassName}>
           {view.status === "error"
             ? "The recall failed before a selector could run."
             : "The service that produced this recall did not report what its selector did."}
@@ -62,7 +60,7 @@ export function SelectorPanel({ view }: SelectorPanelProps) {
     const invented = selector.reason === "unknown_id" ? (trace?.unknown_ids ?? []) : [];
     return (
       <section
-        className={styles.panel}
+        className={panelClassName}
         data-testid="selector-panel"
         data-applied="false"
         data-kind={kind}
@@ -70,15 +68,13 @@ export function SelectorPanel({ view }: SelectorPanelProps) {
       >
         {head}
         <p className={styles.status}>
-          <span className={styles.statusPill} data-applied="false">
-            Not applied
-          </span>
-          <span className={styles.kindPill} data-kind={kind} data-testid="selector-kind">
+          <Badge data-applied="false">Not applied</Badge>
+          <Badge tone={kind === "failed" ? "danger" : "neutral"} data-kind={kind} data-testid="selector-kind">
             {selectorReasonKindLabel(kind)}
-          </span>
+          </Badge>
           {trace?.model ? (
             <span>
-              model <code className={styles.mono}>{trace.model}</code>
+              model <code className="mono">{trace.model}</code>
             </span>
           ) : null}
         </p>
@@ -90,7 +86,7 @@ export function SelectorPanel({ view }: SelectorPanelProps) {
               {invented.map((id, i) => (
                 <span key={id}>
                   {i > 0 ? ", " : null}
-                  <code className={`${styles.mono} ${styles.invented}`}>{id}</code>
+                  <code className={`mono ${styles.invented}`}>{id}</code>
                 </span>
               ))}
             </>
@@ -99,12 +95,12 @@ export function SelectorPanel({ view }: SelectorPanelProps) {
             <>
               {" "}
               <span className={styles.reasonCode}>
-                (reason: <code className={styles.mono}>{selector.reason}</code>)
+                (reason: <code className="mono">{selector.reason}</code>)
               </span>
             </>
           ) : null}
         </p>
-        <p className={styles.note}>
+        <p className={panelNoteClassName}>
           {kind === "off"
             ? "Nobody asked for a selector: the page is the store's, unselected."
             : "The page is the unselected one."}
@@ -120,16 +116,16 @@ export function SelectorPanel({ view }: SelectorPanelProps) {
   const count = (n: number | undefined) => (n === undefined ? "—" : n);
 
   return (
-    <section className={styles.panel} data-testid="selector-panel" data-applied="true" aria-labelledby={titleId}>
+    <section className={panelClassName} data-testid="selector-panel" data-applied="true" aria-labelledby={titleId}>
       {head}
       <p className={styles.status}>
-        <span className={styles.statusPill} data-applied="true">
+        <Badge tone="accent" data-applied="true">
           Applied
-        </span>
+        </Badge>
         <span>
           model{" "}
           {selector.model ? (
-            <code className={styles.mono} data-testid="selector-model">
+            <code className="mono" data-testid="selector-model">
               {selector.model}
             </code>
           ) : (
@@ -138,22 +134,22 @@ export function SelectorPanel({ view }: SelectorPanelProps) {
         </span>
       </p>
       <dl className={styles.counts}>
-        <div className={styles.figure}>
+        <div className={figures.figure}>
           <dt>Kept</dt>
-          <dd className={styles.figureValue} data-testid="selector-kept">
+          <dd className={figures.figureValue} data-testid="selector-kept">
             {count(selector.kept)}
           </dd>
         </div>
-        <div className={styles.figure}>
+        <div className={figures.figure}>
           <dt>Dropped</dt>
-          <dd className={styles.figureValue} data-testid="selector-dropped">
+          <dd className={figures.figureValue} data-testid="selector-dropped">
             {count(selector.dropped)}
           </dd>
         </div>
       </dl>
       {ids.length > 0 ? (
         <div>
-          <h3 className={styles.subheading}>Dropped ids</h3>
+          <h3 className={panelSubheadingClassName}>Dropped ids</h3>
           <ul className={styles.droppedList} data-testid="selector-dropped-ids">
             {ids.map((id) => (
               <li key={id}>
@@ -163,7 +159,7 @@ export function SelectorPanel({ view }: SelectorPanelProps) {
                   </a>
                 ) : (
                   <span className={`${styles.droppedLink} ${styles.droppedOff}`} title={`${id} is not on this page`}>
-                    <IdText id={id} /> <span className={styles.visuallyHidden}>(not on this page)</span>
+                    <IdText id={id} /> <span className={visuallyHiddenClassName}>(not on this page)</span>
                   </span>
                 )}
               </li>
@@ -171,12 +167,12 @@ export function SelectorPanel({ view }: SelectorPanelProps) {
           </ul>
         </div>
       ) : selector.dropped === 0 ? (
-        <p className={styles.note}>Nothing dropped: the selector kept every result.</p>
+        <p className={panelNoteClassName}>Nothing dropped: the selector kept every result.</p>
       ) : selector.dropped === undefined ? (
-        <p className={styles.note}>The dropped ids were not reported.</p>
+        <p className={panelNoteClassName}>The dropped ids were not reported.</p>
       ) : null}
       {note ? (
-        <p className={styles.note} data-testid="selector-dropped-cap">
+        <p className={panelNoteClassName} data-testid="selector-dropped-cap">
           {note}
         </p>
       ) : null}

@@ -1,6 +1,7 @@
 import type { LoggedSelectorTrace } from "@/lib/recall-log/types";
 import { plural } from "@/lib/format";
-import styles from "./panels.module.css";
+import { panelSubheadingClassName } from "@/components/ui/panel";
+import styles from "./selector-panel.module.css";
 
 /**
  * What the selector saw and said, as logged with the recall (docs/ARCHITECTURE.md "Selector
@@ -41,7 +42,7 @@ export function SelectorTraceView({ trace, open }: { trace: LoggedSelectorTrace;
           <div>
             <dt>Prompt</dt>
             <dd data-testid="selector-prompt">
-              version <code className={styles.mono}>{trace.prompt_version}</code>
+              version <code className="mono">{trace.prompt_version}</code>
               {trace.page_ids ? <>, given {plural(trace.page_ids.length, "result")} of this page in rank order</> : null}
             </dd>
           </div>
@@ -62,7 +63,7 @@ export function SelectorTraceView({ trace, open }: { trace: LoggedSelectorTrace;
                 trace.keep_ids.map((id, i) => (
                   <span key={`${id}-${i}`}>
                     {i > 0 ? ", " : null}
-                    <code className={`${styles.mono} ${trace.unknown_ids?.includes(id) ? styles.invented : ""}`}>{id}</code>
+                    <code className={`mono ${trace.unknown_ids?.includes(id) ? styles.invented : ""}`}>{id}</code>
                   </span>
                 ))
               )}
@@ -76,7 +77,7 @@ export function SelectorTraceView({ trace, open }: { trace: LoggedSelectorTrace;
               {trace.unknown_ids.map((id, i) => (
                 <span key={id}>
                   {i > 0 ? ", " : null}
-                  <code className={`${styles.mono} ${styles.invented}`}>{id}</code>
+                  <code className={`mono ${styles.invented}`}>{id}</code>
                 </span>
               ))}
             </dd>
@@ -85,7 +86,7 @@ export function SelectorTraceView({ trace, open }: { trace: LoggedSelectorTrace;
       </dl>
       {trace.raw_answer !== undefined ? (
         <div>
-          <h3 className={styles.subheading}>Raw answer</h3>
+          <h3 className={panelSubheadingClassName}>Raw answer</h3>
           <pre className={styles.rawAnswer} data-testid="selector-raw-answer">
             {trace.raw_answer === "" ? "(empty)" : trace.raw_answer}
           </pre>

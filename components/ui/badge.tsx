@@ -1,4 +1,4 @@
-import type { ReactNode } from "react";
+import type { HTMLAttributes, ReactNode } from "react";
 import { classNames } from "./class-names";
 import styles from "./ui.module.css";
 
@@ -6,23 +6,22 @@ export type BadgeTone = "neutral" | "accent" | "success" | "warning" | "danger";
 
 /**
  * A small pill for a status or a tag. The word carries the meaning; the tone only repeats it.
- * (Confidence levels have their own badge with a meter: components/recall.)
+ * (Confidence levels have their own badge with a meter: components/recall.) Other attributes
+ * (`data-*`, `id`) pass through to the span.
  */
 export function Badge({
   tone = "neutral",
-  title,
   className,
   children,
-  "data-testid": testId,
-}: {
+  ...rest
+}: Omit<HTMLAttributes<HTMLSpanElement>, "children"> & {
   tone?: BadgeTone;
-  title?: string;
-  className?: string;
   children: ReactNode;
   "data-testid"?: string;
+  [data: `data-${string}`]: string | undefined;
 }) {
   return (
-    <span className={classNames(styles.badge, className)} data-tone={tone} title={title} data-testid={testId}>
+    <span className={classNames(styles.badge, className)} data-tone={tone} {...rest}>
       {children}
     </span>
   );

@@ -11,6 +11,8 @@ export interface NoticeProps {
   action?: ReactNode;
   className?: string;
   id?: string;
+  /** Overrides the announced role: `note` for a remark that is part of what is shown, not news. */
+  role?: "alert" | "status" | "note";
   children?: ReactNode;
   "data-testid"?: string;
 }
@@ -19,13 +21,13 @@ export interface NoticeProps {
  * A message in the flow of the page. Errors are announced at once (`role="alert"`); the other
  * tones politely (`role="status"`).
  */
-export function Notice({ tone = "info", title, action, className, id, children, "data-testid": testId }: NoticeProps) {
+export function Notice({ tone = "info", title, action, className, id, role, children, "data-testid": testId }: NoticeProps) {
   return (
     <div
       id={id}
       className={classNames(styles.notice, className)}
       data-tone={tone}
-      role={tone === "error" ? "alert" : "status"}
+      role={role ?? (tone === "error" ? "alert" : "status")}
       data-testid={testId}
     >
       <div className={styles.noticeBody}>

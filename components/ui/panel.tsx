@@ -20,6 +20,9 @@ export const panelHeadClassName = styles.head;
 /** The panel title's class, for a heading that is not in a PanelHead. */
 export const panelTitleClassName = styles.title;
 
+/** A heading inside a panel, one step below its title ("Why this level", "Dropped ids"). */
+export const panelSubheadingClassName = styles.subheading;
+
 /** A panel's head: its title on the left and, on the right, a count, a hint or a control. */
 export function PanelHead({
   title,

@@ -3,6 +3,7 @@
 /** The Raw cosine / BM25 / Hybrid toggle of the score distribution (render-only). */
 import { useId, type KeyboardEvent } from "react";
 import type { MetricOption, ScoreMetric } from "@/lib/charts/score-distribution";
+import { visuallyHiddenClassName } from "@/components/ui/visually-hidden";
 import styles from "./score-distribution.module.css";
 
 export interface MetricToggleProps {
@@ -55,7 +56,7 @@ export function MetricToggle({ options, value, onChange }: MetricToggleProps) {
         ))}
       </div>
       {unavailable.length > 0 ? (
-        <span id={hintId} className={styles.visuallyHidden}>
+        <span id={hintId} className={visuallyHiddenClassName}>
           {unavailable.map((o) => `${o.label} unavailable: ${o.reason ?? ""}`).join(" ")}
         </span>
       ) : null}
