@@ -18,8 +18,9 @@ import { embedderConfigProblem } from "./embeddings/config";
 import { readRerankConfig } from "./rerank/config";
 import { readLlmSelectorConfig } from "./selectors/llm";
 import { readRemoteStoreConfigs, REMOTE_STORE_SINGLE_VARS } from "./stores/remote/config";
+import { httpUrlProblem, wholeNumberIn, type Env } from "./env-values";
 
-export type Env = Readonly<Record<string, string | undefined>>;
+export type { Env };
 
 /** A check of one set, non-blank value: the problem in words, or undefined when it is fine. */
 type Check = (value: string) => string | undefined;
@@ -37,23 +38,14 @@ export interface EnvSetting {
 const positiveInt =
   (max = Number.MAX_SAFE_INTEGER): Check =>
   (value) =>
-    /^\d+$/.test(value) && Number(value) >= 1 && Number(value) <= max
-      ? undefined
-      : `must be a whole number in 1…${max}, got "${value}"`;
+    wholeNumberIn(value, 1, max) !== undefined ? undefined : `must be a whole number in 1…${max}, got "${value}"`;
 
 const oneOf =
   (...allowed: string[]): Check =>
   (value) =>
     allowed.includes(value) ? undefined : `must be ${allowed.map((a) => `"${a}"`).join(" or ")}, got "${value}"`;
 
-const httpUrl: Check = (value) => {
-  try {
-    const url = new URL(value);
-    return url.protocol === "http:" || url.protocol === "https:" ? undefined : `must be an http(s) URL, got "${url.protocol}"`;
-  } catch {
-    return "is not a valid URL";
-  }
-};
+const httpUrl: Check = (value) => httpUrlProblem(value);
 
 export const ENV_SETTINGS: readonly EnvSetting[] = [
   {

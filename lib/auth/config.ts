@@ -1,4 +1,6 @@
 import { scryptSync } from "node:crypto";
+// The variables read: a plain record, so tests can pass just the ones they set.
+import type { Env } from "@/lib/env-values";
 
 /**
  * Sign-in settings from the environment (docs/ARCHITECTURE.md "Security"):
@@ -17,9 +19,6 @@ export interface AuthConfig {
   /** The iron-session password (32+ characters). Empty when sign-in is off. */
   sessionSecret: string;
 }
-
-/** The variables read; a plain record so tests can pass just the ones they set. */
-type Env = Readonly<Record<string, string | undefined>>;
 
 export const MIN_PASSWORD_LENGTH = 12;
 export const MIN_SECRET_LENGTH = 32;

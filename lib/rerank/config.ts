@@ -4,7 +4,9 @@
  * Cohere-style route). Read from an env record so it stays testable; `checkEnv` (lib/env.ts)
  * runs it at boot, so a bad value stops the start instead of failing the first rerank.
  */
-export type Env = Readonly<Record<string, string | undefined>>;
+import { envValue, httpUrlProblem, wholeNumberIn, type Env } from "@/lib/env-values";
+
+export type { Env };
 
 export interface RerankConfig {
   /** Without a trailing slash; the client posts to `{baseUrl}/rerank`. */
@@ -34,15 +36,19 @@ export class RerankConfigError extends Error {
   }
 }
 
-function value(env: Env, name: string): string | undefined {
-  const v = env[name]?.trim();
-  return v ? v : undefined;
+/** A whole-number setting in 1…max, `fallback` when unset. */
+function wholeSetting(env: Env, name: string, fallback: number, max: number, unit: string): number {
+  const raw = envValue(env, name);
+  if (raw === undefined) return fallback;
+  const n = wholeNumberIn(raw, 1, max);
+  if (n === undefined) throw new RerankConfigError(name, `${name} must be a whole number of ${unit} in 1…${max}, got "${raw}".`);
+  return n;
 }
 
 /** The reranker, or null when none is configured (`use_rerank` is then refused on the embedded store). */
 export function readRerankConfig(env: Env = process.env): RerankConfig | null {
-  const baseUrl = value(env, "RERANK_BASE_URL");
-  const model = value(env, "RERANK_MODEL");
+  const baseUrl = envValue(env, "RERANK_BASE_URL");
+  const model = envValue(env, "RERANK_MODEL");
   if (!baseUrl && !model) return null;
   if (!baseUrl) throw new RerankConfigError("RERANK_BASE_URL", "RERANK_BASE_URL must be set when RERANK_MODEL is set.");
   if (!model) {
@@ -51,45 +57,11 @@ export function readRerankConfig(env: Env = process.env): RerankConfig | null {
       "RERANK_MODEL must be set when RERANK_BASE_URL is set (the model the endpoint reranks with).",
     );
   }
-  let url: URL;
-  try {
-    url = new URL(baseUrl);
-  } catch {
-    throw new RerankConfigError("RERANK_BASE_URL", "RERANK_BASE_URL is not a valid URL.");
-  }
-  if (url.protocol !== "http:" && url.protocol !== "https:") {
-    throw new RerankConfigError("RERANK_BASE_URL", `RERANK_BASE_URL must be an http(s) URL, got "${url.protocol}".`);
-  }
-  if (url.username || url.password) {
-    // The URL appears in messages; the key has its own variable.
-    throw new RerankConfigError(
-      "RERANK_BASE_URL",
-      "RERANK_BASE_URL must not contain credentials; put the key in RERANK_API_KEY.",
-    );
-  }
-  const rawTimeout = value(env, "RERANK_TIMEOUT_MS");
-  let timeoutMs = RERANK_DEFAULT_TIMEOUT_MS;
-  if (rawTimeout !== undefined) {
-    timeoutMs = /^\d+$/.test(rawTimeout) ? Number(rawTimeout) : NaN;
-    if (!Number.isSafeInteger(timeoutMs) || timeoutMs < 1 || timeoutMs > RERANK_MAX_TIMEOUT_MS) {
-      throw new RerankConfigError(
-        "RERANK_TIMEOUT_MS",
-        `RERANK_TIMEOUT_MS must be a whole number of milliseconds in 1…${RERANK_MAX_TIMEOUT_MS}, got "${rawTimeout}".`,
-      );
-    }
-  }
-  const rawBatch = value(env, "RERANK_BATCH_SIZE");
-  let batchSize = RERANK_DEFAULT_BATCH_SIZE;
-  if (rawBatch !== undefined) {
-    batchSize = /^\d+$/.test(rawBatch) ? Number(rawBatch) : NaN;
-    if (!Number.isSafeInteger(batchSize) || batchSize < 1 || batchSize > RERANK_MAX_BATCH_SIZE) {
-      throw new RerankConfigError(
-        "RERANK_BATCH_SIZE",
-        `RERANK_BATCH_SIZE must be a whole number of documents in 1…${RERANK_MAX_BATCH_SIZE}, got "${rawBatch}".`,
-      );
-    }
-  }
-  const apiKey = value(env, "RERANK_API_KEY");
+  const urlProblem = httpUrlProblem(baseUrl, "RERANK_API_KEY");
+  if (urlProblem) throw new RerankConfigError("RERANK_BASE_URL", `RERANK_BASE_URL ${urlProblem}.`);
+  const timeoutMs = wholeSetting(env, "RERANK_TIMEOUT_MS", RERANK_DEFAULT_TIMEOUT_MS, RERANK_MAX_TIMEOUT_MS, "milliseconds");
+  const batchSize = wholeSetting(env, "RERANK_BATCH_SIZE", RERANK_DEFAULT_BATCH_SIZE, RERANK_MAX_BATCH_SIZE, "documents");
+  const apiKey = envValue(env, "RERANK_API_KEY");
   return { baseUrl: baseUrl.replace(/\/+$/, ""), model, ...(apiKey ? { apiKey } : {}), timeoutMs, batchSize };
 }
 

@@ -1,5 +1,5 @@
 /** The LLM selector's settings (SELECTOR_LLM_*), read and checked once at boot by lib/env.ts. */
-type Env = Readonly<Record<string, string | undefined>>;
+import { envValue, httpUrlProblem, wholeNumberIn, type Env } from "@/lib/env-values";
 
 /** Used when `SELECTOR_LLM_TIMEOUT_MS` is not set. */
 export const LLM_SELECTOR_DEFAULT_TIMEOUT_MS = 15_000;
@@ -23,11 +23,6 @@ export class SelectorConfigError extends Error {
   override readonly name = "SelectorConfigError";
 }
 
-function envValue(env: Env, key: string): string | undefined {
-  const value = env[key]?.trim();
-  return value ? value : undefined;
-}
-
 /**
  * The LLM selector's configuration from the environment: `SELECTOR_LLM_BASE_URL`,
  * `SELECTOR_LLM_MODEL` (both required), `SELECTOR_LLM_API_KEY` (optional),
@@ -42,29 +37,16 @@ export function readLlmSelectorConfig(env: Env = process.env): LlmSelectorConfig
   const model = envValue(env, "SELECTOR_LLM_MODEL");
   if (!baseUrl || !model) return null;
 
-  let url: URL;
-  try {
-    url = new URL(baseUrl);
-  } catch {
-    throw new SelectorConfigError("SELECTOR_LLM_BASE_URL is not a valid URL.");
-  }
-  if (url.protocol !== "http:" && url.protocol !== "https:") {
-    throw new SelectorConfigError(`SELECTOR_LLM_BASE_URL must be an http(s) URL, got "${url.protocol}".`);
-  }
-  if (url.username || url.password) {
-    // fetch refuses such URLs, and the URL shows up in details; the key has its own variable.
-    throw new SelectorConfigError("SELECTOR_LLM_BASE_URL must not contain credentials; put the key in SELECTOR_LLM_API_KEY.");
-  }
+  const urlProblem = httpUrlProblem(baseUrl, "SELECTOR_LLM_API_KEY");
+  if (urlProblem) throw new SelectorConfigError(`SELECTOR_LLM_BASE_URL ${urlProblem}.`);
 
   const rawTimeout = envValue(env, "SELECTOR_LLM_TIMEOUT_MS");
-  let timeoutMs = LLM_SELECTOR_DEFAULT_TIMEOUT_MS;
-  if (rawTimeout !== undefined) {
-    timeoutMs = /^\d+$/.test(rawTimeout) ? Number(rawTimeout) : NaN;
-    if (!Number.isSafeInteger(timeoutMs) || timeoutMs < 1 || timeoutMs > LLM_SELECTOR_MAX_TIMEOUT_MS) {
-      throw new SelectorConfigError(
-        `SELECTOR_LLM_TIMEOUT_MS must be an integer number of milliseconds in 1…${LLM_SELECTOR_MAX_TIMEOUT_MS}, got "${rawTimeout}".`,
-      );
-    }
+  const timeoutMs =
+    rawTimeout === undefined ? LLM_SELECTOR_DEFAULT_TIMEOUT_MS : wholeNumberIn(rawTimeout, 1, LLM_SELECTOR_MAX_TIMEOUT_MS);
+  if (timeoutMs === undefined) {
+    throw new SelectorConfigError(
+      `SELECTOR_LLM_TIMEOUT_MS must be an integer number of milliseconds in 1…${LLM_SELECTOR_MAX_TIMEOUT_MS}, got "${rawTimeout}".`,
+    );
   }
   const apiKey = envValue(env, "SELECTOR_LLM_API_KEY");
   return { baseUrl: baseUrl.replace(/\/+$/, ""), model, ...(apiKey ? { apiKey } : {}), timeoutMs };
