@@ -17,6 +17,11 @@ export class ApiRequestError extends Error {
   }
 }
 
+/** The init of a request that sends `body` as JSON (spread it to add a signal). */
+export function jsonRequest(method: "POST" | "PUT" | "PATCH", body: unknown): RequestInit {
+  return { method, headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) };
+}
+
 interface Envelope {
   error: string;
   message: string;

@@ -3,7 +3,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import type { z } from "zod";
 import type { ApiKeyViewSchema, CreateApiKeyBody, SessionState } from "@/lib/auth/schemas";
-import { fetchJson } from "./fetch-json";
+import { fetchJson, jsonRequest } from "./fetch-json";
 
 export type ApiKeyView = z.infer<typeof ApiKeyViewSchema>;
 
@@ -12,14 +12,12 @@ export const authKeys = {
   apiKeys: ["auth", "api-keys"] as const,
 };
 
-const JSON_HEADERS = { "Content-Type": "application/json" };
-
 export function fetchSession(): Promise<SessionState> {
   return fetchJson<SessionState>("/api/auth/session");
 }
 
 export function postSignIn(password: string): Promise<{ signed_in: true }> {
-  return fetchJson("/api/auth/signin", { method: "POST", headers: JSON_HEADERS, body: JSON.stringify({ password }) });
+  return fetchJson("/api/auth/signin", jsonRequest("POST", { password }));
 }
 
 export function postSignOut(): Promise<{ signed_in: false }> {
@@ -40,12 +38,7 @@ export function useApiKeys() {
 export function useCreateApiKey() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (body: CreateApiKeyBody) =>
-      fetchJson<{ key: string; item: ApiKeyView }>("/api/keys", {
-        method: "POST",
-        headers: JSON_HEADERS,
-        body: JSON.stringify(body),
-      }),
+    mutationFn: (body: CreateApiKeyBody) => fetchJson<{ key: string; item: ApiKeyView }>("/api/keys", jsonRequest("POST", body)),
     onSuccess: () => void client.invalidateQueries({ queryKey: authKeys.apiKeys }),
   });
 }

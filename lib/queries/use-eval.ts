@@ -9,7 +9,7 @@ import {
   type EvalRunStatus,
   type EvalRunSummary,
 } from "@/lib/eval/run-schemas";
-import { fetchJson } from "./fetch-json";
+import { fetchJson, jsonRequest } from "./fetch-json";
 
 /** Hooks for the evaluation API: labeled sets, runs (polled while they run), cancel. */
 
@@ -50,11 +50,10 @@ export function useCreateDataset() {
             headers: { "Content-Type": "application/x-ndjson" },
             body: upload.jsonl,
           })
-        : fetchJson<{ id: string; count: number }>("/api/datasets", {
-            method: "POST",
-            headers: { "Content-Type": "application/json" },
-            body: JSON.stringify({ name: upload.name, items: upload.items }),
-          }),
+        : fetchJson<{ id: string; count: number }>(
+            "/api/datasets",
+            jsonRequest("POST", { name: upload.name, items: upload.items }),
+          ),
     onSuccess: () => client.invalidateQueries({ queryKey: evalKeys.datasets }),
   });
 }
@@ -80,11 +79,7 @@ export function useStartEvalRun() {
   const client = useQueryClient();
   return useMutation({
     mutationFn: (body: EvalRunBodyInput) =>
-      fetchJson<{ id: string; status: EvalRunStatus }>("/api/eval-runs", {
-        method: "POST",
-        headers: { "Content-Type": "application/json" },
-        body: JSON.stringify(body),
-      }),
+      fetchJson<{ id: string; status: EvalRunStatus }>("/api/eval-runs", jsonRequest("POST", body)),
     onSuccess: () => client.invalidateQueries({ queryKey: evalKeys.runs }),
   });
 }

@@ -4,7 +4,7 @@ import { useQueryClient } from "@tanstack/react-query";
 import { useCallback, useRef, useState } from "react";
 import { combinePatches, mergeLabels, type LabelsPatch, type RecallLabels } from "@/lib/recall-log/labels";
 import type { LoggedRecall } from "@/lib/recall-log/types";
-import { errorMessage, fetchJson } from "./fetch-json";
+import { errorMessage, fetchJson, jsonRequest } from "./fetch-json";
 import { recallKeys } from "./use-recall";
 
 export interface LabelSaver {
@@ -47,11 +47,7 @@ export function useRecallLabels(recallId: string, initial: RecallLabels): LabelS
       const patch = q.queued;
       q.inFlight = patch;
       q.queued = null;
-      fetchJson<{ labels: RecallLabels }>(`/api/recalls/${encodeURIComponent(recallId)}/labels`, {
-        method: "PUT",
-        headers: { "Content-Type": "application/json" },
-        body: JSON.stringify(patch),
-      }).then(
+      fetchJson<{ labels: RecallLabels }>(`/api/recalls/${encodeURIComponent(recallId)}/labels`, jsonRequest("PUT", patch)).then(
         ({ labels }) => {
           q.confirmed = labels;
           q.inFlight = null;

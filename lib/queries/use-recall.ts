@@ -5,7 +5,7 @@ import type { RecallBodyInput } from "@/lib/recall-log/schemas";
 import type { LoggedRecall, WhyNotHereAnswer } from "@/lib/recall-log/types";
 import type { SelectorOption } from "@/lib/selectors";
 import type { RerankAvailability, StoreInfo } from "@/lib/stores/registry";
-import { fetchJson } from "./fetch-json";
+import { fetchJson, jsonRequest } from "./fetch-json";
 
 /** An entry of `GET /api/stores`: the registry's store info plus its health, its threshold profile and whether it can rerank. */
 export type StoreOption = StoreInfo & {
@@ -54,12 +54,7 @@ export function useSelectors() {
 export function useRunRecall() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (body: RecallBodyInput) =>
-      fetchJson<LoggedRecall>("/api/recall", {
-        method: "POST",
-        headers: { "Content-Type": "application/json" },
-        body: JSON.stringify(body),
-      }),
+    mutationFn: (body: RecallBodyInput) => fetchJson<LoggedRecall>("/api/recall", jsonRequest("POST", body)),
     onSuccess: (view) => client.setQueryData(recallKeys.one(view.id), view),
   });
 }

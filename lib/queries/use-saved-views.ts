@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import type { SavedView, SavedViewPage } from "@/lib/saved-views/schema";
-import { fetchJson } from "./fetch-json";
+import { fetchJson, jsonRequest } from "./fetch-json";
 
 /** Saved views of a page (`/api/views`, README "HTTP API"). */
 export const savedViewKeys = {
@@ -20,11 +20,7 @@ export function useSaveView(page: SavedViewPage) {
   const client = useQueryClient();
   return useMutation({
     mutationFn: (body: { name: string; params: string }) =>
-      fetchJson<{ view: SavedView; created: boolean }>("/api/views", {
-        method: "POST",
-        headers: { "Content-Type": "application/json" },
-        body: JSON.stringify({ page, ...body }),
-      }),
+      fetchJson<{ view: SavedView; created: boolean }>("/api/views", jsonRequest("POST", { page, ...body })),
     onSuccess: () => client.invalidateQueries({ queryKey: savedViewKeys.page(page) }),
   });
 }
