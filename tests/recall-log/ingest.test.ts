@@ -5,6 +5,7 @@ import { migrate } from "@/lib/db/migrator";
 import { ingestRecalls } from "@/lib/recall-log/ingest";
 import { findRecall } from "@/lib/recall-log/repository";
 import { DATABASE_KINDS, scratchDatabase, type ScratchDatabase } from "../support/databases";
+import { DEGRADED_CONFIDENCE, emptyRecallResponse, S1_CONFIDENCE } from "../support/fake-memory-service-fixtures";
 
 // The reference service's example shapes (docs/memory-service-api.md "Example answers"), as REST sends them.
 const FULL = {
@@ -24,32 +25,13 @@ const FULL = {
     },
   ],
   related_tags: [{ tag: "auth", count: 1, sample_summary: "JWT expiry caused 401 storm" }],
-  confidence: {
-    level: "high",
-    top_score: 0.919,
-    prominence: 0.559,
-    relative_margin: 4.989,
-    result_count: 8,
-    rationale:
-      "Top semantic cosine 0.92, prominence 0.56 above the candidate-pool mean (0.59); top hit is a strong, clearly-separated match.",
-  },
+  confidence: { ...S1_CONFIDENCE },
 };
-const EMPTY = {
-  results: [],
-  related_tags: [],
-  confidence: { level: "none", result_count: 0, rationale: "No candidates retrieved — likely nothing relevant in this context." },
-};
+const EMPTY = emptyRecallResponse();
 const DEGRADED = {
   results: [{ memory_id: "m-1", summary: "BM25 only", score: 12.7 }],
   related_tags: [],
-  confidence: {
-    level: "high",
-    top_score: 12.7,
-    relative_margin: 3.2,
-    result_count: 5,
-    rationale:
-      "Keyword-only pool: top hit sits 3.20 background-std-devs above the candidate-pool background; clear separation from background.",
-  },
+  confidence: { ...DEGRADED_CONFIDENCE },
   degraded: true,
   degraded_reason: "embedding_unavailable",
 };

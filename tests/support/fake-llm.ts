@@ -31,7 +31,7 @@
  */
 import http, { type IncomingHttpHeaders } from "node:http";
 import type { AddressInfo } from "node:net";
-import { argValue, portArg, runDoubleAsScript } from "./run-double";
+import { argValue, portArg, runDoubleAsScript, type ScriptedDouble } from "./run-double";
 
 export interface FakeUsage {
   prompt_tokens?: number;
@@ -60,17 +60,10 @@ export interface FakeLlmRequest {
   pageIds: string[];
 }
 
-export interface FakeLlm {
+/** Its `requests` are the chat-completions requests received. */
+export interface FakeLlm extends ScriptedDouble<FakeLlmRequest, FakeAnswer> {
   /** `http://127.0.0.1:<port>/v1`: what `SELECTOR_LLM_BASE_URL` should be. */
   baseUrl: string;
-  port: number;
-  /** Every chat-completions request received, in order. */
-  requests: FakeLlmRequest[];
-  /** Queues answers for the next requests (one each, in order). */
-  setNext(...answers: FakeAnswer[]): void;
-  /** Forgets queued answers and recorded requests. */
-  reset(): void;
-  close(): Promise<void>;
 }
 
 export interface FakeLlmOptions {

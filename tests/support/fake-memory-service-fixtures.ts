@@ -24,6 +24,16 @@ export const S1_CONFIDENCE = {
     "Top semantic cosine 0.92, prominence 0.56 above the candidate-pool mean (0.59); top hit is a strong, clearly-separated match.",
 } as const;
 
+/** The fallback block of a degraded (keyword-only) recall, as the service serializes it: no prominence. */
+export const DEGRADED_CONFIDENCE = {
+  level: "high",
+  top_score: 12.7,
+  relative_margin: 3.2,
+  result_count: 5,
+  rationale:
+    "Keyword-only pool: top hit sits 3.20 background-std-devs above the candidate-pool background; clear separation from background.",
+} as const;
+
 /** The §3.4 REST example, with three results (null keys omitted, as the REST route does). */
 export function fullRecallResponse(): Record<string, unknown> {
   return {
@@ -120,14 +130,7 @@ export function degradedRecallResponse(): Record<string, unknown> {
       },
     ],
     related_tags: [{ tag: "auth", count: 2, sample_summary: "JWT expiry caused 401 errors after the Friday deploy" }],
-    confidence: {
-      level: "high",
-      top_score: 12.7,
-      relative_margin: 3.2,
-      result_count: 5,
-      rationale:
-        "Keyword-only pool: top hit sits 3.20 background-std-devs above the candidate-pool background; clear separation from background.",
-    },
+    confidence: { ...DEGRADED_CONFIDENCE },
     degraded: true,
     degraded_reason: "embedding_unavailable",
   };

@@ -31,7 +31,7 @@
 import { randomUUID } from "node:crypto";
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { argValue, portArg, runDoubleAsScript } from "./run-double";
+import { argValue, portArg, runDoubleAsScript, type ScriptedDouble } from "./run-double";
 import { FAKE_API_KEY, FAKE_CONTEXT_ID, fullRecallResponse, errorEnvelope, FAKE_MEMORIES } from "./fake-memory-service-fixtures";
 
 // ---------------------------------------------------------------------------------------------
@@ -76,19 +76,12 @@ export interface FakeMemoryServiceOptions {
   recall?: (body: { query: string; k: number; [key: string]: unknown }) => unknown;
 }
 
-export interface FakeMemoryService {
+/** Its `requests` leave out the control routes. */
+export interface FakeMemoryService extends ScriptedDouble<RecordedRequest, ScriptedAnswer> {
   /** e.g. http://127.0.0.1:43123 (the service root: give it as base_url). */
   url: string;
-  port: number;
   apiKey: string;
   contextId: string;
-  /** Every request received, oldest first (control routes excluded). */
-  requests: RecordedRequest[];
-  /** Queues answers for the next API requests, in order. */
-  setNext(...answers: ScriptedAnswer[]): void;
-  /** Clears the queue and the recorded requests. */
-  reset(): void;
-  close(): Promise<void>;
 }
 
 const API_PREFIX = "/api/v1/memory";

@@ -29,7 +29,7 @@
  */
 import http, { type IncomingHttpHeaders } from "node:http";
 import type { AddressInfo } from "node:net";
-import { argValue, portArg, runDoubleAsScript } from "./run-double";
+import { argValue, portArg, runDoubleAsScript, type ScriptedDouble } from "./run-double";
 
 export const RERANK_TIMEOUT_PLEASE_DELAY_MS = 15_000;
 
@@ -48,14 +48,9 @@ export interface FakeRerankRequest {
   body: { model?: string; query?: string; documents?: string[]; top_n?: number } | string;
 }
 
-export interface FakeReranker {
+export interface FakeReranker extends ScriptedDouble<FakeRerankRequest, FakeRerankAnswer> {
   /** `http://127.0.0.1:<port>`: what `RERANK_BASE_URL` should be (the client posts to `/rerank`). */
   baseUrl: string;
-  port: number;
-  requests: FakeRerankRequest[];
-  setNext(...answers: FakeRerankAnswer[]): void;
-  reset(): void;
-  close(): Promise<void>;
 }
 
 /** The default relevance of a document for a query (exported so tests predict the order). */

@@ -32,6 +32,17 @@ export interface RunningDouble {
   close(): Promise<void>;
 }
 
+/** A double a test scripts: what it received, answers queued for the next requests, a reset. */
+export interface ScriptedDouble<Request, Answer> extends RunningDouble {
+  port: number;
+  /** Every request received, oldest first. */
+  requests: Request[];
+  /** Queues answers for the next requests (one each, in order). */
+  setNext(...answers: Answer[]): void;
+  /** Forgets queued answers and recorded requests. */
+  reset(): void;
+}
+
 /** Whether the module at `moduleUrl` is the script node was started with (not an import from a test). */
 export function isEntryModule(moduleUrl: string): boolean {
   const entry = process.argv[1];
