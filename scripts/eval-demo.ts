@@ -9,12 +9,7 @@
  *   accuracy, worth-reading precision/recall, AUC per signal), overall and by kind.
  */
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
-import { PrismaClient } from "@prisma/client";
-import { openDatabase } from "../lib/db/connection";
-import { migrate } from "../lib/db/migrator";
-import { UseLiteEmbedder } from "../lib/embeddings/use-lite";
 import { parseItems, parseJsonLines } from "../lib/eval/dataset-schemas";
 import { createDataset } from "../lib/eval/datasets";
 import { evalMetrics, type MetricBlock } from "../lib/eval/metrics";
@@ -23,8 +18,7 @@ import { EvalRunBodySchema } from "../lib/eval/run-schemas";
 import { evalQueueIdle, evalRunReport, startEvalRun } from "../lib/eval/runs";
 import { BUILTIN_PROFILES, builtinStoreProfile } from "../lib/profiles/builtin";
 import type { SearchMode } from "../lib/recall/merge";
-import { readDemoCorpus } from "../lib/stores/demo-corpus";
-import { EmbeddedStore } from "../lib/stores/embedded-store";
+import { withDemoStore } from "./demo-store";
 import { runScript, UsageError } from "./run-script";
 
 const arg = (name: string): string | undefined => {
@@ -59,14 +53,7 @@ runScript(async () => {
     : parseItems(JSON.parse(fs.readFileSync(path.join(__dirname, "..", "data", "demo", "queries.json"), "utf8")) as unknown[]);
   if (!parsed.ok) throw new UsageError(`the set has invalid items: ${JSON.stringify(parsed.errors.slice(0, 3))}`);
 
-  const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "recall-eval-"));
-  const db = await openDatabase({ kind: "pglite", dataDir: path.join(scratch, "data") });
-  const embedder = new UseLiteEmbedder();
-  try {
-    await migrate(db);
-    const prisma = new PrismaClient({ adapter: db.adapter });
-    const store = new EmbeddedStore(prisma, embedder);
-    const { created } = await store.add(readDemoCorpus());
+  await withDemoStore("recall-eval-", async ({ prisma, store, created }) => {
     const set = await createDataset(prisma, { name: setFile ? path.basename(setFile) : "demo", items: parsed.items });
     // The store's profile as the app would use it (the embedded store ships with use-lite; no
     // assignments exist in this scratch database), or --profile <built-in name>.
@@ -149,9 +136,5 @@ runScript(async () => {
       );
     }
     await prisma.$disconnect();
-  } finally {
-    await embedder.close();
-    await db.close();
-    fs.rmSync(scratch, { recursive: true, force: true });
-  }
+  });
 });

@@ -8,17 +8,11 @@
  * `--check` prints without writing.
  */
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
-import { PrismaClient } from "@prisma/client";
 import { evaluateProfile, fitProfile, type FitExample, type FitResult } from "../lib/calibration/fit";
 import { DEFAULT_PROFILE } from "../lib/calibration/profile";
-import { openDatabase } from "../lib/db/connection";
-import { migrate } from "../lib/db/migrator";
-import { UseLiteEmbedder } from "../lib/embeddings/use-lite";
 import type { SearchMode } from "../lib/recall/merge";
-import { readDemoCorpus } from "../lib/stores/demo-corpus";
-import { EmbeddedStore } from "../lib/stores/embedded-store";
+import { withDemoStore } from "./demo-store";
 import { runScript } from "./run-script";
 
 const OUT = path.join(__dirname, "..", "data", "demo", "use-lite-profile.json");
@@ -34,14 +28,7 @@ interface DemoQuery {
 runScript(async () => {
   const check = process.argv.includes("--check");
   const queries = JSON.parse(fs.readFileSync(path.join(__dirname, "..", "data", "demo", "queries.json"), "utf8")) as DemoQuery[];
-  const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "recall-fit-"));
-  const db = await openDatabase({ kind: "pglite", dataDir: path.join(scratch, "data") });
-  const embedder = new UseLiteEmbedder();
-  try {
-    await migrate(db);
-    const prisma = new PrismaClient({ adapter: db.adapter });
-    const store = new EmbeddedStore(prisma, embedder);
-    const { created } = await store.add(readDemoCorpus());
+  await withDemoStore("recall-fit-", async ({ prisma, store, created }) => {
     const examples: Record<string, FitExample[]> = {};
     for (const mode of ["hybrid", "semantic"] as SearchMode[]) {
       for (const k of KS) {
@@ -89,11 +76,7 @@ runScript(async () => {
       console.log(`\nwrote ${path.relative(process.cwd(), OUT)}`);
     }
     await prisma.$disconnect();
-  } finally {
-    await embedder.close();
-    await db.close();
-    fs.rmSync(scratch, { recursive: true, force: true });
-  }
+  });
 });
 
 function f(x: number | null | undefined): string {
