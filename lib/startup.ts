@@ -9,8 +9,8 @@ import { getEmbeddedStore } from "./stores/index";
 import { getRemoteStores, RemoteStoreConfigError } from "./stores/remote";
 
 /**
- * Server start: check every setting (lib/env.ts), then the remote stores, open and migrate the database, then start
- * loading the embedded store in the background so the first recall does not wait for it. A
+ * Server start: check every setting (lib/env.ts), then the remote stores, start loading the embedded store in the
+ * background (so the first recall does not wait for it), and open and migrate the database. A
  * setup problem ends the process with one line that says what to fix.
  */
 export async function startApp(): Promise<void> {
@@ -19,6 +19,11 @@ export async function startApp(): Promise<void> {
     checkSignIn();
     const remotes = getRemoteStores();
     if (remotes.length) console.log(`Recall Inspector: remote stores ${remotes.map((s) => s.name).join(", ")}.`);
+    // Started before the database is awaited, so its index snapshot is read while the database
+    // opens (lib/stores/index.ts); a database that cannot open is reported below, once.
+    getEmbeddedStore().catch((error: unknown) => {
+      if (!(error instanceof DatabaseSetupError)) console.error("Recall Inspector: the embedded store failed to load:", error);
+    });
     const db = await getDatabase();
     console.log(`Recall Inspector: ${db.kind} database ready (${db.location}).`);
   } catch (error) {
@@ -28,7 +33,6 @@ export async function startApp(): Promise<void> {
     }
     throw error;
   }
-  getEmbeddedStore().catch((error: unknown) => console.error("Recall Inspector: the embedded store failed to load:", error));
   // Awaited: a run started by the first request must not be caught by the interrupted sweep.
   await prepareEvaluation().catch((error: unknown) => console.error("Recall Inspector: evaluation setup failed:", error));
 }
