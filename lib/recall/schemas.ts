@@ -13,16 +13,7 @@ import { MAX_POOL_SCORES } from "./confidence";
 import { SelectorWireSchema } from "./selector-block";
 import { ThresholdsOverrideSchema } from "./thresholds";
 import { withInputRules } from "@/lib/validation/input-rules";
-
-/** Optional, with null accepted and normalized to undefined. */
-function nullish<T extends z.ZodType>(schema: T) {
-  return z.optional(schema.nullable().transform((v) => (v === null ? undefined : v)));
-}
-
-/** Optional with a default for missing or null. */
-function withDefault<T extends z.ZodType>(schema: T, value: z.output<T>) {
-  return z.optional(schema.nullable()).transform((v): z.output<T> => (v === null || v === undefined ? value : v));
-}
+import { nullish, withDefault } from "@/lib/validation/tolerant";
 
 export const LevelSchema = z.enum(["high", "moderate", "low", "none"]);
 export const SearchModeSchema = z.enum(["hybrid", "semantic", "keyword"]);

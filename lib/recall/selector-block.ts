@@ -14,6 +14,7 @@
 import { z } from "zod";
 import { issuesFromZod, RecallInputError, summarize, type RecallIssue } from "./errors";
 import { isSelectorReason, SELECTOR_REASONS, type SelectorReason } from "./selector-reasons";
+import { nullish } from "@/lib/validation/tolerant";
 
 /** At most this many dropped ids are listed. */
 export const MAX_DROPPED_IDS = 20;
@@ -131,10 +132,6 @@ export function serializeSelector(block: SelectorBlock): SelectorBlock {
   return b.applied
     ? { applied: true, model: b.model, kept: b.kept, dropped: b.dropped, dropped_memory_ids: [...b.dropped_memory_ids] }
     : { applied: false, reason: b.reason };
-}
-
-function nullish<T extends z.ZodType>(schema: T) {
-  return z.optional(schema.nullable().transform((v) => (v === null ? undefined : v)));
 }
 
 /**

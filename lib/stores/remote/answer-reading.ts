@@ -6,7 +6,7 @@
 import { z } from "zod";
 import { readCapped } from "@/lib/read-capped";
 import { zodIssuesText } from "@/lib/recall/errors";
-import { nullish } from "./service-api";
+import { nullish } from "@/lib/validation/tolerant";
 
 const MESSAGE_MAX = 300;
 

@@ -6,14 +6,11 @@
 import { z } from "zod";
 import type { RecallFilters, RecallResponse } from "@/lib/recall/schemas";
 import type { SearchMode } from "@/lib/recall/merge";
+import { nullish } from "@/lib/validation/tolerant";
 
 export const RECALL_PATH = "/api/v1/memory/recall";
 export const LIST_PATH = "/api/v1/memory/list";
 export const STATS_PATH = "/api/v1/memory/stats";
-
-export function nullish<T extends z.ZodType>(schema: T) {
-  return z.optional(schema.nullable().transform((v) => (v === null ? undefined : v)));
-}
 
 /** One row of `GET /api/v1/memory/list` (`updated_at` falls back to `created_at` there). */
 export const RemoteMemoryRowSchema = z.looseObject({
