@@ -6,6 +6,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { NextRequest } from "next/server";
 import { JsonTraceSerializer, ProtobufTraceSerializer } from "@opentelemetry/otlp-transformer";
 import { resourceFromAttributes } from "@opentelemetry/resources";
+import { S1_PRESENT_BLOCK } from "@/lib/recall/confidence.golden-cases";
 
 /**
  * POST /v1/traces in-process on a throw-away PGlite database. The exports are made by
@@ -164,15 +165,7 @@ describe("POST /v1/traces: OpenInference retriever spans become recalls", () => 
   });
 
   it("protobuf: one retriever span → one recall; the service's blocks it carries are kept as stated", async () => {
-    const stated = {
-      level: "high",
-      top_score: 0.919,
-      prominence: 0.559,
-      relative_margin: 4.989,
-      result_count: 8,
-      rationale:
-        "Top semantic cosine 0.92, prominence 0.56 above the candidate-pool mean (0.59); top hit is a strong, clearly-separated match.",
-    };
+    const stated = S1_PRESENT_BLOCK;
     const selector = { applied: true, model: "claude-haiku-4-5", kept: 2, dropped: 1, dropped_memory_ids: ["mem-runbook"] };
     const recall = retriever("rotate keys", DOCS.slice(0, 3), {
       "recall.confidence": JSON.stringify(stated),
