@@ -5,7 +5,7 @@
  * (`InsightsQuerySchema`, lib/insights/schema.ts).
  */
 import type { TopScoreUnit } from "@/lib/recall-log/format";
-import type { InsightBucket, InsightFilters } from "./schema";
+import type { InsightsWindow } from "./schema";
 
 /** The percentiles of every band, lowest first. */
 export const BAND_QUANTILES = [0.1, 0.25, 0.5, 0.75, 0.9] as const;
@@ -46,12 +46,7 @@ export interface DistributionSeries {
   points: DistributionPoint[];
 }
 
-export interface DistributionsResponse {
-  from: string;
-  to: string;
-  bucket: InsightBucket;
-  tz: string;
-  filters: InsightFilters;
+export interface DistributionsResponse extends InsightsWindow {
   /** Most recalls first. */
   series: DistributionSeries[];
 }

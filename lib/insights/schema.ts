@@ -324,12 +324,16 @@ export interface JudgeInsight {
   series: JudgeBucket[];
 }
 
-export interface InsightsResponse {
+/** What every Insights answer states about the window it covers (the query, resolved). */
+export interface InsightsWindow {
   from: string;
   to: string;
   bucket: InsightBucket;
   tz: string;
   filters: InsightFilters;
+}
+
+export interface InsightsResponse extends InsightsWindow {
   totals: InsightStats;
   series: InsightSeriesPoint[];
   by_store: StoreInsight[];
