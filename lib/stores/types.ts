@@ -3,6 +3,7 @@ import type { ConfidenceResult } from "@/lib/recall/confidence";
 import type { SearchMode } from "@/lib/recall/merge";
 import type { RecallNotice } from "@/lib/recall/notices";
 import type { IngestedSelectorBlock } from "@/lib/recall/selector-block";
+import type { LoggedResult } from "@/lib/recall/wire";
 import { CrossBundleError } from "@/lib/errors/cross-bundle";
 
 export type { PoolMember };
@@ -17,15 +18,9 @@ export interface StoreRecallRequest {
 }
 
 /** One returned memory, in rank order. `score` follows the reference (hybrid, raw cosine or raw BM25 by mode). */
-export interface RecallResultItem {
-  memory_id: string;
-  summary: string;
+export interface RecallResultItem extends Omit<LoggedResult, "score" | "dropped" | "rank"> {
+  /** Always stated by a store (only a logged answer from elsewhere may lack it). */
   score: number;
-  type?: string;
-  tags?: string[];
-  importance?: number;
-  created_at?: string;
-  updated_at?: string;
   [key: string]: unknown;
 }
 
