@@ -4,8 +4,7 @@ import path from "node:path";
 import { randomUUID } from "node:crypto";
 import { PrismaClient } from "@prisma/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openDatabase, type OpenDatabase } from "@/lib/db/connection";
-import { migrate } from "@/lib/db/migrator";
+import type { OpenDatabase } from "@/lib/db/connection";
 import { insightsQuerySchema, type InsightsQuery, type InsightsResponse } from "@/lib/insights/schema";
 import { getInsights, UnknownTimeZoneError } from "@/lib/insights/sql";
 import { HistoryQuerySchema } from "@/lib/recall-log/history";
@@ -13,7 +12,7 @@ import { listRecalls } from "@/lib/recall-log/history-list";
 import { applyRetention } from "@/lib/recall-log/retention";
 import { insertRecall, insertRecalls, recallRow } from "@/lib/recall-log/repository";
 import { callRoute } from "../support/call-route";
-import { DATABASE_KINDS, scratchDatabase, type ScratchDatabase } from "../support/databases";
+import { DATABASE_KINDS, migratedDatabase, type MigratedDatabase } from "../support/databases";
 import { FIXTURE, fixtureRow, NY_FROM, NY_TO, summaryOf } from "./fixture";
 
 /**
@@ -73,16 +72,14 @@ function counts(s: InsightsResponse["totals"]) {
 }
 
 describe.each(DATABASE_KINDS)("insights on %s", (kind) => {
-  let scratch: ScratchDatabase;
+  let database: MigratedDatabase | undefined;
   let db: OpenDatabase;
   let prisma: PrismaClient;
   const ids = new Map<string, string>();
 
   beforeAll(async () => {
-    scratch = await scratchDatabase(kind);
-    db = await openDatabase(scratch.config);
-    await migrate(db);
-    prisma = new PrismaClient({ adapter: db.adapter });
+    database = await migratedDatabase(kind);
+    ({ db, prisma } = database);
     // Some in one batch (one trigger run upserting shared keys), the rest one by one.
     const rows = FIXTURE.map((spec) => {
       const row = fixtureRow(spec);
@@ -94,9 +91,7 @@ describe.each(DATABASE_KINDS)("insights on %s", (kind) => {
   });
 
   afterAll(async () => {
-    await prisma?.$disconnect();
-    await db?.close();
-    await scratch?.drop();
+    await database?.close();
   });
 
   it("adds up the range by hand: failed recalls in volume only, drop rate from the counts", async () => {

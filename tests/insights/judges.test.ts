@@ -1,12 +1,10 @@
 import { PrismaClient } from "@prisma/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openDatabase, type OpenDatabase } from "@/lib/db/connection";
-import { migrate } from "@/lib/db/migrator";
 import type { Level } from "@/lib/recall/confidence";
 import { insightsQuerySchema, type InsightsQuery } from "@/lib/insights/schema";
 import { getDistributions, getInsights } from "@/lib/insights/sql";
 import { insertRecalls } from "@/lib/recall-log/repository";
-import { DATABASE_KINDS, scratchDatabase, type ScratchDatabase } from "../support/databases";
+import { DATABASE_KINDS, migratedDatabase, type MigratedDatabase } from "../support/databases";
 import { fixtureRow, type FixtureRecall } from "./fixture";
 
 /**
@@ -101,15 +99,12 @@ const query = (q: Partial<InsightsQuery> = {}): InsightsQuery => ({ from: FROM, 
 const mixOf = (j: { high: number; moderate: number; low: number; none: number }) => [j.high, j.moderate, j.low, j.none];
 
 describe.each(DATABASE_KINDS)("insights by profile on %s", (kind) => {
-  let scratch: ScratchDatabase;
-  let db: OpenDatabase;
+  let database: MigratedDatabase | undefined;
   let prisma: PrismaClient;
 
   beforeAll(async () => {
-    scratch = await scratchDatabase(kind);
-    db = await openDatabase(scratch.config);
-    await migrate(db);
-    prisma = new PrismaClient({ adapter: db.adapter });
+    database = await migratedDatabase(kind);
+    prisma = database.prisma;
     const rows = SPECS.map(([spec]) => fixtureRow(spec));
     await insertRecalls(prisma, rows);
     // Set after the insert: the update trigger has to move every recall to its new rollup keys.
@@ -130,9 +125,7 @@ describe.each(DATABASE_KINDS)("insights by profile on %s", (kind) => {
   });
 
   afterAll(async () => {
-    await prisma?.$disconnect();
-    await db?.close();
-    await scratch?.drop();
+    await database?.close();
   });
 
   it("gives the level mix under the reference rules and under each profile, with agreement rates", async () => {

@@ -1,14 +1,12 @@
 import { randomUUID } from "node:crypto";
 import { PrismaClient } from "@prisma/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openDatabase, type OpenDatabase } from "@/lib/db/connection";
-import { migrate } from "@/lib/db/migrator";
 import type { InsightsQuery } from "@/lib/insights/schema";
 import { getInsights } from "@/lib/insights/sql";
 import type { IngestedSelectorBlock } from "@/lib/recall/selector-block";
 import { insertRecalls, recallRow } from "@/lib/recall-log/repository";
 import type { LoggedConfidence } from "@/lib/recall-log/types";
-import { DATABASE_KINDS, scratchDatabase, type ScratchDatabase } from "../support/databases";
+import { DATABASE_KINDS, migratedDatabase, type MigratedDatabase } from "../support/databases";
 
 /**
  * Insights under the one meaning of "applied" (docs/ARCHITECTURE.md "Selector truth"), on a
@@ -150,8 +148,7 @@ function row(spec: Spec, id: string) {
 }
 
 describe.each(DATABASE_KINDS)("selector failures and markers in insights on %s", (kind) => {
-  let scratch: ScratchDatabase;
-  let db: OpenDatabase;
+  let database: MigratedDatabase | undefined;
   let prisma: PrismaClient;
   const q: InsightsQuery = {
     from: new Date("2025-02-01T00:00:00Z"),
@@ -161,10 +158,8 @@ describe.each(DATABASE_KINDS)("selector failures and markers in insights on %s",
   };
 
   beforeAll(async () => {
-    scratch = await scratchDatabase(kind);
-    db = await openDatabase(scratch.config);
-    await migrate(db);
-    prisma = new PrismaClient({ adapter: db.adapter });
+    database = await migratedDatabase(kind);
+    prisma = database.prisma;
     const rows = SPECS.map((spec) => ({ spec, row: row(spec, randomUUID()) }));
     await insertRecalls(
       prisma,
@@ -182,9 +177,7 @@ describe.each(DATABASE_KINDS)("selector failures and markers in insights on %s",
   });
 
   afterAll(async () => {
-    await prisma?.$disconnect();
-    await db?.close();
-    await scratch?.drop();
+    await database?.close();
   });
 
   it("counts drop rate, failure rate and lost-at-least-one exactly as by hand", async () => {

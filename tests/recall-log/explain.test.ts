@@ -1,7 +1,5 @@
 import { PrismaClient } from "@prisma/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openDatabase, type OpenDatabase } from "@/lib/db/connection";
-import { migrate } from "@/lib/db/migrator";
 import { getEmbedder } from "@/lib/embeddings";
 import { findRecall } from "@/lib/recall-log/repository";
 import { runRecall } from "@/lib/recall-log/run-recall";
@@ -10,7 +8,7 @@ import type { LoggedRecall } from "@/lib/recall-log/types";
 import { explainMemory } from "@/lib/recall-log/why";
 import { readDemoCorpus } from "@/lib/stores/demo-corpus";
 import { EmbeddedStore } from "@/lib/stores/embedded-store";
-import { DATABASE_KINDS, scratchDatabase, type ScratchDatabase } from "../support/databases";
+import { DATABASE_KINDS, migratedDatabase, type MigratedDatabase } from "../support/databases";
 
 /**
  * Notices and "why isn't X here?" on the demo corpus with the real embedder, on PGlite and
@@ -19,8 +17,7 @@ import { DATABASE_KINDS, scratchDatabase, type ScratchDatabase } from "../suppor
  * display equals the arm's own scoring, and the why answer agrees with the candidate list.
  */
 describe.each(DATABASE_KINDS)("notices and why on %s", (kind) => {
-  let scratch: ScratchDatabase;
-  let db: OpenDatabase;
+  let database: MigratedDatabase | undefined;
   let prisma: PrismaClient;
   let store: EmbeddedStore;
   const recall = async (body: Record<string, unknown>) => runRecall(RecallBodySchema.parse(body), store, prisma);
@@ -31,18 +28,14 @@ describe.each(DATABASE_KINDS)("notices and why on %s", (kind) => {
   };
 
   beforeAll(async () => {
-    scratch = await scratchDatabase(kind);
-    db = await openDatabase(scratch.config);
-    await migrate(db);
-    prisma = new PrismaClient({ adapter: db.adapter });
+    database = await migratedDatabase(kind);
+    prisma = database.prisma;
     store = new EmbeddedStore(prisma, getEmbedder());
     const { created } = await store.add(readDemoCorpus());
     expect(created).toBeGreaterThan(200);
   }, 240_000);
   afterAll(async () => {
-    await prisma.$disconnect();
-    await db.close();
-    await scratch.drop();
+    await database?.close();
   });
 
   /** Every buried-hit notice must be true of the logged list; returns them. */

@@ -2,14 +2,12 @@ import { randomUUID } from "node:crypto";
 import { PrismaClient } from "@prisma/client";
 import { parse } from "csv-parse/sync";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openDatabase, type OpenDatabase } from "@/lib/db/connection";
-import { migrate } from "@/lib/db/migrator";
 import { CANDIDATE_COLUMNS, exportStream } from "@/lib/recall-log/export";
 import { HistoryFiltersSchema } from "@/lib/recall-log/history";
 import { saveRecallLabels } from "@/lib/recall-log/labels-store";
 import { findRecall, insertRecalls, recallRow } from "@/lib/recall-log/repository";
 import type { LoggedConfidence, LoggedRecall } from "@/lib/recall-log/types";
-import { DATABASE_KINDS, scratchDatabase, type ScratchDatabase } from "../support/databases";
+import { DATABASE_KINDS, migratedDatabase, type MigratedDatabase } from "../support/databases";
 
 /**
  * The full-fidelity exports on both databases: a JSON Line is the recall's own view (what
@@ -88,16 +86,13 @@ async function collect(stream: ReadableStream<Uint8Array>): Promise<string> {
 }
 
 describe.each(DATABASE_KINDS)("full exports on %s", (kind) => {
-  let scratch: ScratchDatabase;
-  let db: OpenDatabase;
+  let database: MigratedDatabase | undefined;
   let prisma: PrismaClient;
   const specs = fixture();
 
   beforeAll(async () => {
-    scratch = await scratchDatabase(kind);
-    db = await openDatabase(scratch.config);
-    await migrate(db);
-    prisma = new PrismaClient({ adapter: db.adapter });
+    database = await migratedDatabase(kind);
+    prisma = database.prisma;
     await insertRecalls(
       prisma,
       specs.map((s) => s.row),
@@ -108,9 +103,7 @@ describe.each(DATABASE_KINDS)("full exports on %s", (kind) => {
   });
 
   afterAll(async () => {
-    await prisma?.$disconnect();
-    await db?.close();
-    await scratch?.drop();
+    await database?.close();
   });
 
   it("a JSON Line is the recall's own view, candidates, trace, selector and labels included, across pages", async () => {

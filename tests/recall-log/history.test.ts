@@ -4,8 +4,6 @@ import path from "node:path";
 import { randomUUID } from "node:crypto";
 import { Prisma, PrismaClient } from "@prisma/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openDatabase, type OpenDatabase } from "@/lib/db/connection";
-import { migrate } from "@/lib/db/migrator";
 import type { Level } from "@/lib/recall/confidence";
 import {
   decodeHistoryCursor,
@@ -21,7 +19,7 @@ import { historyWhereSql } from "@/lib/recall-log/history-sql";
 import { insertRecall, recallRow } from "@/lib/recall-log/repository";
 import type { LoggedConfidence, LoggedRequest } from "@/lib/recall-log/types";
 import { callRoute } from "../support/call-route";
-import { DATABASE_KINDS, scratchDatabase, type ScratchDatabase } from "../support/databases";
+import { DATABASE_KINDS, migratedDatabase, type MigratedDatabase } from "../support/databases";
 
 /**
  * The history list against real databases (PGlite and PostgreSQL): every filter, the order, and
@@ -186,8 +184,7 @@ function expected(specs: Spec[], keep: (spec: Spec) => boolean): string[] {
 }
 
 describe.each(DATABASE_KINDS)("recall history on %s", (kind) => {
-  let scratch: ScratchDatabase;
-  let db: OpenDatabase;
+  let database: MigratedDatabase | undefined;
   let prisma: PrismaClient;
   const specs = buildSpecs();
   specs.forEach((spec, index) => SPEC_INDEX.set(spec.id, index));
@@ -232,10 +229,8 @@ describe.each(DATABASE_KINDS)("recall history on %s", (kind) => {
   }
 
   beforeAll(async () => {
-    scratch = await scratchDatabase(kind);
-    db = await openDatabase(scratch.config);
-    await migrate(db);
-    prisma = new PrismaClient({ adapter: db.adapter });
+    database = await migratedDatabase(kind);
+    prisma = database.prisma;
     // Inserted in shuffled order, so the answer's order cannot come from insertion order.
     const shuffled = [...specs].sort((a, b) => (a.id < b.id ? -1 : 1));
     for (const spec of shuffled) await insertRecall(prisma, toRow(spec));
@@ -243,9 +238,7 @@ describe.each(DATABASE_KINDS)("recall history on %s", (kind) => {
   }, 120_000);
 
   afterAll(async () => {
-    await prisma?.$disconnect();
-    await db?.close();
-    await scratch?.drop();
+    await database?.close();
   });
 
   it("lists newest first, ties broken by id, and answers the table's columns only", async () => {

@@ -1,10 +1,8 @@
 import { PrismaClient } from "@prisma/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openDatabase, type OpenDatabase } from "@/lib/db/connection";
-import { migrate } from "@/lib/db/migrator";
 import { ingestRecalls } from "@/lib/recall-log/ingest";
 import { findRecall } from "@/lib/recall-log/repository";
-import { DATABASE_KINDS, scratchDatabase, type ScratchDatabase } from "../support/databases";
+import { DATABASE_KINDS, migratedDatabase, type MigratedDatabase } from "../support/databases";
 import { DEGRADED_CONFIDENCE, emptyRecallResponse, S1_CONFIDENCE } from "../support/fake-memory-service-fixtures";
 
 // The reference service's example shapes (docs/memory-service-api.md "Example answers"), as REST sends them.
@@ -38,19 +36,14 @@ const DEGRADED = {
 const request = (query: string) => ({ query, k: 5, filters: { context_id: "ctx-1" } });
 
 describe.each(DATABASE_KINDS)("ingesting recalls on %s", (kind) => {
-  let scratch: ScratchDatabase;
-  let db: OpenDatabase;
+  let database: MigratedDatabase | undefined;
   let prisma: PrismaClient;
   beforeAll(async () => {
-    scratch = await scratchDatabase(kind);
-    db = await openDatabase(scratch.config);
-    await migrate(db);
-    prisma = new PrismaClient({ adapter: db.adapter });
+    database = await migratedDatabase(kind);
+    prisma = database.prisma;
   });
   afterAll(async () => {
-    await prisma.$disconnect();
-    await db.close();
-    await scratch.drop();
+    await database?.close();
   });
 
   it("keeps what the full reference response states and derives only the background mean", async () => {

@@ -1,15 +1,13 @@
 import { randomUUID } from "node:crypto";
 import { PrismaClient } from "@prisma/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openDatabase, type OpenDatabase } from "@/lib/db/connection";
-import { migrate } from "@/lib/db/migrator";
 import { exportStream } from "@/lib/recall-log/export";
 import { HistoryFiltersSchema, HistoryQuerySchema } from "@/lib/recall-log/history";
 import { listRecalls } from "@/lib/recall-log/history-list";
 import { EMPTY_LABELS, mergeLabels, type LabelsPatch, type PresentLabel, type RecallLabels } from "@/lib/recall-log/labels";
 import { saveRecallLabels } from "@/lib/recall-log/labels-store";
 import { findRecall, insertRecalls, recallRow } from "@/lib/recall-log/repository";
-import { DATABASE_KINDS, scratchDatabase, type ScratchDatabase } from "../support/databases";
+import { DATABASE_KINDS, migratedDatabase, type MigratedDatabase } from "../support/databases";
 
 /**
  * Labels against real databases (PGlite and PostgreSQL): the one-UPDATE merge gives what
@@ -48,8 +46,7 @@ function row(id: string, i: number) {
 }
 
 describe.each(DATABASE_KINDS)("recall labels on %s", (kind) => {
-  let scratch: ScratchDatabase;
-  let db: OpenDatabase;
+  let database: MigratedDatabase | undefined;
   let prisma: PrismaClient;
   const ids: string[] = Array.from({ length: N }, () => randomUUID());
   /** What each recall's labels should be, kept by applying the same patches with mergeLabels. */
@@ -81,10 +78,8 @@ describe.each(DATABASE_KINDS)("recall labels on %s", (kind) => {
   }
 
   beforeAll(async () => {
-    scratch = await scratchDatabase(kind);
-    db = await openDatabase(scratch.config);
-    await migrate(db);
-    prisma = new PrismaClient({ adapter: db.adapter });
+    database = await migratedDatabase(kind);
+    prisma = database.prisma;
     await insertRecalls(
       prisma,
       ids.map((id, i) => row(id, i)),
@@ -92,9 +87,7 @@ describe.each(DATABASE_KINDS)("recall labels on %s", (kind) => {
   });
 
   afterAll(async () => {
-    await prisma?.$disconnect();
-    await db?.close();
-    await scratch?.drop();
+    await database?.close();
   });
 
   it("logs a recall unlabeled", async () => {

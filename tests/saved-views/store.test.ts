@@ -1,27 +1,20 @@
 import { PrismaClient } from "@prisma/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openDatabase, type OpenDatabase } from "@/lib/db/connection";
-import { migrate } from "@/lib/db/migrator";
 import { SavedViewInputSchema } from "@/lib/saved-views/schema";
 import { deleteSavedView, findSavedView, listSavedViews, saveView } from "@/lib/saved-views/store";
-import { DATABASE_KINDS, scratchDatabase, type ScratchDatabase } from "../support/databases";
+import { DATABASE_KINDS, migratedDatabase, type MigratedDatabase } from "../support/databases";
 
 /** Saved views in the database, on both kinds: save, replace by name, list per page, open, delete. */
 describe.each(DATABASE_KINDS)("saved views on %s", (kind) => {
-  let scratch: ScratchDatabase;
-  let db: OpenDatabase;
+  let database: MigratedDatabase | undefined;
   let prisma: PrismaClient;
 
   beforeAll(async () => {
-    scratch = await scratchDatabase(kind);
-    db = await openDatabase(scratch.config);
-    await migrate(db);
-    prisma = new PrismaClient({ adapter: db.adapter });
+    database = await migratedDatabase(kind);
+    prisma = database.prisma;
   });
   afterAll(async () => {
-    await prisma?.$disconnect();
-    await db?.close();
-    await scratch?.drop();
+    await database?.close();
   });
 
   const input = (page: string, name: string, params: string) => SavedViewInputSchema.parse({ page, name, params });

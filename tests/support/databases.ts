@@ -4,7 +4,10 @@ import path from "node:path";
 import { randomUUID } from "node:crypto";
 import pg from "pg";
 import { inject } from "vitest";
+import { PrismaClient } from "@prisma/client";
 import type { DatabaseConfig } from "@/lib/db/config";
+import { openDatabase, type OpenDatabase } from "@/lib/db/connection";
+import { migrate } from "@/lib/db/migrator";
 
 /** A fresh, empty database of the given kind, and a way to throw it away. */
 export interface ScratchDatabase {
@@ -28,6 +31,38 @@ export async function scratchDatabase(kind: (typeof DATABASE_KINDS)[number]): Pr
   return {
     config: { kind, url: url.toString(), display: url.toString() },
     drop: () => withAdmin(adminUrl, (client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)).then(() => {}),
+  };
+}
+
+/** A scratch database, opened and migrated, with a Prisma client on it; `close` undoes all three. */
+export interface MigratedDatabase {
+  db: OpenDatabase;
+  prisma: PrismaClient;
+  close(): Promise<void>;
+}
+
+/** The database tests' usual start (their `beforeAll`); `close` is their `afterAll`. */
+export async function migratedDatabase(kind: (typeof DATABASE_KINDS)[number]): Promise<MigratedDatabase> {
+  const scratch = await scratchDatabase(kind);
+  let db: OpenDatabase | undefined;
+  try {
+    db = await openDatabase(scratch.config);
+    await migrate(db);
+  } catch (error) {
+    await db?.close();
+    await scratch.drop();
+    throw error;
+  }
+  const opened = db;
+  const prisma = new PrismaClient({ adapter: opened.adapter });
+  return {
+    db: opened,
+    prisma,
+    close: async () => {
+      await prisma.$disconnect();
+      await opened.close();
+      await scratch.drop();
+    },
   };
 }
 
