@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { postJson, type PostedAnswer } from "@/lib/post-json";
 import { assertEmbeddable, EmbeddingServiceError, normalize, type Embedder } from "./types";
 
 export interface OpenAICompatibleOptions {
@@ -42,12 +43,11 @@ export class OpenAICompatibleEmbedder implements Embedder {
   private async request(input: readonly string[]): Promise<Float32Array[]> {
     const { baseUrl, model, apiKey, timeoutMs } = this.options;
     const url = `${baseUrl.replace(/\/+$/, "")}/embeddings`;
-    let response: Response;
+    let response: PostedAnswer;
     try {
-      response = await this.options.fetch(url, {
-        method: "POST",
-        headers: { "content-type": "application/json", ...(apiKey ? { authorization: `Bearer ${apiKey}` } : {}) },
-        body: JSON.stringify({ model, input }),
+      response = await postJson(this.options.fetch, url, {
+        apiKey,
+        body: { model, input },
         signal: AbortSignal.timeout(timeoutMs),
       });
     } catch (error) {
@@ -60,7 +60,7 @@ export class OpenAICompatibleEmbedder implements Embedder {
         { cause: error },
       );
     }
-    const text = await response.text();
+    const { text } = response;
     if (!response.ok) {
       throw new EmbeddingServiceError(
         `The embeddings endpoint ${url} answered ${response.status}: ${text.slice(0, 200)}`,
