@@ -3,7 +3,7 @@
 import { Button } from "@/components/ui/button";
 import { useEffect, useState } from "react";
 import type { SelectorOption, StoreOption } from "@/lib/queries/use-recall";
-import styles from "./console.module.css";
+import { Notice } from "@/components/ui/notice";
 
 /**
  * A logged recall's store that is not configured here (an ingested recall from an agent's
@@ -11,25 +11,29 @@ import styles from "./console.module.css";
  */
 export function UnconfiguredStoreNotice({ store, onUseEmbedded }: { store: string; onUseEmbedded: () => void }) {
   return (
-    <div className={styles.notice} role="note" data-testid="unconfigured-store">
+    <Notice
+      tone="warning"
+      role="note"
+      data-testid="unconfigured-store"
+      action={<Button onClick={onUseEmbedded}>Run on the embedded store instead</Button>}
+    >
       <p>
         <strong>The store “{store}” is not configured here,</strong> so this recall cannot run on it again from this dashboard.
         Add it to <code>REMOTE_STORES</code> to run it there, or run the same query on the embedded store.
       </p>
-      <Button onClick={onUseEmbedded}>Run on the embedded store instead</Button>
-    </div>
+    </Notice>
   );
 }
 
 /** The selector the recall asked for is not available here (e.g. the LLM selector without its settings). */
 export function UnavailableSelectorNotice({ selector }: { selector: SelectorOption }) {
   return (
-    <div className={styles.notice} role="note" data-testid="unavailable-selector">
+    <Notice tone="warning" role="note" data-testid="unavailable-selector">
       <p>
         <strong>This recall asked for the {selector.label} selector, which is not configured here.</strong>{" "}
         {selector.hint ? `${selector.hint} ` : ""}Pick another selector to run it.
       </p>
-    </div>
+    </Notice>
   );
 }
 
@@ -37,12 +41,12 @@ export function UnavailableSelectorNotice({ selector }: { selector: SelectorOpti
 export function UnsupportedFiltersNotice({ keys }: { keys: readonly string[] }) {
   if (keys.length === 0) return null;
   return (
-    <div className={styles.notice} role="note" data-testid="unsupported-filters">
+    <Notice tone="warning" role="note" data-testid="unsupported-filters">
       <p>
         This recall also filtered by <code>{keys.join(", ")}</code>, which the console cannot set; running it here leaves{" "}
         {keys.length === 1 ? "that filter" : "those filters"} out.
       </p>
-    </div>
+    </Notice>
   );
 }
 
@@ -59,21 +63,27 @@ export function RemoteStoreNotice({ store }: { store: StoreOption | undefined })
   }, [key]);
   if (!store || store.kind !== "remote" || dismissed === key) return null;
   return (
-    <div className={styles.notice} role="note" data-testid="remote-notice">
+    <Notice
+      tone="warning"
+      role="note"
+      data-testid="remote-notice"
+      action={
+        <Button
+          onClick={() => {
+            window.localStorage.setItem(key!, "1");
+            setDismissed(key);
+          }}
+        >
+          Understood
+        </Button>
+      }
+    >
       <p>
         <strong>{store.label} is a live memory service.</strong> Every recall run here bumps the access counts of the memories it
         returns and may promote working memories to persistent, just as an agent&apos;s recall would. Consider a dedicated context
         for inspection.
         {!store.health.ok ? ` It is not reachable right now: ${store.health.message ?? "unknown error"}` : ""}
       </p>
-      <Button
-        onClick={() => {
-          window.localStorage.setItem(key!, "1");
-          setDismissed(key);
-        }}
-      >
-        Understood
-      </Button>
-    </div>
+    </Notice>
   );
 }

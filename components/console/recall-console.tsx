@@ -14,6 +14,8 @@ import { parseForm } from "@/lib/validation/form-messages";
 import { EXAMPLE_QUERIES } from "./example-queries";
 import { RemoteStoreNotice, UnavailableSelectorNotice, UnconfiguredStoreNotice, UnsupportedFiltersNotice } from "./form-notices";
 import { FIELD_NAMES, RecallForm } from "./recall-form";
+import { Notice } from "@/components/ui/notice";
+import { LoadingState } from "@/components/ui/states";
 import styles from "./console.module.css";
 
 /** The server could not be reached at all (fetchJson's status 0): worth a Retry as it stands. */
@@ -113,36 +115,45 @@ export function RecallConsole() {
       </RecallForm>
 
       {runError ? (
-        <div className={styles.errorBox} role="alert" data-testid="recall-error">
-          <strong>The recall failed.</strong> {errorMessage(runError)}
-          {failedRecallId ? (
-            <>
-              {" "}
-              It was logged as a failed recall: <Link href={`/recalls/${failedRecallId}`}>open the log entry</Link>.
-            </>
-          ) : null}
-          {unreachable(runError) && run.variables ? (
-            <Button size="small" onClick={() => run.variables && send(run.variables)} disabled={run.isPending}>
-              {run.isPending ? "Retrying…" : "Retry"}
-            </Button>
-          ) : null}
-        </div>
+        <Notice
+          tone="error"
+          data-testid="recall-error"
+          action={
+            unreachable(runError) && run.variables ? (
+              <Button size="small" onClick={() => run.variables && send(run.variables)} disabled={run.isPending}>
+                {run.isPending ? "Retrying…" : "Retry"}
+              </Button>
+            ) : null
+          }
+        >
+          <p>
+            <strong>The recall failed.</strong> {errorMessage(runError)}
+            {failedRecallId ? (
+              <>
+                {" "}
+                It was logged as a failed recall: <Link href={`/recalls/${failedRecallId}`}>open the log entry</Link>.
+              </>
+            ) : null}
+          </p>
+        </Notice>
       ) : null}
 
-      {recallId && shown.isPending ? (
-        <p className={styles.status} role="status">
-          Loading recall {recallId}…
-        </p>
-      ) : null}
+      {recallId && shown.isPending ? <LoadingState>Loading recall {recallId}…</LoadingState> : null}
       {recallId && shown.error ? (
-        <div className={styles.errorBox} role="alert">
-          Could not show recall {recallId}: {errorMessage(shown.error)} <Link href="/">Start a new recall</Link>.
-          {unreachable(shown.error) ? (
-            <Button size="small" onClick={() => void shown.refetch()} disabled={shown.isFetching}>
-              {shown.isFetching ? "Retrying…" : "Retry"}
-            </Button>
-          ) : null}
-        </div>
+        <Notice
+          tone="error"
+          action={
+            unreachable(shown.error) ? (
+              <Button size="small" onClick={() => void shown.refetch()} disabled={shown.isFetching}>
+                {shown.isFetching ? "Retrying…" : "Retry"}
+              </Button>
+            ) : null
+          }
+        >
+          <p>
+            Could not show recall {recallId}: {errorMessage(shown.error)} <Link href="/">Start a new recall</Link>.
+          </p>
+        </Notice>
       ) : null}
 
       {view ? (

@@ -3,6 +3,10 @@
 import { useId, type FormEvent, type KeyboardEvent, type ReactNode, type RefObject } from "react";
 import type { SelectorOption, StoreOption } from "@/lib/queries/use-recall";
 import type { FormState } from "@/lib/recall-log/request-form";
+import { StoreOptions } from "@/components/filters/store-options";
+import { Button } from "@/components/ui/button";
+import { controlClassName, Field } from "@/components/ui/field";
+import { visuallyHiddenClassName } from "@/components/ui/visually-hidden";
 import styles from "./console.module.css";
 
 export const FALLBACK_STORE: StoreOption = {
@@ -88,13 +92,13 @@ export function RecallForm({
   return (
     <form className={`panel ${styles.form}`} onSubmit={onSubmit} aria-label="Run a recall" noValidate>
       <div className={styles.queryRow}>
-        <label htmlFor={ids.query} className={styles.srOnly}>
+        <label htmlFor={ids.query} className={visuallyHiddenClassName}>
           Query
         </label>
         <textarea
           id={ids.query}
           ref={queryRef}
-          className={styles.query}
+          className={`${controlClassName} ${styles.query}`}
           rows={2}
           placeholder="Ask the memory store something… (Enter runs, Shift+Enter for a new line)"
           value={form.query}
@@ -105,44 +109,34 @@ export function RecallForm({
           maxLength={8000}
           autoFocus
         />
-        <button
+        <Button
           type="submit"
+          variant="primary"
           className={styles.runButton}
           disabled={running || blocked !== null}
           aria-describedby={blocked !== null ? ids.blocked : undefined}
           title={blocked ?? undefined}
         >
           {running ? "Running…" : "Run recall"}
-        </button>
+        </Button>
       </div>
       {blocked !== null ? (
-        <span id={ids.blocked} className={styles.srOnly}>
+        <span id={ids.blocked} className={visuallyHiddenClassName}>
           {blocked}
         </span>
       ) : null}
       <div className={styles.options}>
-        <label htmlFor={ids.store}>
-          Store
-          <select id={ids.store} value={form.store} onChange={(e) => set("store", e.target.value)}>
+        <Field id={ids.store} label="Store">
+          <select id={ids.store} className={controlClassName} value={form.store} onChange={(e) => set("store", e.target.value)}>
             {unknownStore ? (
               <option value={form.store} data-testid="unconfigured-store-option">
                 {form.store} (not configured here)
               </option>
             ) : null}
-            {storeList.map((s) => (
-              <option
-                key={s.name}
-                value={s.name}
-                title={s.health.ok ? s.description : `${s.description} Not reachable: ${s.health.message ?? "unknown error"}`}
-              >
-                {s.label}
-                {s.kind === "remote" ? (s.health.ok ? " (remote)" : " (remote, unreachable)") : ""}
-              </option>
-            ))}
+            <StoreOptions stores={storeList} />
           </select>
-        </label>
-        <label htmlFor={ids.k}>
-          k
+        </Field>
+        <Field id={ids.k} label="k">
           <input
             id={ids.k}
             type="number"
@@ -151,25 +145,20 @@ export function RecallForm({
             value={Number.isFinite(form.k) ? form.k : ""}
             onChange={(e) => set("k", e.target.valueAsNumber)}
             aria-invalid={fieldErrors.k ? true : undefined}
-            className={styles.kInput}
+            className={`${controlClassName} ${styles.kInput}`}
           />
-        </label>
-        <label htmlFor={ids.mode}>
-          Search mode
-          <select
-            id={ids.mode}
-            value={form.search_mode}
-            onChange={(e) => set("search_mode", e.target.value as FormState["search_mode"])}
-          >
-            <option value="hybrid">Hybrid (semantic + BM25)</option>
-            <option value="semantic">Semantic only</option>
-            <option value="keyword">Keyword (BM25) only</option>
-          </select>
-        </label>
-        <label htmlFor={ids.selector}>
-          Selector
+        </Field>
+        <ChoiceField
+          id={ids.mode}
+          label="Search mode"
+          value={form.search_mode}
+          onChange={(v) => set("search_mode", v)}
+          options={SEARCH_MODES}
+        />
+        <Field id={ids.selector} label="Selector">
           <select
             id={ids.selector}
+            className={controlClassName}
             value={form.selector}
             onChange={(e) => set("selector", e.target.value as FormState["selector"])}
           >
@@ -191,7 +180,7 @@ export function RecallForm({
               </option>
             ))}
           </select>
-        </label>
+        </Field>
         <label
           htmlFor={ids.rerank}
           className={styles.checkLabel}
@@ -227,11 +216,11 @@ export function RecallForm({
       </div>
       <fieldset className={styles.filters}>
         <legend>Filters</legend>
-        <label htmlFor={ids.types}>
-          Types
+        <Field id={ids.types} label="Types">
           <input
             id={ids.types}
             type="text"
+            className={`${controlClassName} ${styles.textInput}`}
             list={ids.typeList}
             value={form.types}
             placeholder="all types (comma-separated)"
@@ -244,30 +233,26 @@ export function RecallForm({
               <option key={t} value={t} />
             ))}
           </datalist>
-        </label>
-        <label htmlFor={ids.tags}>
-          Tags
+        </Field>
+        <Field id={ids.tags} label="Tags">
           <input
             id={ids.tags}
             type="text"
+            className={`${controlClassName} ${styles.textInput}`}
             value={form.tags}
             placeholder="none (comma-separated)"
             onChange={(e) => set("tags", e.target.value)}
             aria-invalid={fieldErrors.filters ? true : undefined}
             autoComplete="off"
           />
-        </label>
-        <label htmlFor={ids.tagsMatch}>
-          Tags match
-          <select
-            id={ids.tagsMatch}
-            value={form.tags_match}
-            onChange={(e) => set("tags_match", e.target.value as FormState["tags_match"])}
-          >
-            <option value="any">any of them</option>
-            <option value="all">all of them</option>
-          </select>
-        </label>
+        </Field>
+        <ChoiceField
+          id={ids.tagsMatch}
+          label="Tags match"
+          value={form.tags_match}
+          onChange={(v) => set("tags_match", v)}
+          options={TAGS_MATCH}
+        />
       </fieldset>
       {children}
       {Object.keys(fieldErrors).length > 0 ? (
@@ -278,5 +263,42 @@ export function RecallForm({
         </ul>
       ) : null}
     </form>
+  );
+}
+
+const SEARCH_MODES: readonly (readonly [FormState["search_mode"], string])[] = [
+  ["hybrid", "Hybrid (semantic + BM25)"],
+  ["semantic", "Semantic only"],
+  ["keyword", "Keyword (BM25) only"],
+];
+const TAGS_MATCH: readonly (readonly [FormState["tags_match"], string])[] = [
+  ["any", "any of them"],
+  ["all", "all of them"],
+];
+
+/** A labelled select of fixed choices (value, words). */
+function ChoiceField<V extends string>({
+  id,
+  label,
+  value,
+  onChange,
+  options,
+}: {
+  id: string;
+  label: string;
+  value: V;
+  onChange: (value: V) => void;
+  options: readonly (readonly [V, string])[];
+}) {
+  return (
+    <Field id={id} label={label}>
+      <select id={id} className={controlClassName} value={value} onChange={(e) => onChange(e.target.value as V)}>
+        {options.map(([v, words]) => (
+          <option key={v} value={v}>
+            {words}
+          </option>
+        ))}
+      </select>
+    </Field>
   );
 }

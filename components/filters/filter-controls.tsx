@@ -7,9 +7,8 @@
  */
 import { useId, type FormEvent, type ReactNode } from "react";
 import { useDebouncedCommit } from "@/lib/hooks/use-debounced-commit";
+import { buttonClassName } from "@/components/ui/button";
 import styles from "./filters.module.css";
-
-export { styles as filterStyles };
 
 /** The bar: a labelled group that wraps its controls. */
 export function FilterBar({ children, label = "Filters" }: { children: ReactNode; label?: string }) {
@@ -156,7 +155,7 @@ export function CheckChips<T extends string>({
 export const TIME_RANGE_CLASSES = {
   field: styles.field!,
   customRange: styles.customRange!,
-  button: styles.button!,
+  button: buttonClassName(),
   fieldError: styles.fieldError!,
 };
 

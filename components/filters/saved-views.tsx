@@ -11,6 +11,7 @@ import { useId, useState, type FormEvent } from "react";
 import { errorMessage } from "@/lib/queries/fetch-json";
 import { useDeleteView, useSavedViews, useSaveView } from "@/lib/queries/use-saved-views";
 import { SAVED_VIEW_NAME_MAX, type SavedView, type SavedViewPage } from "@/lib/saved-views/schema";
+import { Button, buttonClassName } from "@/components/ui/button";
 import styles from "./filters.module.css";
 
 /** Query strings compared as sets of pairs (the order parameters were written in does not matter). */
@@ -74,18 +75,16 @@ export function SavedViews({ page, params }: { page: SavedViewPage; params: stri
       </div>
       {active ? (
         <>
-          <Link className={styles.button} href={`/views/${active.id}`} title="This view's own link, to share">
+          <Link className={buttonClassName()} href={`/views/${active.id}`} title="This view's own link, to share">
             Link
           </Link>
-          <button
-            type="button"
-            className={styles.button}
+          <Button
             onClick={() => remove.mutate(active.id)}
             disabled={remove.isPending}
             aria-label={`Delete the saved view ${active.name}`}
           >
             Delete view
-          </button>
+          </Button>
         </>
       ) : null}
       {naming ? (
@@ -101,17 +100,13 @@ export function SavedViews({ page, params }: { page: SavedViewPage; params: stri
               required
             />
           </div>
-          <button type="submit" className={styles.button} disabled={!name.trim() || save.isPending}>
+          <Button type="submit" disabled={!name.trim() || save.isPending}>
             {save.isPending ? "Saving…" : "Save"}
-          </button>
-          <button type="button" className={styles.button} onClick={() => setNaming(false)}>
-            Cancel
-          </button>
+          </Button>
+          <Button onClick={() => setNaming(false)}>Cancel</Button>
         </form>
       ) : (
-        <button type="button" className={styles.button} onClick={() => setNaming(true)}>
-          Save view…
-        </button>
+        <Button onClick={() => setNaming(true)}>Save view…</Button>
       )}
       {save.isError || remove.isError || views.isError ? (
         <p className={styles.fieldError} role="alert">

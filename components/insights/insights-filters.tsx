@@ -1,13 +1,7 @@
 "use client";
 
-import {
-  FilterActions,
-  FilterBar,
-  FilterGroup,
-  FilterSelect,
-  filterStyles,
-  TIME_RANGE_CLASSES,
-} from "@/components/filters/filter-controls";
+import { Button } from "@/components/ui/button";
+import { FilterActions, FilterBar, FilterGroup, FilterSelect, TIME_RANGE_CLASSES } from "@/components/filters/filter-controls";
 import { TimeRangePicker } from "@/components/filters/time-range-picker";
 import type { InsightBucket } from "@/lib/insights/schema";
 import type { Level } from "@/lib/recall/confidence";
@@ -121,9 +115,9 @@ export function InsightsFilterBar({
         options={tzOptions}
       />
       <FilterActions>
-        <button type="button" className={filterStyles.button} onClick={onRefresh} disabled={refreshing}>
+        <Button onClick={onRefresh} disabled={refreshing}>
           Refresh
-        </button>
+        </Button>
       </FilterActions>
     </FilterBar>
   );

@@ -2,6 +2,7 @@
 
 import { useId } from "react";
 import type { StoreOption } from "@/lib/queries/use-recall";
+import { StoreOptions } from "@/components/filters/store-options";
 import { controlClassName, Field } from "@/components/ui/field";
 import styles from "./memories.module.css";
 
@@ -34,16 +35,7 @@ export function StorePicker({
   return (
     <Field id={id} label="Store" className={styles.store}>
       <select id={id} className={controlClassName} value={value} onChange={(e) => onChange(e.target.value)}>
-        {options.map((s) => (
-          <option
-            key={s.name}
-            value={s.name}
-            title={s.health.ok ? s.description : `${s.description} Not reachable: ${s.health.message ?? "unknown error"}`}
-          >
-            {s.label}
-            {s.kind === "remote" ? (s.health.ok ? " (remote)" : " (remote, unreachable)") : ""}
-          </option>
-        ))}
+        <StoreOptions stores={options} />
         {known ? null : (
           <option value={value}>
             {value}
