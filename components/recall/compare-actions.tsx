@@ -7,6 +7,9 @@ import { errorMessage } from "@/lib/queries/fetch-json";
 import { useRunRecall, useStores } from "@/lib/queries/use-recall";
 import { rerunBody, type FormState } from "@/lib/recall-log/request-form";
 import type { LoggedRecall } from "@/lib/recall-log/types";
+import { TextInput } from "@/components/ui/field";
+import { Notice } from "@/components/ui/notice";
+import { panelClassName, panelTitleClassName } from "@/components/ui/panel";
 import styles from "./inspect.module.css";
 
 /** The comparison page of two logged recalls (shareable: both ids in the URL). */
@@ -57,8 +60,8 @@ export function CompareActions({ view }: { view: LoggedRecall }) {
   }
 
   return (
-    <section className={`panel ${styles.section}`} data-testid="compare-actions" aria-labelledby={titleId}>
-      <h2 className={styles.heading} id={titleId}>
+    <section className={panelClassName} data-testid="compare-actions" aria-labelledby={titleId}>
+      <h2 className={panelTitleClassName} id={titleId}>
         Compare
       </h2>
       <div className={styles.actionRow}>
@@ -75,14 +78,11 @@ export function CompareActions({ view }: { view: LoggedRecall }) {
         ))}
         <form className={styles.inlineForm} onSubmit={onCompare}>
           <label htmlFor={inputId}>or with recall</label>
-          <input
+          <TextInput
             id={inputId}
-            type="text"
             value={other}
             onChange={(e) => setOther(e.target.value)}
             placeholder="recall id"
-            autoComplete="off"
-            spellCheck={false}
             maxLength={64}
           />
           <Button type="submit" disabled={other.trim() === ""}>
@@ -93,11 +93,7 @@ export function CompareActions({ view }: { view: LoggedRecall }) {
       {!configured ? (
         <p className={styles.hint}>The store “{view.store}” is not configured here, so this recall cannot be run again on it.</p>
       ) : null}
-      {run.error ? (
-        <p className={styles.error} role="alert">
-          The re-run failed: {errorMessage(run.error)}
-        </p>
-      ) : null}
+      {run.error ? <Notice tone="error">The re-run failed: {errorMessage(run.error)}</Notice> : null}
     </section>
   );
 }

@@ -4,6 +4,7 @@ import { Button } from "@/components/ui/button";
 import { useId, useState } from "react";
 import { CopyButton } from "@/components/ui/copy-button";
 import type { LoggedRecall } from "@/lib/recall-log/types";
+import { panelClassName } from "@/components/ui/panel";
 import styles from "./inspect.module.css";
 
 type Tab = "request" | "answer";
@@ -20,7 +21,7 @@ export function RawJsonPanel({ view }: { view: LoggedRecall }) {
   const text = open ? JSON.stringify(tab === "request" ? view.request : view, null, 2) : "";
   return (
     <details
-      className={`panel ${styles.section}`}
+      className={panelClassName}
       data-testid="raw-json"
       onToggle={(e) => setOpen((e.currentTarget as HTMLDetailsElement).open)}
     >

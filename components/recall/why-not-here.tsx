@@ -8,6 +8,9 @@ import { errorMessage } from "@/lib/queries/fetch-json";
 import { storeParam, useMemoryList } from "@/lib/queries/use-memories";
 import { useWhyNotHere } from "@/lib/queries/use-recall";
 import type { LoggedRecall, WhyNotHereAnswer } from "@/lib/recall-log/types";
+import { TextInput } from "@/components/ui/field";
+import { Notice } from "@/components/ui/notice";
+import { panelClassName, panelTitleClassName } from "@/components/ui/panel";
 import styles from "./inspect.module.css";
 
 /** The URL parameter that carries the asked memory, so the answer is shareable. */
@@ -64,20 +67,17 @@ export function WhyNotHerePanel({ view }: { view: LoggedRecall }) {
   }
 
   return (
-    <section id={WHY_PANEL_ID} className={`panel ${styles.section}`} data-testid="why-not-here" aria-labelledby={titleId}>
-      <h2 className={styles.heading} id={titleId}>
+    <section id={WHY_PANEL_ID} className={panelClassName} data-testid="why-not-here" aria-labelledby={titleId}>
+      <h2 className={panelTitleClassName} id={titleId}>
         Why isn&apos;t this memory here?
       </h2>
       <form className={styles.whyForm} onSubmit={onSubmit} role="search" aria-label="Explain a memory's place">
         <label htmlFor={inputId}>Memory id</label>
-        <input
+        <TextInput
           id={inputId}
-          type="text"
           value={draft}
           onChange={(e) => setDraft(e.target.value)}
           placeholder="paste a memory id"
-          autoComplete="off"
-          spellCheck={false}
           maxLength={200}
         />
         <Button type="submit" disabled={draft.trim() === ""}>
@@ -102,9 +102,9 @@ export function WhyNotHerePanel({ view }: { view: LoggedRecall }) {
             Looking up {asked}…
           </p>
         ) : why.error ? (
-          <p className={styles.error} role="alert" data-testid="why-error">
+          <Notice tone="error" data-testid="why-error">
             {errorMessage(why.error)}
-          </p>
+          </Notice>
         ) : why.data ? (
           <WhyAnswer answer={why.data} />
         ) : null
@@ -125,7 +125,7 @@ function WhyAnswer({ answer }: { answer: WhyNotHereAnswer }) {
   return (
     <div className={styles.whyAnswer} data-testid="why-answer" data-reason={answer.reason} role="status">
       <p className={styles.whyMessage}>
-        <code className={styles.mono}>{answer.memory_id}</code>{" "}
+        <code className="mono">{answer.memory_id}</code>{" "}
         <span className={styles.reason}>{answer.reason.replaceAll("_", " ")}</span>
       </p>
       <p data-testid="why-message">{answer.message}</p>
@@ -170,13 +170,12 @@ function MemoryPicker({ store, onPick }: { store: string; onPick: (id: string) =
   return (
     <div className={styles.picker} data-testid="why-picker">
       <label htmlFor={inputId}>Search the memories of {store}</label>
-      <input
+      <TextInput
         id={inputId}
         type="search"
         value={q}
         onChange={(e) => setQ(e.target.value)}
         placeholder="words of its summary"
-        autoComplete="off"
         autoFocus
       />
       {q.trim().length >= 2 ? <PickerResults store={store} q={q.trim()} onPick={onPick} /> : null}
@@ -187,7 +186,7 @@ function MemoryPicker({ store, onPick }: { store: string; onPick: (id: string) =
 function PickerResults({ store, q, onPick }: { store: string; q: string; onPick: (id: string) => void }) {
   const list = useMemoryList({ store: storeParam(store), q, type: "", tag: "" });
   if (list.isPending) return <p className={styles.hint}>Searching…</p>;
-  if (list.error) return <p className={styles.error}>{errorMessage(list.error)}</p>;
+  if (list.error) return <Notice tone="error">{errorMessage(list.error)}</Notice>;
   const items = (list.data?.pages ?? []).flatMap((p) => p.items).slice(0, PICK_LIMIT);
   if (items.length === 0)
     return (
@@ -200,7 +199,7 @@ function PickerResults({ store, q, onPick }: { store: string; q: string; onPick:
       {items.map((m) => (
         <li key={m.id}>
           <Button onClick={() => onPick(m.id)} data-testid="why-pick">
-            <code className={styles.mono}>{m.id}</code> <span>{m.summary}</span>
+            <code className="mono">{m.id}</code> <span>{m.summary}</span>
           </Button>
         </li>
       ))}

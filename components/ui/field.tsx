@@ -1,9 +1,17 @@
-import type { ReactNode } from "react";
+import type { ComponentProps, ReactNode } from "react";
 import { classNames } from "./class-names";
 import styles from "./ui.module.css";
 
 /** The class every text input, select and textarea takes, so all forms look alike. */
 export const controlClassName = styles.control;
+
+/**
+ * A one-line text box for an id or a few words, in the control look: no autocomplete and no
+ * spell check (ids are not words). Its label is the caller's (a `<label htmlFor>` or a Field).
+ */
+export function TextInput({ className, type = "text", ...rest }: ComponentProps<"input">) {
+  return <input type={type} autoComplete="off" spellCheck={false} className={classNames(styles.control, className)} {...rest} />;
+}
 
 /** The ids a field's control points at with `aria-describedby` (hint first, then the error). */
 export function fieldDescribedBy(id: string, { hint, error }: { hint?: ReactNode; error?: ReactNode }): string | undefined {

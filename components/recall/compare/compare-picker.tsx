@@ -4,6 +4,9 @@ import { Button } from "@/components/ui/button";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useId, useState, type FormEvent } from "react";
+import { TextInput } from "@/components/ui/field";
+import { Notice } from "@/components/ui/notice";
+import { panelClassName } from "@/components/ui/panel";
 import styles from "../inspect.module.css";
 
 /** Asks for the two recall ids when the URL does not name two logged recalls. */
@@ -21,11 +24,9 @@ export function ComparePicker({ a, b, problem }: { a: string; b: string; problem
   }
 
   return (
-    <section className={`panel ${styles.section}`} data-testid="compare-picker">
+    <section className={panelClassName} data-testid="compare-picker">
       {problem ? (
-        <p className={styles.error} role="alert">
-          {problem}
-        </p>
+        <Notice tone="error">{problem}</Notice>
       ) : (
         <p className={styles.hint}>
           Paste the ids of two logged recalls (a recall&apos;s page shows its id; its Compare panel also runs it again with k=20
@@ -37,11 +38,11 @@ export function ComparePicker({ a, b, problem }: { a: string; b: string; problem
         <label htmlFor={idA} className={styles.hint}>
           Recall A
         </label>
-        <input id={idA} type="text" value={ids.a} onChange={(e) => setIds({ ...ids, a: e.target.value })} autoComplete="off" />
+        <TextInput id={idA} value={ids.a} onChange={(e) => setIds({ ...ids, a: e.target.value })} />
         <label htmlFor={idB} className={styles.hint}>
           Recall B
         </label>
-        <input id={idB} type="text" value={ids.b} onChange={(e) => setIds({ ...ids, b: e.target.value })} autoComplete="off" />
+        <TextInput id={idB} value={ids.b} onChange={(e) => setIds({ ...ids, b: e.target.value })} />
         <Button type="submit" disabled={!ids.a.trim() || !ids.b.trim()}>
           Compare
         </Button>

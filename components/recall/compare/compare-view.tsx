@@ -11,6 +11,8 @@ import type { LoggedRecall } from "@/lib/recall-log/types";
 import { LevelBadge } from "../level-badge";
 import { MetricToggle } from "../score-distribution/metric-toggle";
 import { CompareChart, SIDE_COLORS } from "./compare-chart";
+import { panelTitleClassName } from "@/components/ui/panel";
+import { DataTable } from "@/components/ui/table";
 import styles from "./compare.module.css";
 
 const ROWS_SHOWN = 25;
@@ -100,51 +102,42 @@ function RankTable({ rows }: { rows: readonly RankChange[] }) {
   const shown = all ? rows : rows.slice(0, ROWS_SHOWN);
   return (
     <section className={`panel ${styles.ranks}`} aria-labelledby="compare-ranks">
-      <h2 id="compare-ranks" className={styles.heading}>
+      <h2 id="compare-ranks" className={panelTitleClassName}>
         Rank changes per memory
       </h2>
-      <div className={styles.tableScroll}>
-        <table className={styles.table} data-testid="rank-changes">
-          <caption className={styles.caption}>
-            Rank in each recall&apos;s merged candidate list (or its page, when the store does not expose its pool); ▲ means B
-            ranks it higher.
-          </caption>
-          <thead>
-            <tr>
-              <th scope="col">Memory</th>
-              <th scope="col">A</th>
-              <th scope="col">B</th>
-              <th scope="col">Change</th>
+      <DataTable
+        data-testid="rank-changes"
+        alignTop
+        columns={["Memory", "A", "B", "Change"]}
+        caption="Rank in each recall’s merged candidate list (or its page, when the store does not expose its pool); ▲ means B ranks it higher."
+      >
+        <tbody>
+          {shown.map((r) => (
+            <tr
+              key={r.memoryId}
+              data-testid="rank-change-row"
+              data-memory-id={r.memoryId}
+              data-change={r.change}
+              data-page-changed={r.pageChanged}
+            >
+              <td className={styles.memoryCell}>
+                <code>{r.memoryId}</code>
+                <span className={styles.muted}>{r.summary}</span>
+              </td>
+              <td className={styles.num}>
+                <Position p={r.a} />
+              </td>
+              <td className={styles.num}>
+                <Position p={r.b} />
+              </td>
+              <td className={`${styles.num} ${r.pageChanged ? styles.pageChanged : ""}`}>
+                {changeText(r)}
+                {r.pageChanged ? <span className={styles.muted}> (page changed)</span> : null}
+              </td>
             </tr>
-          </thead>
-          <tbody>
-            {shown.map((r) => (
-              <tr
-                key={r.memoryId}
-                data-testid="rank-change-row"
-                data-memory-id={r.memoryId}
-                data-change={r.change}
-                data-page-changed={r.pageChanged}
-              >
-                <td className={styles.memoryCell}>
-                  <code>{r.memoryId}</code>
-                  <span className={styles.muted}>{r.summary}</span>
-                </td>
-                <td className={styles.num}>
-                  <Position p={r.a} />
-                </td>
-                <td className={styles.num}>
-                  <Position p={r.b} />
-                </td>
-                <td className={`${styles.num} ${r.pageChanged ? styles.pageChanged : ""}`}>
-                  {changeText(r)}
-                  {r.pageChanged ? <span className={styles.muted}> (page changed)</span> : null}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+          ))}
+        </tbody>
+      </DataTable>
       {rows.length > ROWS_SHOWN ? (
         <Button className={styles.more} size="small" onClick={() => setAll((v) => !v)}>
           {all ? `Show the first ${ROWS_SHOWN}` : `Show all ${rows.length} memories`}
@@ -185,7 +178,7 @@ export function CompareView({ a, b }: { a: LoggedRecall; b: LoggedRecall }) {
       </section>
       <section className={`panel ${styles.chartPanel}`} aria-labelledby="compare-pools">
         <div className={styles.chartHead}>
-          <h2 id="compare-pools" className={styles.heading}>
+          <h2 id="compare-pools" className={panelTitleClassName}>
             Both pools on one axis
           </h2>
           <MetricToggle options={data.metricOptions} value={data.metric} onChange={onMetric} />
