@@ -8,6 +8,7 @@ import { parseForm } from "@/lib/validation/form-messages";
 import { Button } from "@/components/ui/button";
 import { controlClassName, Field as FormField, fieldDescribedBy } from "@/components/ui/field";
 import { Notice } from "@/components/ui/notice";
+import { PanelHead } from "@/components/ui/panel";
 import styles from "./memories.module.css";
 
 const FIELDS = ["summary", "content", "type", "tags", "importance"] as const;
@@ -160,14 +161,16 @@ export function AddMemoryForm({
 
   return (
     <form className={styles.memoryForm} onSubmit={onSubmit} noValidate aria-labelledby={`${id}-title`}>
-      <div className={styles.panelHead}>
-        <h2 id={`${id}-title`} className={styles.panelTitle}>
-          Add a memory
-        </h2>
-        <Button variant="ghost" onClick={onClose}>
-          Close
-        </Button>
-      </div>
+      <PanelHead
+        title="Add a memory"
+        titleId={`${id}-title`}
+        className={styles.formHead}
+        aside={
+          <Button variant="ghost" onClick={onClose}>
+            Close
+          </Button>
+        }
+      />
 
       <FormField
         id={fieldId("summary")}

@@ -8,6 +8,7 @@ import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Field as FormField } from "@/components/ui/field";
 import { Notice } from "@/components/ui/notice";
+import { PanelHead } from "@/components/ui/panel";
 import styles from "./memories.module.css";
 import { MAX_IMPORT_BYTES, prepareImport, rejectedRows, type ItemProblem, type PreparedImport } from "./import-file";
 
@@ -109,14 +110,16 @@ export function ImportMemories({ fileRef, onClose }: { fileRef: RefObject<HTMLIn
 
   return (
     <form className={styles.importForm} onSubmit={onSubmit} aria-labelledby={`${id}-title`}>
-      <div className={styles.panelHead}>
-        <h2 id={`${id}-title`} className={styles.panelTitle}>
-          Import a file
-        </h2>
-        <Button variant="ghost" onClick={onClose}>
-          Close
-        </Button>
-      </div>
+      <PanelHead
+        title="Import a file"
+        titleId={`${id}-title`}
+        className={styles.formHead}
+        aside={
+          <Button variant="ghost" onClick={onClose}>
+            Close
+          </Button>
+        }
+      />
 
       <FormField
         id={`${id}-file`}

@@ -8,8 +8,7 @@ import type { MemoryView } from "@/lib/stores/memory-schemas";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { CopyButton } from "@/components/ui/copy-button";
-import { DataTable, numericCellClassName } from "@/components/ui/table";
-import { VisuallyHidden, visuallyHiddenClassName } from "@/components/ui/visually-hidden";
+import { DataTable, numericCellClassName, type DataTableColumn } from "@/components/ui/table";
 import styles from "./memory-table.module.css";
 
 const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short" });
@@ -26,6 +25,15 @@ interface RowProps {
   onDeleted: (memory: MemoryView) => void;
 }
 
+/** An empty cell's dash, named for screen readers ("No tags") when a label is given. */
+function Dash({ label }: { label?: string }) {
+  return (
+    <span className={styles.muted} aria-label={label}>
+      —
+    </span>
+  );
+}
+
 function CreatedCell({ memory }: { memory: MemoryView }) {
   const created = new Date(memory.created_at);
   return (
@@ -35,11 +43,22 @@ function CreatedCell({ memory }: { memory: MemoryView }) {
           {Number.isNaN(created.getTime()) ? memory.created_at : dateFormat.format(created)}
         </time>
       ) : (
-        <span className={styles.muted} aria-label="Unknown">
-          —
-        </span>
+        <Dash label="Unknown" />
       )}
     </td>
+  );
+}
+
+/** Importance, created and id: the last cells of every row, the service's list or the embedded store's. */
+function TailCells({ memory }: { memory: MemoryView }) {
+  return (
+    <>
+      <td className={numericCellClassName} data-caption="importance">
+        {memory.importance.toFixed(2)}
+      </td>
+      <CreatedCell memory={memory} />
+      <IdCell memory={memory} />
+    </>
   );
 }
 
@@ -66,27 +85,15 @@ function RemoteMemoryRow({ memory }: { memory: MemoryView }) {
       <td className={styles.summary}>
         <span>{memory.summary}</span>
       </td>
-      <td>
-        {memory.type ? (
-          <Badge>{memory.type}</Badge>
-        ) : (
-          <span className={styles.muted} aria-label="No type">
-            —
-          </span>
-        )}
-      </td>
+      <td>{memory.type ? <Badge>{memory.type}</Badge> : <Dash label="No type" />}</td>
       <td>
         {memory.scope ? (
           <Badge className={memory.scope === "working" ? styles.scopeWorking : undefined}>{memory.scope}</Badge>
         ) : (
-          <span className={styles.muted}>—</span>
+          <Dash />
         )}
       </td>
-      <td className={numericCellClassName} data-caption="importance">
-        {memory.importance.toFixed(2)}
-      </td>
-      <CreatedCell memory={memory} />
-      <IdCell memory={memory} />
+      <TailCells memory={memory} />
     </tr>
   );
 }
@@ -159,16 +166,10 @@ function MemoryRow({ memory, activeTag, onTag, onDeleted }: RowProps) {
             ))}
           </ul>
         ) : (
-          <span className={styles.muted} aria-label="No tags">
-            —
-          </span>
+          <Dash label="No tags" />
         )}
       </td>
-      <td className={numericCellClassName} data-caption="importance">
-        {memory.importance.toFixed(2)}
-      </td>
-      <CreatedCell memory={memory} />
-      <IdCell memory={memory} />
+      <TailCells memory={memory} />
       <td className={styles.actions}>
         {confirming ? (
           <div
@@ -217,20 +218,14 @@ export function RemoteMemoryTable({
   busy: boolean;
 }) {
   return (
-    <DataTable className={styles.table} aria-busy={busy || undefined}>
-      <caption className={visuallyHiddenClassName}>Memories of {storeLabel}, as the service lists them</caption>
-      <thead>
-        <tr>
-          <th scope="col">Summary</th>
-          <th scope="col">Type</th>
-          <th scope="col">Scope</th>
-          <th scope="col" className={numericCellClassName}>
-            Importance
-          </th>
-          <th scope="col">Created</th>
-          <th scope="col">ID</th>
-        </tr>
-      </thead>
+    <DataTable
+      className={styles.table}
+      busy={busy}
+      alignTop
+      caption={`Memories of ${storeLabel}, as the service lists them`}
+      captionHidden
+      columns={["Summary", "Type", "Scope", IMPORTANCE, "Created", "ID"]}
+    >
       <tbody>
         {memories.map((memory) => (
           <RemoteMemoryRow key={memory.id} memory={memory} />
@@ -240,6 +235,8 @@ export function RemoteMemoryTable({
   );
 }
 
+const IMPORTANCE: DataTableColumn = { label: "Importance", numeric: true };
+
 export function MemoryTable({
   memories,
   activeTag,
@@ -248,23 +245,14 @@ export function MemoryTable({
   busy,
 }: Omit<RowProps, "memory"> & { memories: readonly MemoryView[]; busy: boolean }) {
   return (
-    <DataTable className={styles.table} aria-busy={busy || undefined}>
-      <caption className={visuallyHiddenClassName}>Memories, newest first</caption>
-      <thead>
-        <tr>
-          <th scope="col">Summary</th>
-          <th scope="col">Type</th>
-          <th scope="col">Tags</th>
-          <th scope="col" className={numericCellClassName}>
-            Importance
-          </th>
-          <th scope="col">Created</th>
-          <th scope="col">ID</th>
-          <th scope="col">
-            <VisuallyHidden>Actions</VisuallyHidden>
-          </th>
-        </tr>
-      </thead>
+    <DataTable
+      className={styles.table}
+      busy={busy}
+      alignTop
+      caption="Memories, newest first"
+      captionHidden
+      columns={["Summary", "Type", "Tags", IMPORTANCE, "Created", "ID", { label: "Actions", hidden: true }]}
+    >
       <tbody>
         {memories.map((memory) => (
           <MemoryRow key={memory.id} memory={memory} activeTag={activeTag} onTag={onTag} onDeleted={onDeleted} />

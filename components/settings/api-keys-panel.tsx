@@ -165,19 +165,7 @@ function KeyList() {
           </p>
         </EmptyState>
       ) : (
-        <DataTable>
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Scope</th>
-              <th scope="col">Key</th>
-              <th scope="col">Created</th>
-              <th scope="col">Last used</th>
-              <th scope="col">
-                <VisuallyHidden>Actions</VisuallyHidden>
-              </th>
-            </tr>
-          </thead>
+        <DataTable columns={["Name", "Scope", "Key", "Created", "Last used", { label: "Actions", hidden: true }]}>
           <tbody>
             {keys.data.items.map((key) => (
               <tr key={key.id} className={key.revoked_at ? styles.revoked : undefined}>

@@ -2,9 +2,9 @@
 
 import Link from "next/link";
 import { formatScore } from "@/lib/format";
-import { errorMessage } from "@/lib/queries/fetch-json";
 import { useMemoryNeighbours } from "@/lib/queries/use-memory-page";
-import { Button } from "@/components/ui/button";
+import { ErrorState, LoadingState } from "@/components/ui/states";
+import { panelTitleClassName } from "@/components/ui/panel";
 import styles from "./memory-page.module.css";
 
 /** The memories closest to this one by raw cosine: likely near-duplicates and what competes with it in a recall. */
@@ -12,7 +12,7 @@ export function MemoryNeighboursPanel({ id }: { id: string }) {
   const neighbours = useMemoryNeighbours(id);
   return (
     <section className={`panel ${styles.neighbours}`} aria-labelledby="memory-neighbours-title" data-testid="memory-neighbours">
-      <h2 id="memory-neighbours-title" className={styles.panelTitle}>
+      <h2 id="memory-neighbours-title" className={panelTitleClassName}>
         Nearest neighbours
       </h2>
       <p className={styles.note}>
@@ -20,16 +20,14 @@ export function MemoryNeighboursPanel({ id }: { id: string }) {
         with it for the same queries.
       </p>
       {neighbours.isPending ? (
-        <p className={styles.state} role="status">
-          Finding the nearest memories…
-        </p>
+        <LoadingState>Finding the nearest memories…</LoadingState>
       ) : neighbours.isError ? (
-        <div className={styles.stateError} role="alert">
-          <p>Could not find the neighbours: {errorMessage(neighbours.error)}</p>
-          <Button onClick={() => void neighbours.refetch()} disabled={neighbours.isFetching}>
-            {neighbours.isFetching ? "Trying…" : "Try again"}
-          </Button>
-        </div>
+        <ErrorState
+          error={neighbours.error}
+          title="Could not find the neighbours."
+          onRetry={() => void neighbours.refetch()}
+          retryLabel="Try again"
+        />
       ) : neighbours.data.unavailable ? (
         <p className={styles.empty}>{neighbours.data.unavailable}</p>
       ) : neighbours.data.items.length === 0 ? (

@@ -3,11 +3,12 @@
 import Link from "next/link";
 import { LevelBadge } from "@/components/recall/level-badge";
 import { formatScore, plural } from "@/lib/format";
-import { errorMessage } from "@/lib/queries/fetch-json";
 import { useMemoryRecalls } from "@/lib/queries/use-memory-page";
 import type { MemoryRecallCounts, MemoryRecallFilter, MemoryRecallRow } from "@/lib/recall-log/memory-usage-schema";
-import { Button } from "@/components/ui/button";
 import { LoadMore } from "@/components/ui/paged-list";
+import { DataTable, numericCellClassName } from "@/components/ui/table";
+import { EmptyState, ErrorState, LoadingState } from "@/components/ui/states";
+import { panelTitleClassName } from "@/components/ui/panel";
 import styles from "./memory-page.module.css";
 
 const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short" });
@@ -97,13 +98,13 @@ function RecallRow({ row }: { row: MemoryRecallRow }) {
           {row.source} · {row.store}
         </span>
       </td>
-      <td data-label="Rank" className={styles.num}>
+      <td data-label="Rank" className={`${numericCellClassName} ${styles.num}`}>
         {row.rank}
       </td>
       <td data-label="Here">
         <Fate row={row} />
       </td>
-      <td data-label="Raw cosine" className={styles.num}>
+      <td data-label="Raw cosine" className={`${numericCellClassName} ${styles.num}`}>
         {formatScore(row.raw_cosine)}
       </td>
       <td data-label="Label">
@@ -132,30 +133,25 @@ export function MemoryRecallsPanel({
   const failed = list.isError && !list.data;
   return (
     <section className={`panel ${styles.recalls}`} aria-labelledby="memory-recalls-title" data-testid="memory-recalls">
-      <h2 id="memory-recalls-title" className={styles.panelTitle}>
+      <h2 id="memory-recalls-title" className={panelTitleClassName}>
         In logged recalls
       </h2>
       {list.isPending ? (
-        <p className={styles.state} role="status">
-          Loading the recalls this memory appeared in…
-        </p>
+        <LoadingState>Loading the recalls this memory appeared in…</LoadingState>
       ) : failed ? (
-        <div className={styles.stateError} role="alert">
-          <p>Could not load the recalls: {errorMessage(list.error)}</p>
-          <Button onClick={() => void list.refetch()} disabled={list.isFetching}>
-            {list.isFetching ? "Trying…" : "Try again"}
-          </Button>
-        </div>
+        <ErrorState
+          error={list.error}
+          title="Could not load the recalls."
+          onRetry={() => void list.refetch()}
+          retryLabel="Try again"
+        />
       ) : first && first.counts.appeared === 0 ? (
-        <div className={styles.empty} data-testid="memory-recalls-empty">
-          <p>
-            <strong>No logged recall has this memory among its candidates yet.</strong>
-          </p>
+        <EmptyState title="No logged recall has this memory among its candidates yet." data-testid="memory-recalls-empty">
           <p className={styles.muted}>
             Recalls of the embedded store log their candidate list; run a query that should find it in the{" "}
             <Link href="/">console</Link>.
           </p>
-        </div>
+        </EmptyState>
       ) : first ? (
         <>
           <Counts counts={first.counts} show={show} onShow={onShow} />
@@ -166,30 +162,26 @@ export function MemoryRecallsPanel({
             {list.isPlaceholderData && list.isFetching ? " Loading…" : null}
           </p>
           {rows.length > 0 ? (
-            <div className={styles.tableScroll}>
-              <table className={styles.table} aria-busy={list.isPlaceholderData && list.isFetching ? true : undefined}>
-                <thead>
-                  <tr>
-                    <th scope="col">When</th>
-                    <th scope="col">Query</th>
-                    <th scope="col" className={styles.num} title="Rank in the recall's merged candidate list">
-                      Rank
-                    </th>
-                    <th scope="col">In this recall</th>
-                    <th scope="col" className={styles.num}>
-                      Raw cosine
-                    </th>
-                    <th scope="col">Label</th>
-                    <th scope="col">Level</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {rows.map((row) => (
-                    <RecallRow key={row.recall_id} row={row} />
-                  ))}
-                </tbody>
-              </table>
-            </div>
+            <DataTable
+              className={styles.table}
+              alignTop
+              busy={list.isPlaceholderData && list.isFetching}
+              columns={[
+                "When",
+                "Query",
+                { label: "Rank", numeric: true, title: "Rank in the recall's merged candidate list" },
+                "In this recall",
+                { label: "Raw cosine", numeric: true },
+                "Label",
+                "Level",
+              ]}
+            >
+              <tbody>
+                {rows.map((row) => (
+                  <RecallRow key={row.recall_id} row={row} />
+                ))}
+              </tbody>
+            </DataTable>
           ) : null}
           <LoadMore list={list} shown={rows.length} />
           <p className={styles.note}>
