@@ -8,7 +8,7 @@ import { parseForm } from "@/lib/validation/form-messages";
 import { Button } from "@/components/ui/button";
 import { controlClassName, Field as FormField, fieldDescribedBy } from "@/components/ui/field";
 import { Notice } from "@/components/ui/notice";
-import { PanelHead } from "@/components/ui/panel";
+import { FormHead } from "./form-head";
 import styles from "./memories.module.css";
 
 const FIELDS = ["summary", "content", "type", "tags", "importance"] as const;
@@ -161,16 +161,7 @@ export function AddMemoryForm({
 
   return (
     <form className={styles.memoryForm} onSubmit={onSubmit} noValidate aria-labelledby={`${id}-title`}>
-      <PanelHead
-        title="Add a memory"
-        titleId={`${id}-title`}
-        className={styles.formHead}
-        aside={
-          <Button variant="ghost" onClick={onClose}>
-            Close
-          </Button>
-        }
-      />
+      <FormHead title="Add a memory" titleId={`${id}-title`} onClose={onClose} />
 
       <FormField
         id={fieldId("summary")}

@@ -8,7 +8,7 @@ import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Field as FormField } from "@/components/ui/field";
 import { Notice } from "@/components/ui/notice";
-import { PanelHead } from "@/components/ui/panel";
+import { FormHead } from "./form-head";
 import styles from "./memories.module.css";
 import { MAX_IMPORT_BYTES, prepareImport, rejectedRows, type ItemProblem, type PreparedImport } from "./import-file";
 
@@ -110,16 +110,7 @@ export function ImportMemories({ fileRef, onClose }: { fileRef: RefObject<HTMLIn
 
   return (
     <form className={styles.importForm} onSubmit={onSubmit} aria-labelledby={`${id}-title`}>
-      <PanelHead
-        title="Import a file"
-        titleId={`${id}-title`}
-        className={styles.formHead}
-        aside={
-          <Button variant="ghost" onClick={onClose}>
-            Close
-          </Button>
-        }
-      />
+      <FormHead title="Import a file" titleId={`${id}-title`} onClose={onClose} />
 
       <FormField
         id={`${id}-file`}

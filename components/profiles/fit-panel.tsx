@@ -6,7 +6,7 @@ import { cutBinLabel, topHistogram } from "@/lib/calibration/chart";
 import { filtersObject } from "@/lib/calibration/what-if-params";
 import type { LevelConfusion } from "@/lib/calibration/metrics";
 import { Button } from "@/components/ui/button";
-import { controlClassName, Field } from "@/components/ui/field";
+import { controlClassName, Field, TextField } from "@/components/ui/field";
 import { EmptyState, ErrorState } from "@/components/ui/states";
 import { DataTable, numericCellClassName } from "@/components/ui/table";
 import { useFitProfile, type FitResponse } from "@/lib/queries/use-profiles";
@@ -50,25 +50,23 @@ export function FitPanel() {
           </select>
         </Field>
         {from === "run" ? (
-          <Field id="fit-run" label="Run id" hint="the run's id, from the Evaluate page">
-            <input
-              id="fit-run"
-              className={controlClassName}
-              value={runId}
-              onChange={(e) => setRunId(e.target.value)}
-              placeholder="uuid"
-            />
-          </Field>
+          <TextField
+            id="fit-run"
+            label="Run id"
+            hint="the run's id, from the Evaluate page"
+            value={runId}
+            onChange={(e) => setRunId(e.target.value)}
+            placeholder="uuid"
+          />
         ) : (
-          <Field id="fit-filters" label="History filters (query string)" hint="empty = every labeled recall">
-            <input
-              id="fit-filters"
-              className={controlClassName}
-              value={filters}
-              onChange={(e) => setFilters(e.target.value)}
-              placeholder="store=embedded"
-            />
-          </Field>
+          <TextField
+            id="fit-filters"
+            label="History filters (query string)"
+            hint="empty = every labeled recall"
+            value={filters}
+            onChange={(e) => setFilters(e.target.value)}
+            placeholder="store=embedded"
+          />
         )}
         <Button type="submit" variant="primary" disabled={fit.isPending}>
           {fit.isPending ? "Fitting…" : "Fit"}
@@ -84,16 +82,14 @@ export function FitPanel() {
               fit.mutate(body(true));
             }}
           >
-            <Field id="fit-name" label="Save as">
-              <input
-                id="fit-name"
-                className={controlClassName}
-                value={name}
-                onChange={(e) => setName(e.target.value)}
-                placeholder="my-profile"
-                required
-              />
-            </Field>
+            <TextField
+              id="fit-name"
+              label="Save as"
+              value={name}
+              onChange={(e) => setName(e.target.value)}
+              placeholder="my-profile"
+              required
+            />
             <Button type="submit" disabled={fit.isPending}>
               Save fitted profile
             </Button>

@@ -4,7 +4,7 @@ import Link from "next/link";
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
 import { useState, type FormEvent } from "react";
 import { Button } from "@/components/ui/button";
-import { controlClassName, Field } from "@/components/ui/field";
+import { controlClassName, TextField } from "@/components/ui/field";
 import { Notice } from "@/components/ui/notice";
 import { ErrorState, LoadingState } from "@/components/ui/states";
 import { DataTable, numericCellClassName } from "@/components/ui/table";
@@ -241,37 +241,32 @@ function ProfileForm({ base, onSaved }: { base: Profile | null; onSaved: (name: 
         before saving, edit them on the <Link href={`/what-if?profile=${encodeURIComponent(start.name)}`}>What-if page</Link>.
       </p>
       <form onSubmit={submit} className={styles.form} aria-label="Profile form">
-        <Field id="profile-name" label="Name" required>
-          <input id="profile-name" className={controlClassName} value={name} onChange={(e) => setName(e.target.value)} required />
-        </Field>
-        <Field id="profile-pool" label="Pool size" hint="empty = the page (k); N = the first N merged candidates">
-          <input
-            id="profile-pool"
-            className={controlClassName}
-            value={pool}
-            inputMode="numeric"
-            onChange={(e) => setPool(e.target.value)}
-          />
-        </Field>
+        <TextField id="profile-name" label="Name" required value={name} onChange={(e) => setName(e.target.value)} />
+        <TextField
+          id="profile-pool"
+          label="Pool size"
+          hint="empty = the page (k); N = the first N merged candidates"
+          value={pool}
+          inputMode="numeric"
+          onChange={(e) => setPool(e.target.value)}
+        />
         {THRESHOLD_KEYS.map((key) => (
-          <Field key={key} id={`profile-${key}`} label={key}>
-            <input
-              id={`profile-${key}`}
-              className={controlClassName}
-              value={values[key] ?? ""}
-              inputMode="decimal"
-              onChange={(e) => setValues((v) => ({ ...v, [key]: e.target.value }))}
-            />
-          </Field>
-        ))}
-        <Field id="profile-description" label="Description" className={styles.wide}>
-          <input
-            id="profile-description"
-            className={controlClassName}
-            value={description}
-            onChange={(e) => setDescription(e.target.value)}
+          <TextField
+            key={key}
+            id={`profile-${key}`}
+            label={key}
+            value={values[key] ?? ""}
+            inputMode="decimal"
+            onChange={(e) => setValues((v) => ({ ...v, [key]: e.target.value }))}
           />
-        </Field>
+        ))}
+        <TextField
+          id="profile-description"
+          label="Description"
+          className={styles.wide}
+          value={description}
+          onChange={(e) => setDescription(e.target.value)}
+        />
         <div className={styles.row}>
           <Button type="submit" variant="primary" disabled={save.isPending}>
             {save.isPending ? "Saving…" : "Save profile"}

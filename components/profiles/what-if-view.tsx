@@ -3,7 +3,7 @@
 import { usePathname, useSearchParams } from "next/navigation";
 import { useEffect, useRef, useState, type FormEvent } from "react";
 import { Button } from "@/components/ui/button";
-import { controlClassName, Field } from "@/components/ui/field";
+import { controlClassName, Field, TextField } from "@/components/ui/field";
 import { Notice } from "@/components/ui/notice";
 import { editProfile, type Profile } from "@/lib/calibration/profile";
 import {
@@ -171,19 +171,14 @@ export function WhatIfView() {
                 ))}
               </select>
             </Field>
-            <Field
+            <TextField
               id="whatif-filters"
               label="History filters (query string)"
               hint="the History page’s filters, e.g. store=embedded&level=low,none; empty = every logged recall"
-            >
-              <input
-                id="whatif-filters"
-                className={controlClassName}
-                value={filtersDraft}
-                onChange={(e) => setFiltersDraft(e.target.value)}
-                placeholder="store=embedded&from=2026-11-01"
-              />
-            </Field>
+              value={filtersDraft}
+              onChange={(e) => setFiltersDraft(e.target.value)}
+              placeholder="store=embedded&from=2026-11-01"
+            />
           </div>
           <ConstantsEditor params={params} base={base} drafts={drafts} errors={errors} onDraft={onDraft} onReset={onReset} />
           <div className={styles.row}>

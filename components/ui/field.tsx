@@ -57,3 +57,31 @@ export function Field({ id, label, hint, error, required, className, children }:
     </div>
   );
 }
+
+/**
+ * A Field holding one TextInput: the label, hint and error wired to it (`aria-describedby`,
+ * `aria-invalid` when there is an error). The input's other props pass through.
+ */
+export function TextField({
+  id,
+  label,
+  hint,
+  error,
+  required,
+  className,
+  inputClassName,
+  ...input
+}: Omit<FieldProps, "children"> & { inputClassName?: string } & Omit<ComponentProps<"input">, "id" | "className">) {
+  return (
+    <Field id={id} label={label} hint={hint} error={error} required={required} className={className}>
+      <TextInput
+        id={id}
+        className={inputClassName}
+        required={required}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={fieldDescribedBy(id, { hint, error })}
+        {...input}
+      />
+    </Field>
+  );
+}
