@@ -43,32 +43,24 @@ export interface DataTableProps extends TableHTMLAttributes<HTMLTableElement> {
   children: ReactNode;
 }
 
-function columnKey(column: DataTableColumn, index: number): string {
-  if (typeof column === "string") return column;
-  return column.key ?? (typeof column.label === "string" ? column.label : String(index));
-}
-
 /** The `<thead>` of `columns`, each heading `scope="col"`. */
 export function DataTableHead({ columns }: { columns: readonly DataTableColumn[] }) {
   return (
     <thead>
       <tr>
-        {columns.map((column, index) =>
-          typeof column === "string" ? (
-            <th key={column} scope="col">
-              {column}
-            </th>
-          ) : (
+        {columns.map((entry, index) => {
+          const column = typeof entry === "string" ? { label: entry } : entry;
+          return (
             <th
-              key={columnKey(column, index)}
+              key={column.key ?? (typeof column.label === "string" ? column.label : String(index))}
               scope="col"
               title={column.title}
               className={classNames(column.numeric && styles.numeric, column.className) || undefined}
             >
               {column.hidden ? <span className={styles.visuallyHidden}>{column.label}</span> : column.label}
             </th>
-          ),
-        )}
+          );
+        })}
       </tr>
     </thead>
   );
