@@ -3,7 +3,8 @@
 import Link from "next/link";
 import { useId, useState, type FormEvent } from "react";
 import { Button, buttonClassName } from "@/components/ui/button";
-import { errorMessage, fetchJson } from "@/lib/queries/fetch-json";
+import { errorMessage } from "@/lib/queries/fetch-json";
+import { useCreateDataset } from "@/lib/queries/use-eval";
 import type { HistoryItem } from "@/lib/recall-log/history";
 import { labeledSetItems, SKIP_REASON_TEXT, type SkipReason } from "@/lib/recall-log/labeled-set";
 import styles from "./history.module.css";
@@ -16,6 +17,8 @@ import styles from "./history.module.css";
  */
 export function CreateSetBar({ selected, onClear }: { selected: HistoryItem[]; onClear: () => void }) {
   const nameId = useId();
+  // The Evaluate page's hook: its set list is refreshed once this one is stored.
+  const createDataset = useCreateDataset();
   const [name, setName] = useState("");
   const [state, setState] = useState<
     { kind: "idle" } | { kind: "saving" } | { kind: "done"; id: string; count: number } | { kind: "error"; message: string }
@@ -33,11 +36,7 @@ export function CreateSetBar({ selected, onClear }: { selected: HistoryItem[]; o
     if (!trimmed || draft.items.length === 0) return;
     setState({ kind: "saving" });
     try {
-      const created = await fetchJson<{ id: string; count: number }>("/api/datasets", {
-        method: "POST",
-        headers: { "Content-Type": "application/json" },
-        body: JSON.stringify({ name: trimmed, items: draft.items, origin: "history" }),
-      });
+      const created = await createDataset.mutateAsync({ name: trimmed, items: draft.items, origin: "history" });
       setState({ kind: "done", id: created.id, count: created.count });
     } catch (error) {
       setState({ kind: "error", message: errorMessage(error) });

@@ -38,7 +38,7 @@ export function useDataset(id: string | null) {
   });
 }
 
-export type DatasetUpload = { name: string; jsonl: string } | { name: string; items: unknown[] };
+export type DatasetUpload = { name: string; jsonl: string } | { name: string; items: unknown[]; origin?: "upload" | "history" };
 
 export function useCreateDataset() {
   const client = useQueryClient();
@@ -52,7 +52,7 @@ export function useCreateDataset() {
           })
         : fetchJson<{ id: string; count: number }>(
             "/api/datasets",
-            jsonRequest("POST", { name: upload.name, items: upload.items }),
+            jsonRequest("POST", { name: upload.name, items: upload.items, ...(upload.origin ? { origin: upload.origin } : {}) }),
           ),
     onSuccess: () => client.invalidateQueries({ queryKey: evalKeys.datasets }),
   });
