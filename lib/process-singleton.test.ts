@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { processSingleton, processSingletonAsync } from "./process-singleton";
+import { processSingleton, processSingletonAsync, takeProcessSingleton } from "./process-singleton";
 
 describe("process singletons", () => {
   it("makes a value once per key", () => {
@@ -25,5 +25,14 @@ describe("process singletons", () => {
     await expect(processSingletonAsync(key, () => Promise.reject(new Error("down")))).rejects.toThrow("down");
     await expect(processSingletonAsync(key, async () => "up")).resolves.toBe("up");
     await expect(processSingletonAsync(key, async () => "again")).resolves.toBe("up");
+  });
+
+  it("hands a value over once when taken, and makes a new one afterwards", () => {
+    const key = `test-${Math.random()}`;
+    expect(takeProcessSingleton(key)).toBeUndefined();
+    const first = processSingleton(key, () => ({ n: 1 }));
+    expect(takeProcessSingleton(key)).toBe(first);
+    expect(takeProcessSingleton(key)).toBeUndefined();
+    expect(processSingleton(key, () => ({ n: 2 }))).toEqual({ n: 2 });
   });
 });

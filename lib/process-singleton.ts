@@ -28,3 +28,15 @@ export function processSingletonAsync<T>(key: string, create: () => Promise<T>):
   }
   return slots[name] as Promise<T>;
 }
+
+/**
+ * Removes the value under `key` and returns it (undefined when none was made): what closes a
+ * singleton (the database at shutdown) takes it, so a later call makes a new one.
+ */
+export function takeProcessSingleton<T>(key: string): T | undefined {
+  const name = `recallInspector:${key}`;
+  if (!(name in slots)) return undefined;
+  const value = slots[name] as T;
+  delete slots[name];
+  return value;
+}

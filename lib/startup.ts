@@ -3,6 +3,7 @@ import { decideStartup, listeningAddresses } from "./auth/exposure";
 import { DatabaseSetupError } from "./db/config";
 import { checkEnv, EnvError } from "./env";
 import { getDatabase } from "./db/index";
+import { closeDatabaseOnShutdown } from "./db/shutdown";
 import { ensureDemoDataset } from "./eval/datasets";
 import { markInterruptedRuns } from "./eval/runs";
 import { getEmbeddedStore } from "./stores/index";
@@ -10,13 +11,16 @@ import { getRemoteStores, RemoteStoreConfigError } from "./stores/remote";
 
 /**
  * Server start: check every setting (lib/env.ts), then the remote stores, start loading the embedded store in the
- * background (so the first recall does not wait for it), and open and migrate the database. A
- * setup problem ends the process with one line that says what to fix.
+ * background (so the first recall does not wait for it), and open and migrate the database; on
+ * SIGTERM/SIGINT it is closed after the last request (lib/db/shutdown.ts). A setup problem ends
+ * the process with one line that says what to fix.
  */
 export async function startApp(): Promise<void> {
   try {
     checkEnv(process.env);
     checkSignIn();
+    // Before the open: a stop signal during it still closes the database once it is open.
+    closeDatabaseOnShutdown();
     const remotes = getRemoteStores();
     if (remotes.length) console.log(`Recall Inspector: remote stores ${remotes.map((s) => s.name).join(", ")}.`);
     // Started before the database is awaited, so its index snapshot is read while the database

@@ -1,6 +1,6 @@
 import "server-only";
 import { PrismaClient } from "@prisma/client";
-import { processSingletonAsync } from "../process-singleton";
+import { processSingletonAsync, takeProcessSingleton } from "../process-singleton";
 import { resolveDatabaseConfig, type DatabaseKind } from "./config";
 import { openDatabase, type OpenDatabase } from "./connection";
 import { migrate } from "./migrator";
@@ -25,6 +25,20 @@ export function getDatabase(): Promise<Database> {
 
 export async function getPrisma(): Promise<PrismaClient> {
   return (await getDatabase()).prisma;
+}
+
+/**
+ * Closes the process's database if it was opened (at shutdown, lib/db/shutdown.ts, and at the end
+ * of a script): PGlite writes its shutdown checkpoint and releases its lock, so the next start
+ * need not replay the write-ahead log; a PostgreSQL pool ends its connections. An open still in
+ * progress is waited for, then closed. The next `getDatabase` opens it anew.
+ */
+export async function closeDatabase(): Promise<void> {
+  const opening = takeProcessSingleton<Promise<Database>>("db");
+  const db = await opening?.catch(() => undefined);
+  if (!db) return;
+  await db.prisma.$disconnect();
+  await db.raw.close();
 }
 
 async function connect(): Promise<Database> {

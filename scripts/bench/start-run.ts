@@ -37,11 +37,10 @@ async function main(args: string[]): Promise<void> {
     );
     if (fs.existsSync(marker)) return console.log("  (database already filled)");
     fs.rmSync(dir, { recursive: true, force: true });
-    const { getDatabase, getPrisma } = await import("../../lib/db");
+    const { getPrisma } = await import("../../lib/db");
     const { normalize } = await import("../../lib/embeddings/types");
     const { USE_LITE_ID } = await import("../../lib/embeddings/config");
     const { encodeVector } = await import("../../lib/stores/vector-codec");
-    const db = await getDatabase();
     const prisma = await getPrisma();
     const started = performance.now();
     for (let start = 0; start < size; start += 1000) {
@@ -56,8 +55,7 @@ async function main(args: string[]): Promise<void> {
       await prisma.memory.createMany({ data: rows });
     }
     console.log(`  filled in ${((performance.now() - started) / 1000).toFixed(1)} s (${load()})`);
-    await prisma.$disconnect();
-    await db.raw.close();
+    await closeDatabase();
     fs.writeFileSync(marker, String(size));
     return;
   }
@@ -122,10 +120,20 @@ async function main(args: string[]): Promise<void> {
   console.log(`  rss ${mib(process.memoryUsage().rss)}`);
 }
 
-main(process.argv.slice(2)).then(
-  () => process.exit(0),
-  (error: unknown) => {
-    console.error(error);
-    process.exit(1);
-  },
-);
+/**
+ * Closed before exit, as the server closes it at shutdown (lib/db/shutdown.ts): the next phase's
+ * start, and the next run's, opens a cleanly shut down database instead of replaying its WAL.
+ */
+async function closeDatabase(): Promise<void> {
+  await (await import("../../lib/db")).closeDatabase().catch((error: unknown) => console.error("closing the database:", error));
+}
+
+main(process.argv.slice(2))
+  .finally(closeDatabase)
+  .then(
+    () => process.exit(0),
+    (error: unknown) => {
+      console.error(error);
+      process.exit(1);
+    },
+  );
