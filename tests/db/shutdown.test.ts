@@ -75,8 +75,7 @@ async function probeNotes(config: Parameters<typeof openDatabase>[0]): Promise<s
   }
 }
 
-// Concurrent: each case is its own process on its own copy; together they take one child's time.
-describe.concurrent("closing the database on shutdown (PGlite)", () => {
+describe("closing the database on shutdown (PGlite)", () => {
   let scratch: string;
   let template: string;
 
