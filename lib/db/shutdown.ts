@@ -23,8 +23,11 @@ import { closeDatabase } from "./index";
 export const CLOSE_TIMEOUT_MS = 5_000;
 const SIGNALS = ["SIGTERM", "SIGINT"] as const;
 
-/** Registers the shutdown handling, once per process (the dev server reloads this module). */
-export function closeDatabaseOnShutdown(): void {
+/**
+ * Registers the shutdown handling, once per process (the dev server reloads this module; the
+ * first registration's options stay).
+ */
+export function closeDatabaseOnShutdown({ closeTimeoutMs = CLOSE_TIMEOUT_MS } = {}): void {
   processSingleton("db-shutdown", () => {
     let stopping = false;
     const onSignal = (signal: NodeJS.Signals) => {
@@ -33,10 +36,10 @@ export function closeDatabaseOnShutdown(): void {
       stopping = true;
       // Counted at the signal, not at registration: Next adds its listeners after it listens.
       if (process.listenerCount(signal) > 1) {
-        deferNextExitUntilClosed();
+        deferNextExitUntilClosed(closeTimeoutMs);
       } else {
         const exit = process.exit.bind(process);
-        void closeWithin(CLOSE_TIMEOUT_MS).finally(() => exit(128 + os.constants.signals[signal]));
+        void closeWithin(closeTimeoutMs).finally(() => exit(128 + os.constants.signals[signal]));
       }
     };
     for (const signal of SIGNALS) process.on(signal, onSignal);
@@ -49,19 +52,19 @@ export function closeDatabaseOnShutdown(): void {
  * the same close (the first code wins). A handler that lets the event loop run dry instead of
  * calling exit gets the close from `beforeExit`.
  */
-function deferNextExitUntilClosed(): void {
+function deferNextExitUntilClosed(closeTimeoutMs: number): void {
   const exit = process.exit.bind(process);
   let closing: Promise<void> | undefined;
   process.exit = ((code?: number | string | null) => {
     if (!closing) {
       // Should the loop run dry while the close is pending, the process still ends with this code.
       if (code !== undefined && code !== null) process.exitCode = code;
-      closing = closeWithin(CLOSE_TIMEOUT_MS).finally(() => exit(code));
+      closing = closeWithin(closeTimeoutMs).finally(() => exit(code));
     }
     return undefined as never;
   }) as typeof process.exit;
   process.once("beforeExit", () => {
-    closing ??= closeWithin(CLOSE_TIMEOUT_MS);
+    closing ??= closeWithin(closeTimeoutMs);
   });
 }
 

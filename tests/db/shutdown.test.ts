@@ -130,11 +130,18 @@ describe("closing the database on shutdown (PostgreSQL)", () => {
   });
   afterAll(() => scratch.drop());
 
-  it("under a Next-like SIGTERM handler: the request in flight finishes, the pool ends, exit 143", async () => {
+  it("under a Next-like SIGTERM handler: the request in flight finishes before the pool ends, then exit 143", async () => {
     if (scratch.config.kind !== "postgresql") throw new Error("expected PostgreSQL");
     const stopped = await runAndStop("next-like", "SIGTERM", { DATABASE_URL: scratch.config.url });
     expect(stopped.stderr).toBe("");
     expect(stopped.code).toBe(143);
     expect(await probeNotes(scratch.config)).toEqual(["written after the signal"]);
+  });
+
+  it("a close that never ends does not hang the shutdown: it gives up after its timeout and exits with Next's code", async () => {
+    if (scratch.config.kind !== "postgresql") throw new Error("expected PostgreSQL");
+    const stopped = await runAndStop("stuck-next-like", "SIGTERM", { DATABASE_URL: scratch.config.url });
+    expect(stopped.code).toBe(143);
+    expect(stopped.stderr).toContain("the database did not close within 0.3 s");
   });
 });
