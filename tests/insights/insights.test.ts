@@ -483,6 +483,34 @@ describe.each(DATABASE_KINDS)("insights on %s", (kind) => {
     );
     expect(Number(rollupRows[0]!.n)).toBe(0);
   });
+
+  it("rolls up a recall logged alone (the cached single-row path) exactly as a batch does", async () => {
+    const rollupTables = () =>
+      db.withSession(async (s) => ({
+        rollup: await s.query(
+          `SELECT * FROM recall_rollup ORDER BY bucket, store, selector_applied, selector_model, selector_reason,
+             selector_prompt_version, level, profile_name, profile_level`,
+        ),
+        memories: await s.query(
+          `SELECT * FROM recall_memory_rollup ORDER BY store, memory_id, selector_model, bucket, level, profile_name, profile_level`,
+        ),
+        // seen_at moves only when a summary changes, so it follows the order of the statements.
+        summaries: await s.query(`SELECT store, memory_id, summary FROM recall_memory_summaries ORDER BY store, memory_id`),
+      }));
+    const clear = () => db.withSession((s) => s.exec(`TRUNCATE recalls CASCADE; TRUNCATE recall_memory_summaries`));
+
+    await clear();
+    for (const spec of FIXTURE) await insertRecall(prisma, fixtureRow(spec));
+    const alone = await rollupTables();
+    await clear();
+    await insertRecalls(prisma, FIXTURE.map((spec) => fixtureRow(spec)));
+    const batched = await rollupTables();
+
+    expect(alone.rollup.length).toBeGreaterThan(3);
+    expect(alone.memories.length).toBeGreaterThan(3);
+    expect(alone.summaries.length).toBeGreaterThan(3);
+    expect(alone).toEqual(batched);
+  });
 });
 
 describe("GET /api/insights", () => {
