@@ -35,8 +35,12 @@ export async function runRecall(
   options: {
     signal?: AbortSignal;
     env?: Readonly<Record<string, string | undefined>>;
-    /** The store's threshold profile; a non-reference one adds `profile_confidence` beside the wire block. */
-    profile?: Pick<Profile, "name" | "thresholds" | "pool_size"> | null;
+    /**
+     * The store's threshold profile; a non-reference one adds `profile_confidence` beside the wire
+     * block. A promise is awaited only once the store has answered, so its lookup runs while the
+     * store works (the query's embedding, on a worker).
+     */
+    profile?: StoreProfile | Promise<StoreProfile>;
     /** Set by an evaluation run (lib/eval/runs.ts): the recall is logged with source "eval", linked to it. */
     evalRun?: { id: string; item: number };
   } = {},
@@ -62,6 +66,8 @@ export async function runRecall(
   };
   // A request the store cannot serve at all is refused (4xx) before it runs, and not logged.
   store.checkRequest?.(storeRequest);
+  const profile = Promise.resolve(options.profile ?? null);
+  profile.catch(() => {}); // awaited below when the store answers; unused when it fails
   const started = performance.now();
   let outcome: StoreRecallOutcome | undefined;
   let failure: LogRecallInput["error"];
@@ -86,6 +92,7 @@ export async function runRecall(
   }
   const latencyMs = Math.round((performance.now() - started) * 100) / 100;
 
+  const profileConfidence = outcome ? profileBlock(await profile, body.k, outcome) : null;
   const row = recallRow({
     id,
     createdAt,
@@ -105,7 +112,7 @@ export async function runRecall(
       timings: { ...outcome.timings, ...(selection!.ms === null ? {} : { selector_ms: selection!.ms }) },
       degraded: outcome.degraded,
       notices: outcome.notices,
-      profileConfidence: profileBlock(options.profile, body.k, outcome),
+      profileConfidence,
     },
   });
   await insertRecall(prisma, row);
@@ -169,11 +176,9 @@ async function select(
 }
 
 /** The profile's block beside the reference one (none for the reference profile itself). */
-function profileBlock(
-  profile: Pick<Profile, "name" | "thresholds" | "pool_size"> | null | undefined,
-  k: number,
-  outcome: StoreRecallOutcome,
-) {
+type StoreProfile = Pick<Profile, "name" | "thresholds" | "pool_size"> | null;
+
+function profileBlock(profile: StoreProfile, k: number, outcome: StoreRecallOutcome) {
   if (!profile || profile.name === DEFAULT_THRESHOLDS.name) return null;
   return profileConfidenceBlock(profile, { candidates: outcome.candidates, k, stated: outcome.confidence });
 }

@@ -82,10 +82,15 @@ export async function recallEmbedded(
 
   let semantic: ArmHit[] | null = null;
   let degraded: StoreRecallOutcome["degraded"];
-  if (arms.semantic) {
-    ctx.assertVectorsCurrent();
+  if (arms.semantic) ctx.assertVectorsCurrent();
+  // The query is embedded in a worker (lib/embeddings); the keyword arm runs on this thread
+  // meanwhile, so its time is hidden behind the embedding's.
+  const embedding = arms.semantic ? time("embed_ms", () => ctx.embedder.embed([request.query], { priority: "query" })) : null;
+  embedding?.catch(() => {}); // awaited (and its failure handled) below
+  const keyword = arms.keyword ? await time("keyword_ms", () => ctx.index.keywordTop(request.query, fetch, filter)) : [];
+  if (embedding) {
     try {
-      const [vector] = await time("embed_ms", () => ctx.embedder.embed([request.query], { priority: "query" }));
+      const [vector] = await embedding;
       semantic = await time("semantic_ms", () => ctx.index.semanticTop(vector!, fetch, filter));
     } catch (error) {
       // As the reference (#1515): a hybrid search whose embedder fails goes on keyword-only.
@@ -94,7 +99,6 @@ export async function recallEmbedded(
       degraded = { reason: "embedding_unavailable" };
     }
   }
-  const keyword = arms.keyword ? await time("keyword_ms", () => ctx.index.keywordTop(request.query, fetch, filter)) : [];
 
   let list = await time("merge_ms", () => buildCandidatePool(request.searchMode, { semantic, keyword }));
   const notices: RecallNotice[] = [];

@@ -503,7 +503,10 @@ describe.each(DATABASE_KINDS)("insights on %s", (kind) => {
     for (const spec of FIXTURE) await insertRecall(prisma, fixtureRow(spec));
     const alone = await rollupTables();
     await clear();
-    await insertRecalls(prisma, FIXTURE.map((spec) => fixtureRow(spec)));
+    await insertRecalls(
+      prisma,
+      FIXTURE.map((spec) => fixtureRow(spec)),
+    );
     const batched = await rollupTables();
 
     expect(alone.rollup.length).toBeGreaterThan(3);

@@ -13,7 +13,8 @@ export const POST = apiRoute({ body: RecallBodySchema }, async ({ body, request 
   const store = await resolveStore(body.store);
   const prisma = await getPrisma();
   try {
-    return await runRecall(body, store, prisma, { signal: request.signal, profile: await storeProfile(prisma, body.store) });
+    // The profile is looked up while the store works (runRecall awaits it once the store answered).
+    return await runRecall(body, store, prisma, { signal: request.signal, profile: storeProfile(prisma, body.store) });
   } catch (error) {
     if (error instanceof RecallFailedError) {
       throw new ApiError(error.status, error.code, error.message, { recall_id: error.recallId });
