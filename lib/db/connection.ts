@@ -17,6 +17,13 @@ export interface OpenDatabase {
   location: string;
   adapter: SqlMigrationAwareDriverAdapterFactory;
   withSession<T>(fn: (session: SqlSession) => Promise<T>): Promise<T>;
+  /**
+   * Sends one write without the caller waiting for it, where no later query can overtake it
+   * (docs/ARCHITECTURE.md "The recall log"): PGlite is one connection that runs statements in
+   * the order they were sent, so every query sent after this one sees the write, and close()
+   * waits for it. Null for PostgreSQL, whose pool keeps no such order. A failure goes to `onError`.
+   */
+  sendOrderedWrite: ((text: string, values: readonly unknown[], onError: (error: unknown) => void) => void) | null;
   close(): Promise<void>;
 }
 
@@ -55,12 +62,20 @@ async function openPglite(dataDir: string): Promise<OpenDatabase> {
       await db.exec(script);
     },
   };
+  const sentWrites = new Set<Promise<void>>();
   return {
     kind: "pglite",
     location: dataDir,
     adapter: new PrismaPGlite(db),
     withSession: (fn) => fn(session),
+    sendOrderedWrite(text, values, onError) {
+      // PGlite queues every query (and transaction) behind the ones sent before it.
+      const write = db.query(text, [...values]).then(() => undefined, onError);
+      sentWrites.add(write);
+      void write.finally(() => sentWrites.delete(write));
+    },
     async close() {
+      await Promise.all(sentWrites);
       await db.close();
       releasePgliteLock(dataDir);
     },
@@ -97,6 +112,7 @@ async function openPostgres(url: string, display: string): Promise<OpenDatabase>
         client.release();
       }
     },
+    sendOrderedWrite: null,
     close: () => pool.end(),
   };
 }

@@ -1,4 +1,5 @@
 import { kSensitivity, type ProfileConfidenceBlock } from "@/lib/calibration/level";
+import type { OpenDatabase } from "@/lib/db/connection";
 import { Prisma, type PrismaClient, type Recall, type RecallCandidate } from "@prisma/client";
 import { candidatesK, DEFAULT_FETCH_FACTOR, fetchSize, type SearchMode } from "@/lib/recall/merge";
 import { buriedHitNotices, type RecallNotice } from "@/lib/recall/notices";
@@ -172,7 +173,24 @@ export function topMemory(
  * logging budget of a recall cannot afford (npm run bench -- logging).
  */
 export async function insertRecall(prisma: PrismaClient, row: RecallRow): Promise<void> {
-  await insertRecalls(prisma, [row]);
+  await prisma.$queryRaw(recallInsertStatement([row]));
+}
+
+/**
+ * Logs one recall where the database keeps the order of statements (`sendOrderedWrite`, PGlite)
+ * without the answer waiting for it — every later read still sees it — and otherwise awaits it
+ * (docs/ARCHITECTURE.md "The recall log"). A background write that fails is reported on the console.
+ */
+export async function logRecall(
+  prisma: PrismaClient,
+  row: RecallRow,
+  sendOrderedWrite?: OpenDatabase["sendOrderedWrite"],
+): Promise<void> {
+  if (!sendOrderedWrite) return insertRecall(prisma, row);
+  const { text, values } = recallInsertStatement([row]);
+  sendOrderedWrite(text, values, (error) =>
+    console.error(`Recall Inspector: recall ${row.id} could not be logged (${error instanceof Error ? error.message : String(error)}).`),
+  );
 }
 
 /** Rows per statement: 40 parameters a recall stays far below PostgreSQL's 65,535. */
@@ -186,32 +204,36 @@ const INSERT_BATCH = 500;
 export async function insertRecalls(prisma: PrismaClient, rows: readonly RecallRow[]): Promise<Set<string>> {
   const written = new Set<string>();
   for (let start = 0; start < rows.length; start += INSERT_BATCH) {
-    const batch = rows.slice(start, start + INSERT_BATCH);
-    const ids = await prisma.$queryRaw<{ id: string }[]>`
-      WITH inserted AS (
-        INSERT INTO "recalls" (
-          "id", "created_at", "source", "external_id", "store", "query", "k", "search_mode", "request",
-          "status", "error", "latency_ms", "timings", "level", "top_score", "prominence", "relative_margin",
-          "result_count", "background_mean", "background_std", "background_derived", "basis",
-          "thresholds_profile", "confidence", "selector_applied", "selector_model", "selector_reason",
-          "selector_kept", "selector_dropped", "dropped_memory_ids", "selector", "selector_usage", "results",
-          "returned_count", "has_candidates", "degraded", "eval_run_id", "eval_item", "selector_prompt_version",
-          "top_memory_id", "top_dropped", "profile_name", "profile_level", "profile_confidence",
-          "trace_id", "span_id", "notices"
-        ) VALUES ${Prisma.join(batch.map(recallValues))}
-        ON CONFLICT ("external_id") DO NOTHING
-        RETURNING "id"
-      ), candidates AS (
-        INSERT INTO "recall_candidates"
-          ("recall_id", "rank", "memory_id", "summary", "raw_cosine", "keyword_score", "hybrid_score", "in_pool", "returned", "dropped")
-        SELECT u.*
-        FROM ${candidateArrays(batch.flatMap((row) => row.candidates))} AS u(recall_id, rank, memory_id, summary, raw_cosine, keyword_score, hybrid_score, in_pool, returned, dropped)
-        WHERE u.recall_id IN (SELECT "id" FROM inserted)
-      )
-      SELECT "id"::text AS id FROM inserted`;
+    const ids = await prisma.$queryRaw<{ id: string }[]>(recallInsertStatement(rows.slice(start, start + INSERT_BATCH)));
     for (const { id } of ids) written.add(id);
   }
   return written;
+}
+
+/** The one statement that writes recalls with their candidates; it answers the ids written. */
+export function recallInsertStatement(batch: readonly RecallRow[]): Prisma.Sql {
+  return Prisma.sql`
+    WITH inserted AS (
+      INSERT INTO "recalls" (
+        "id", "created_at", "source", "external_id", "store", "query", "k", "search_mode", "request",
+        "status", "error", "latency_ms", "timings", "level", "top_score", "prominence", "relative_margin",
+        "result_count", "background_mean", "background_std", "background_derived", "basis",
+        "thresholds_profile", "confidence", "selector_applied", "selector_model", "selector_reason",
+        "selector_kept", "selector_dropped", "dropped_memory_ids", "selector", "selector_usage", "results",
+        "returned_count", "has_candidates", "degraded", "eval_run_id", "eval_item", "selector_prompt_version",
+        "top_memory_id", "top_dropped", "profile_name", "profile_level", "profile_confidence",
+        "trace_id", "span_id", "notices"
+      ) VALUES ${Prisma.join(batch.map(recallValues))}
+      ON CONFLICT ("external_id") DO NOTHING
+      RETURNING "id"
+    ), candidates AS (
+      INSERT INTO "recall_candidates"
+        ("recall_id", "rank", "memory_id", "summary", "raw_cosine", "keyword_score", "hybrid_score", "in_pool", "returned", "dropped")
+      SELECT u.*
+      FROM ${candidateArrays(batch.flatMap((row) => row.candidates))} AS u(recall_id, rank, memory_id, summary, raw_cosine, keyword_score, hybrid_score, in_pool, returned, dropped)
+      WHERE u.recall_id IN (SELECT "id" FROM inserted)
+    )
+    SELECT "id"::text AS id FROM inserted`;
 }
 
 const json = (value: Prisma.JsonValue | null) => (value === null ? null : JSON.stringify(value));

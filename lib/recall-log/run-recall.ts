@@ -2,12 +2,13 @@ import { randomUUID } from "node:crypto";
 import type { PrismaClient } from "@prisma/client";
 import { profileConfidenceBlock } from "@/lib/calibration/level";
 import type { Profile } from "@/lib/calibration/profile";
+import type { OpenDatabase } from "@/lib/db/connection";
 import { EmbeddingServiceError } from "@/lib/embeddings/types";
 import type { IngestedSelectorBlock } from "@/lib/recall/selector-block";
 import { runSelector } from "@/lib/selectors";
 import { DEFAULT_THRESHOLDS } from "@/lib/recall/thresholds";
 import { StoreError, type MemoryStore, type StoreRecallOutcome } from "@/lib/stores/types";
-import { insertRecall, recallRow, toRecallView, type LogRecallInput } from "./repository";
+import { logRecall, recallRow, toRecallView, type LogRecallInput } from "./repository";
 import type { RecallBody } from "./schemas";
 import type { LoggedRequest, LoggedRecall } from "./types";
 
@@ -41,6 +42,8 @@ export async function runRecall(
      * store works (the query's embedding, on a worker).
      */
     profile?: StoreProfile | Promise<StoreProfile>;
+    /** Logs in the background where the database keeps order (repository.ts `logRecall`); awaited without it. */
+    sendOrderedWrite?: OpenDatabase["sendOrderedWrite"];
     /** Set by an evaluation run (lib/eval/runs.ts): the recall is logged with source "eval", linked to it. */
     evalRun?: { id: string; item: number };
   } = {},
@@ -115,7 +118,7 @@ export async function runRecall(
       profileConfidence,
     },
   });
-  await insertRecall(prisma, row);
+  await logRecall(prisma, row, options.sendOrderedWrite);
   if (failure) throw new RecallFailedError(failure.status, failure.code, failure.message, id);
   // The stored row reads back as exactly this view (the API test holds it to that).
   return toRecallView(row);

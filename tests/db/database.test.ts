@@ -127,3 +127,49 @@ describe("database layer on postgresql, concurrently", () => {
     }
   });
 });
+
+describe("a write sent without waiting (sendOrderedWrite)", () => {
+  it("is not offered on PostgreSQL, whose pool keeps no order", async () => {
+    const scratch = await scratchDatabase("postgresql");
+    const db = await openDatabase(scratch.config);
+    try {
+      expect(db.sendOrderedWrite).toBeNull();
+    } finally {
+      await db.close();
+      await scratch.drop();
+    }
+  });
+
+  it("on PGlite: every query sent after it sees it, a failure goes to onError, and close waits for it", async () => {
+    const scratch = await scratchDatabase("pglite");
+    const failures: unknown[] = [];
+    const onError = (error: unknown) => failures.push(error);
+    let db = await openDatabase(scratch.config);
+    try {
+      await db.withSession((s) => s.exec(`CREATE TABLE notes (id int PRIMARY KEY, body text)`));
+      const prisma = new PrismaClient({ adapter: db.adapter });
+      const send = db.sendOrderedWrite!;
+      // A slow write first, so an unordered read would overtake it.
+      send(`INSERT INTO notes SELECT 1, string_agg(md5(g::text), '') FROM generate_series(1, 20000) AS g`, [], onError);
+      const [{ n }] = await prisma.$queryRaw<{ n: number }[]>`SELECT count(*)::int AS n FROM notes`;
+      expect(n).toBe(1);
+
+      send(`INSERT INTO notes VALUES ($1, $2)`, [1, "a duplicate key"], onError);
+      send(`INSERT INTO notes VALUES ($1, $2)`, [2, "after the failure"], onError);
+      const rows = await db.withSession((s) => s.query<{ id: number }>(`SELECT id FROM notes ORDER BY id`));
+      expect(rows.map((r) => r.id)).toEqual([1, 2]);
+      expect(failures).toHaveLength(1);
+      expect(String((failures[0] as Error).message)).toMatch(/duplicate key/);
+
+      send(`INSERT INTO notes VALUES ($1, $2)`, [3, "sent just before close"], onError);
+      await prisma.$disconnect();
+      await db.close();
+      db = await openDatabase(scratch.config);
+      const after = await db.withSession((s) => s.query<{ id: number }>(`SELECT id FROM notes ORDER BY id`));
+      expect(after.map((r) => r.id)).toEqual([1, 2, 3]);
+    } finally {
+      await db.close();
+      await scratch.drop();
+    }
+  });
+});

@@ -1,6 +1,6 @@
 import { ApiError } from "@/lib/api/errors";
 import { apiRoute, methodNotAllowed } from "@/lib/api/route";
-import { getPrisma } from "@/lib/db";
+import { getDatabase } from "@/lib/db";
 import { storeProfile } from "@/lib/profiles";
 import { RecallFailedError, runRecall } from "@/lib/recall-log/run-recall";
 import { RecallBodySchema } from "@/lib/recall-log/schemas";
@@ -11,10 +11,14 @@ export const dynamic = "force-dynamic";
 /** Runs a recall against a store and logs it (README "HTTP API"). */
 export const POST = apiRoute({ body: RecallBodySchema }, async ({ body, request }) => {
   const store = await resolveStore(body.store);
-  const prisma = await getPrisma();
+  const { prisma, raw } = await getDatabase();
   try {
-    // The profile is looked up while the store works (runRecall awaits it once the store answered).
-    return await runRecall(body, store, prisma, { signal: request.signal, profile: storeProfile(prisma, body.store) });
+    return await runRecall(body, store, prisma, {
+      signal: request.signal,
+      // Looked up while the store works; runRecall awaits it once the store has answered.
+      profile: storeProfile(prisma, body.store),
+      sendOrderedWrite: raw.sendOrderedWrite,
+    });
   } catch (error) {
     if (error instanceof RecallFailedError) {
       throw new ApiError(error.status, error.code, error.message, { recall_id: error.recallId });
