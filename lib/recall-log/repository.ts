@@ -189,7 +189,9 @@ export async function logRecall(
   if (!sendOrderedWrite) return insertRecall(prisma, row);
   const { text, values } = recallInsertStatement([row]);
   sendOrderedWrite(text, values, (error) =>
-    console.error(`Recall Inspector: recall ${row.id} could not be logged (${error instanceof Error ? error.message : String(error)}).`),
+    console.error(
+      `Recall Inspector: recall ${row.id} could not be logged (${error instanceof Error ? error.message : String(error)}).`,
+    ),
   );
 }
 
