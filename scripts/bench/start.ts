@@ -9,7 +9,9 @@
  *    timed, then the snapshot it writes;
  * 3. a start that reads the snapshot, timed the same way, then `queries` hybrid k=10 recalls
  *    through POST /api/recall's handler (validation, store, selector, logging, the answer):
- *    wall time per request minus the query's own embedding (embed_ms), p50/p95, and RSS;
+ *    wall time per request minus the query's own embedding (embed_ms), p50/p95, and RSS — back
+ *    to back, and paced 50 ms apart (half as many), where a request no longer shares the thread
+ *    with the previous one's background log write;
  * 4. with a production build (`npx next build`), the real server: `next start` on the same
  *    database and snapshot, from spawn to listening, to the index's start-up line, and to the
  *    first recall answered.
