@@ -69,8 +69,15 @@ async function openPglite(dataDir: string): Promise<OpenDatabase> {
     adapter: new PrismaPGlite(db),
     withSession: (fn) => fn(session),
     sendOrderedWrite(text, values, onError) {
-      // PGlite queues every query (and transaction) behind the ones sent before it.
-      const write = db.query(text, [...values]).then(() => undefined, onError);
+      // PGlite queues every query (and transaction) behind the ones sent before it. The
+      // transaction takes its place in that queue now and runs once the event loop has turned,
+      // so the sender's answer goes out before the write's work.
+      const write = db
+        .transaction(async (tx) => {
+          await new Promise((resolve) => setImmediate(resolve));
+          await tx.query(text, [...values]);
+        })
+        .then(() => undefined, onError);
       sentWrites.add(write);
       void write.finally(() => sentWrites.delete(write));
     },
