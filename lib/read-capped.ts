@@ -2,8 +2,9 @@
  * Reading a body that may be larger than the reader accepts: refused at once when its declared
  * length is over the limit, otherwise counted while it streams and cancelled at the limit, so a
  * chunked body without a length (or one that lies about it) never costs more than `max` bytes of
- * memory. One home for the request bodies of the route wrapper (lib/api/route.ts, 413) and the
- * memory services' answers (lib/stores/remote/answer-reading.ts, 502).
+ * memory. One home for the request bodies of the route wrapper (lib/api/route.ts, 413), the
+ * memory services' answers (lib/stores/remote/answer-reading.ts, 502) and the answers of the
+ * reranker, the LLM selector and embeddings endpoints (lib/post-json.ts).
  */
 
 /**

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { postJson, type PostedAnswer } from "@/lib/post-json";
+import { AnswerTooLargeError, postJson, type PostedAnswer } from "@/lib/post-json";
 import { assertEmbeddable, EmbeddingServiceError, normalize, type Embedder } from "./types";
 
 export interface OpenAICompatibleOptions {
@@ -51,6 +51,9 @@ export class OpenAICompatibleEmbedder implements Embedder {
         signal: AbortSignal.timeout(timeoutMs),
       });
     } catch (error) {
+      if (error instanceof AnswerTooLargeError) {
+        throw new EmbeddingServiceError(`The embeddings endpoint ${url} ${error.message}.`, "bad_response");
+      }
       const timedOut = error instanceof Error && error.name === "TimeoutError";
       throw new EmbeddingServiceError(
         timedOut

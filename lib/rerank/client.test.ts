@@ -76,6 +76,15 @@ describe("rerank in batches", () => {
     expect((error as Error).message).toContain("maximum allowed batch size 4");
   });
 
+  it("an answer over 32 MiB is a bad response, not read to its end", async () => {
+    reranker.reset();
+    reranker.setNext({ status: 200, body: `[${"0,".repeat(17 * 1024 * 1024)}0]` });
+    const error = await rerank(config, { query: QUERY, documents: DOCS.slice(0, 3), topN: 3 }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(RerankError);
+    expect(error).toMatchObject({ reason: "bad_response" });
+    expect((error as Error).message).toMatch(/over 32 MiB/);
+  });
+
   it("sends nothing for no documents", async () => {
     reranker.reset();
     expect(await rerank(config, { query: QUERY, documents: [], topN: 5 })).toEqual([]);

@@ -10,7 +10,7 @@
  * a message, a log line or the history.
  */
 import { z } from "zod";
-import { postJson, type PostedAnswer } from "@/lib/post-json";
+import { AnswerTooLargeError, postJson, type PostedAnswer } from "@/lib/post-json";
 import { rerankUrl, type RerankConfig } from "./config";
 
 export type RerankFailure = "timeout" | "unreachable" | "http_error" | "bad_response";
@@ -96,6 +96,7 @@ async function rerankBatch(
       signal,
     });
   } catch (error) {
+    if (error instanceof AnswerTooLargeError) throw new RerankError("bad_response", `The reranker at ${url} ${error.message}.`);
     if (timeout.aborted) throw new RerankError("timeout", `The reranker did not answer within ${config.timeoutMs} ms.`);
     if (outer?.aborted) throw error;
     throw new RerankError("unreachable", `The reranker at ${url} could not be reached (${describe(error)}).`);

@@ -20,7 +20,7 @@
  * the page, the raw answer, the parsed keep list and any invented id. The key is never in it.
  */
 import { z } from "zod";
-import { postJson, type PostedAnswer } from "@/lib/post-json";
+import { AnswerTooLargeError, postJson, type PostedAnswer } from "@/lib/post-json";
 import { type Selector, type SelectorInput, type SelectorRun, type SelectorTrace, type SelectorUsage } from "../types";
 import { appliedRun, notAppliedRun, pageProblem } from "../run";
 import { chatCompletionsUrl, type LlmSelectorConfig } from "./config";
@@ -117,6 +117,9 @@ export function createLlmSelector(config: LlmSelectorConfig, options: LlmSelecto
         signal: combined,
       });
     } catch (error) {
+      if (error instanceof AnswerTooLargeError) {
+        return notAppliedRun(model, page, "bad_response", started, { detail: `${url} ${error.message}.`, trace });
+      }
       return transportFailure(error);
     }
     const { status, ok, text } = answer;
