@@ -67,10 +67,10 @@ export async function runRecall(
     useRerank: body.use_rerank,
     filters: body.filters && { types: body.filters.types, tags: body.filters.tags, tagsMatch: body.filters.tags_match },
   };
-  // A request the store cannot serve at all is refused (4xx) before it runs, and not logged.
-  store.checkRequest?.(storeRequest);
   const profile = Promise.resolve(options.profile ?? null);
   profile.catch(() => {}); // awaited below when the store answers; unused when it fails
+  // A request the store cannot serve at all is refused (4xx) before it runs, and not logged.
+  store.checkRequest?.(storeRequest);
   const started = performance.now();
   let outcome: StoreRecallOutcome | undefined;
   let failure: LogRecallInput["error"];
