@@ -20,12 +20,7 @@ import { migrate } from "../../lib/db/migrator";
 import { UseLiteEmbedder } from "../../lib/embeddings/use-lite";
 import { readDemoCorpus } from "../../lib/stores/demo-corpus";
 import { EmbeddedStore } from "../../lib/stores/embedded-store";
-import { fmtMs, percentile } from "./stats";
-
-function option(args: string[], name: string, fallback: string): string {
-  const i = args.indexOf(`--${name}`);
-  return i >= 0 && args[i + 1] ? args[i + 1]! : fallback;
-}
+import { fmtMs, option, percentile } from "./stats";
 
 export async function run(args: string[]): Promise<void> {
   const count = Number(option(args, "import", "10000"));

@@ -30,12 +30,7 @@ import { evalQueueIdle, evalRunReport, startEvalRun } from "../../lib/eval/runs"
 import { readDemoCorpus } from "../../lib/stores/demo-corpus";
 import { EmbeddedStore } from "../../lib/stores/embedded-store";
 import { encodeVector } from "../../lib/stores/vector-codec";
-import { fmtMs, percentile, prng } from "./stats";
-
-function option(args: string[], name: string, fallback: string): string {
-  const i = args.indexOf(`--${name}`);
-  return i >= 0 && args[i + 1] ? args[i + 1]! : fallback;
-}
+import { fmtMs, option, percentile, prng } from "./stats";
 
 export async function run(args: string[]): Promise<void> {
   const memories = Number(option(args, "memories", "10000"));

@@ -18,11 +18,7 @@ import { migrate } from "../../lib/db/migrator";
 import { EXPORT_FORMATS, exportStream, type ExportFormat } from "../../lib/recall-log/export";
 import { HistoryFiltersSchema } from "../../lib/recall-log/history";
 import { startTestPostgres } from "../../tests/support/postgres-server";
-
-function option(args: string[], name: string, fallback: string): string {
-  const i = args.indexOf(`--${name}`);
-  return i >= 0 && args[i + 1] ? args[i + 1]! : fallback;
-}
+import { option } from "./stats";
 
 const MiB = 1024 * 1024;
 

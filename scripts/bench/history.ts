@@ -20,17 +20,12 @@ import { listRecalls } from "../../lib/recall-log/history-list";
 import { ingestRecalls } from "../../lib/recall-log/ingest";
 import { findRecall, insertRecalls, recallRow } from "../../lib/recall-log/repository";
 import { startTestPostgres } from "../../tests/support/postgres-server";
-import { fmtMs, percentile, prng } from "./stats";
+import { fmtMs, option, percentile, prng } from "./stats";
 
 const LEVELS = ["high", "moderate", "moderate", "low", "low", "none"] as const;
 const STORES = ["embedded", "prod", "staging"];
 const WORDS =
   "deploy invoice postgres kafka standup budget hiring outage rollback cache latency vendor travel review roadmap".split(" ");
-
-function option(args: string[], name: string, fallback: string): string {
-  const i = args.indexOf(`--${name}`);
-  return i >= 0 && args[i + 1] ? args[i + 1]! : fallback;
-}
 
 export async function run(args: string[]): Promise<void> {
   const total = Number(option(args, "recalls", "1000000"));

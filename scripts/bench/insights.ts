@@ -25,7 +25,7 @@ import { HistoryQuerySchema } from "../../lib/recall-log/history";
 import { listRecalls } from "../../lib/recall-log/history-list";
 import { insertRecalls, recallRow } from "../../lib/recall-log/repository";
 import { startTestPostgres } from "../../tests/support/postgres-server";
-import { fmtMs, percentile, prng } from "./stats";
+import { fmtMs, option, percentile, prng } from "./stats";
 
 const DAY = 86_400_000;
 const STORES = ["embedded", "prod", "staging"];
@@ -34,11 +34,6 @@ const LEVELS = ["high", "moderate", "moderate", "low", "low", "none"] as const;
 const REASONS = ["disabled", "no_clear_gap", "too_few_results"];
 const MEMORIES_PER_STORE = 5_000;
 const BATCH = 2_000;
-
-function option(args: string[], name: string, fallback: string): string {
-  const i = args.indexOf(`--${name}`);
-  return i >= 0 && args[i + 1] ? args[i + 1]! : fallback;
-}
 
 export async function run(args: string[]): Promise<void> {
   const total = Number(option(args, "recalls", "1000000"));

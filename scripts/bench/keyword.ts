@@ -13,12 +13,7 @@ import path from "node:path";
 import MiniSearch from "minisearch";
 import { readDemoCorpus } from "../../lib/stores/demo-corpus";
 import { distinctTerms, keywordTerm, MemoryIndex, normalizeText } from "../../lib/stores/memory-index";
-import { fmtMs, mib, percentile, prng } from "./stats";
-
-function option(args: string[], name: string, fallback: string): string {
-  const i = args.indexOf(`--${name}`);
-  return i >= 0 && args[i + 1] ? args[i + 1]! : fallback;
-}
+import { fmtMs, mib, option, percentile, prng } from "./stats";
 
 export async function run(args: string[]): Promise<void> {
   const docs = Number(option(args, "docs", "100000"));

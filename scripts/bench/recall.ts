@@ -17,7 +17,7 @@ import { normalize } from "../../lib/embeddings/types";
 import { readDemoCorpus } from "../../lib/stores/demo-corpus";
 import { EmbeddedStore } from "../../lib/stores/embedded-store";
 import { encodeVector } from "../../lib/stores/vector-codec";
-import { fmtMs, mib, percentile, prng } from "./stats";
+import { fmtMs, mib, option, percentile, prng } from "./stats";
 
 /**
  * Synthetic text with a realistic shape: words drawn with Zipf's law (s = 1.07) over a 20,000-word
@@ -53,11 +53,6 @@ export function zipfWord(random: () => number): string {
     else hi = mid;
   }
   return lo < 100 ? FUNCTION_WORDS[lo % FUNCTION_WORDS.length]! : VOCABULARY[lo]!;
-}
-
-function option(args: string[], name: string, fallback: string): string {
-  const i = args.indexOf(`--${name}`);
-  return i >= 0 && args[i + 1] ? args[i + 1]! : fallback;
 }
 
 export async function run(args: string[]): Promise<void> {

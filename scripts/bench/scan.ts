@@ -12,12 +12,7 @@
 import os from "node:os";
 import { MemoryIndex } from "../../lib/stores/memory-index";
 import { INT8_MIN_ROWS } from "../../lib/stores/vector-matrix";
-import { fmtMs, mib, percentile, prng } from "./stats";
-
-function option(args: string[], name: string, fallback: string): string {
-  const i = args.indexOf(`--${name}`);
-  return i >= 0 && args[i + 1] ? args[i + 1]! : fallback;
-}
+import { fmtMs, mib, option, percentile, prng } from "./stats";
 
 function unitVector(dim: number, random: () => number): Float32Array {
   const v = new Float32Array(dim);

@@ -2,13 +2,8 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { fmtMs, mib, percentile, prng } from "./stats";
+import { fmtMs, mib, option, percentile, prng } from "./stats";
 import { VOCABULARY, zipfWord } from "./recall";
-
-function option(args: string[], name: string, fallback: string): string {
-  const i = args.indexOf(`--${name}`);
-  return i >= 0 && args[i + 1] ? args[i + 1]! : fallback;
-}
 
 function cpuMs(since: NodeJS.CpuUsage): number {
   const used = process.cpuUsage(since);

@@ -20,13 +20,8 @@ import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { fmtMs } from "./stats";
+import { fmtMs, option } from "./stats";
 import { runWithServerConditions } from "./server-conditions";
-
-function option(args: string[], name: string, fallback: string): string {
-  const i = args.indexOf(`--${name}`);
-  return i >= 0 && args[i + 1] ? args[i + 1]! : fallback;
-}
 
 export async function run(args: string[]): Promise<void> {
   const entry = path.join(__dirname, "start-run.ts");

@@ -16,3 +16,9 @@ export function mib(bytes: number): string {
 
 /** A seeded PRNG, so every run benchmarks the same data. */
 export { mulberry32 as prng } from "../../lib/random";
+
+/** The value after `--name` on the command line, or `fallback`. */
+export function option(args: string[], name: string, fallback: string): string {
+  const i = args.indexOf(`--${name}`);
+  return i >= 0 && args[i + 1] ? args[i + 1]! : fallback;
+}

@@ -17,11 +17,7 @@ import { SHIPPED_PROFILE } from "../../lib/profiles/builtin";
 import { whatIf } from "../../lib/profiles/what-if";
 import { HistoryFiltersSchema } from "../../lib/recall-log/history";
 import { startTestPostgres } from "../../tests/support/postgres-server";
-
-function option(args: string[], name: string, fallback: string): string {
-  const i = args.indexOf(`--${name}`);
-  return i >= 0 && args[i + 1] ? args[i + 1]! : fallback;
-}
+import { option } from "./stats";
 
 export async function run(args: string[]): Promise<void> {
   const total = Number(option(args, "recalls", "1000000"));
