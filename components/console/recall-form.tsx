@@ -5,7 +5,7 @@ import type { SelectorOption, StoreOption } from "@/lib/queries/use-recall";
 import type { FormState } from "@/lib/recall-log/request-form";
 import { StoreOptions } from "@/components/filters/store-options";
 import { Button } from "@/components/ui/button";
-import { controlClassName, Field } from "@/components/ui/field";
+import { controlClassName, Field, TextInput } from "@/components/ui/field";
 import { visuallyHiddenClassName } from "@/components/ui/visually-hidden";
 import styles from "./console.module.css";
 
@@ -217,16 +217,14 @@ export function RecallForm({
       <fieldset className={styles.filters}>
         <legend>Filters</legend>
         <Field id={ids.types} label="Types">
-          <input
+          <TextInput
             id={ids.types}
-            type="text"
-            className={`${controlClassName} ${styles.textInput}`}
+            className={styles.textInput}
             list={ids.typeList}
             value={form.types}
             placeholder="all types (comma-separated)"
             onChange={(e) => set("types", e.target.value)}
             aria-invalid={fieldErrors.filters ? true : undefined}
-            autoComplete="off"
           />
           <datalist id={ids.typeList}>
             {knownTypes.map((t) => (
@@ -235,15 +233,13 @@ export function RecallForm({
           </datalist>
         </Field>
         <Field id={ids.tags} label="Tags">
-          <input
+          <TextInput
             id={ids.tags}
-            type="text"
-            className={`${controlClassName} ${styles.textInput}`}
+            className={styles.textInput}
             value={form.tags}
             placeholder="none (comma-separated)"
             onChange={(e) => set("tags", e.target.value)}
             aria-invalid={fieldErrors.filters ? true : undefined}
-            autoComplete="off"
           />
         </Field>
         <ChoiceField

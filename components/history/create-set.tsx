@@ -3,6 +3,7 @@
 import Link from "next/link";
 import { useId, useState, type FormEvent } from "react";
 import { Button, buttonClassName } from "@/components/ui/button";
+import { TextField } from "@/components/ui/field";
 import { errorMessage } from "@/lib/queries/fetch-json";
 import { useCreateDataset } from "@/lib/queries/use-eval";
 import type { HistoryItem } from "@/lib/recall-log/history";
@@ -50,17 +51,16 @@ export function CreateSetBar({ selected, onClear }: { selected: HistoryItem[]; o
         and the memories labeled relevant; none when nothing relevant was present)
         {skippedText ? `; skipped: ${skippedText}` : ""}.
       </p>
-      <label htmlFor={nameId}>
-        Set name
-        <input
-          id={nameId}
-          value={name}
-          onChange={(e) => setName(e.target.value)}
-          maxLength={200}
-          required
-          placeholder="e.g. triage labels, week 48"
-        />
-      </label>
+      <TextField
+        id={nameId}
+        label="Set name"
+        className={styles.createSetName}
+        value={name}
+        onChange={(e) => setName(e.target.value)}
+        maxLength={200}
+        required
+        placeholder="e.g. triage labels, week 48"
+      />
       <Button
         type="submit"
         variant="primary"
