@@ -29,8 +29,6 @@ export const INT8_MIN_ROWS = 20_000;
 export function resolveScanMode(mode: ScanMode, n: number, limit: number): "f32" | "int8" {
   return mode === "int8" || (mode === "auto" && n >= INT8_MIN_ROWS && limit * 64 <= n) ? "int8" : "f32";
 }
-/** Rows per kernel call: short calls let V8 move the kernel to its optimizing tier early. */
-const BLOCK = 16_384;
 const PAGE = 65_536;
 const U = 2 ** -24;
 /**
@@ -56,6 +54,8 @@ export interface ScanStats {
   mode: "f32" | "int8";
   /** Rows rescored in float32 after the int8 pass (int8 mode). */
   rescored: number;
+  /** Rows the helper thread scanned (scan-kernels/row-scanner.ts); 0 when the scan was not shared. */
+  helperRows: number;
 }
 
 function align(n: number, to: number): number {
@@ -106,7 +106,9 @@ export class VectorMatrix {
   /** Upper bounds over every row ever stored (removals keep them valid, only looser). */
   private maxResidual = 0;
   private maxNorm = 0;
-  lastScan: ScanStats = { mode: "f32", rescored: 0 };
+  /** The rows the int8 estimate pass keeps for rescoring (reused across scans). */
+  private kept: Int32Array = new Int32Array(0);
+  lastScan: ScanStats = { mode: "f32", rescored: 0, helperRows: 0 };
 
   /** The most rows this matrix takes (its wasm memory's 4 GiB cap, or less for tests). */
   readonly maxRows: number;
@@ -300,7 +302,13 @@ export class VectorMatrix {
   scoresF32(query: Float32Array, n: number): Float32Array {
     this.writeQuery(query);
     this.scanF32(n);
+    this.lastScan = { mode: "f32", rescored: 0, helperRows: this.k.rows.helperRows };
     return this.f32.subarray(this.offS / 4, this.offS / 4 + n);
+  }
+
+  /** Resolves once the scan helper thread holds this matrix's memory (tests, the benchmark); false when there is none. */
+  helperReady(): Promise<boolean> {
+    return this.k.rows.helperReady();
   }
 
   /** Streams the f32 rows 0..n-1 once (the benchmark's floor). */
@@ -327,7 +335,7 @@ export class VectorMatrix {
       top.offer(s, row);
       min = top.min;
     }
-    this.lastScan = { mode: "f32", rescored: 0 };
+    this.lastScan = { mode: "f32", rescored: 0, helperRows: this.k.rows.helperRows };
     return top.sorted();
   }
 
@@ -340,52 +348,74 @@ export class VectorMatrix {
    */
   private topInt8(query: Float32Array, n: number, limit: number, accept: ((row: number) => boolean) | null): [number, number][] {
     const { sq, eq, qn } = this.quantizeQuery(query);
-    for (let start = 0; start < n; start += BLOCK) {
-      const rows = Math.min(BLOCK, n - start);
-      this.k.dotI8(this.offQ16, this.offI + start * this.stride8, rows, this.stride8, this.offS + start * 4);
-    }
-    this.refresh();
-    const ints = this.i32;
-    const s0 = this.offS / 4;
-    const present = this.present;
-    const scale = this.scale;
-    // Pass 1: the limit-th best estimate among eligible rows.
-    const best = new TopK(limit);
-    let min = -Infinity;
-    for (let row = 0; row < n; row++) {
-      const a = ints[s0 + row]! * scale[row]! * sq;
-      if (!(a > min) || present[row] !== 1 || (accept && !accept(row))) continue;
-      best.offer(a, row);
-      min = best.min;
-    }
+    this.k.rows.scan("dotI8", this.offQ16, this.offI, n, this.stride8, this.offS);
     // Float32 rounding of the exact score: (stride/8 lane adds + 4) rounding steps, each ≤ u·Σ|q_j x_j|.
     const roundK = (this.strideF / 8 + 6) * U * 1.01;
     const slack = (norm: number) => roundK * qn * norm + 1e-9 * (1 + qn * norm);
     const maxBound = qn * this.maxResidual + eq * this.maxNorm + slack(this.maxNorm + this.maxResidual);
-    const lower = best.full ? min - maxBound : -Infinity;
-    // Pass 2: rescore in float32 every eligible row whose upper bound reaches `lower`, in row order.
+    const { min, full, kept } = this.estimatePass(n, limit, sq, accept, 2 * maxBound);
+    const lower = full ? min - maxBound : -Infinity;
+    // Rescore in float32 every kept row whose upper bound reaches `lower`, in row order.
     const top = new TopK(limit);
     const cut = lower - maxBound;
+    const ints = this.i32;
+    const s0 = this.offS / 4;
+    const rows = this.kept;
+    const scale = this.scale;
     const residual = this.residual;
     const quantNorm = this.quantNorm;
     let rescored = 0;
-    for (let row = 0; row < n; row++) {
+    for (let i = 0; i < kept; i++) {
+      const row = rows[i]!;
       const a = ints[s0 + row]! * scale[row]! * sq;
-      if (a < cut || present[row] !== 1) continue;
+      if (a < cut) continue;
       const bound = qn * residual[row]! + eq * quantNorm[row]! + slack(quantNorm[row]! + residual[row]!);
-      if (a + bound < lower || (accept && !accept(row))) continue;
+      if (a + bound < lower) continue;
       rescored++;
       top.offer(this.k.dotRowF32(this.offQ, this.offF + row * this.strideF * 4, this.strideF * 4), row);
     }
-    this.lastScan = { mode: "int8", rescored };
+    this.lastScan = { mode: "int8", rescored, helperRows: this.k.rows.helperRows };
     return top.sorted();
   }
 
-  private scanF32(n: number): void {
-    for (let start = 0; start < n; start += BLOCK) {
-      const rows = Math.min(BLOCK, n - start);
-      this.k.dotF32(this.offQ, this.offF + start * this.strideF * 4, rows, this.strideF * 4, this.offS + start * 4);
+  /**
+   * Over the int8 scan's estimates: the limit-th best estimate among eligible rows, and (in
+   * `this.kept`, in row order) every eligible row whose estimate reached the running limit-th best
+   * less `margin` when it was read. The running value only rises to the final one, so the kept
+   * rows include every row within `margin` of the final limit-th best: the rescoring needs no
+   * second walk over the whole matrix.
+   */
+  private estimatePass(
+    n: number,
+    limit: number,
+    sq: number,
+    accept: ((row: number) => boolean) | null,
+    margin: number,
+  ): { min: number; full: boolean; kept: number } {
+    this.refresh();
+    if (this.kept.length < n) this.kept = new Int32Array(this.capacity);
+    const rows = this.kept;
+    const ints = this.i32;
+    const s0 = this.offS / 4;
+    const present = this.present;
+    const scale = this.scale;
+    const best = new TopK(limit);
+    let min = -Infinity;
+    let kept = 0;
+    for (let row = 0; row < n; row++) {
+      const a = ints[s0 + row]! * scale[row]! * sq;
+      if (a < min - margin || present[row] !== 1 || (accept && !accept(row))) continue;
+      rows[kept++] = row;
+      if (a > min) {
+        best.offer(a, row);
+        min = best.min;
+      }
     }
+    return { min, full: best.full, kept };
+  }
+
+  private scanF32(n: number): void {
+    this.k.rows.scan("dotF32", this.offQ, this.offF, n, this.strideF * 4, this.offS);
   }
 
   private writeQuery(query: Float32Array): void {
@@ -423,11 +453,14 @@ export class VectorMatrix {
     const buffer = this.k.memory.buffer;
     if (buffer === this.buffer) return;
     this.buffer = buffer;
-    this.f32 = new Float32Array(buffer);
-    this.i8 = new Int8Array(buffer);
-    this.i16 = new Int16Array(buffer);
-    this.i32 = new Int32Array(buffer);
-    this.u8 = new Uint8Array(buffer);
+    // Explicit lengths: over a growable shared buffer a view without one tracks the length, and V8
+    // takes a slow path for every element of such a view.
+    const bytes = buffer.byteLength;
+    this.f32 = new Float32Array(buffer, 0, bytes / 4);
+    this.i8 = new Int8Array(buffer, 0, bytes);
+    this.i16 = new Int16Array(buffer, 0, bytes / 2);
+    this.i32 = new Int32Array(buffer, 0, bytes / 4);
+    this.u8 = new Uint8Array(buffer, 0, bytes);
   }
 }
 

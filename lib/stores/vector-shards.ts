@@ -15,7 +15,7 @@ export class VectorShards {
   /** Rows per shard: the wasm cap at this dim, or fewer (tests use a handful). */
   readonly shardRows: number;
   private readonly shards: VectorMatrix[] = [];
-  lastScan: ScanStats = { mode: "f32", rescored: 0 };
+  lastScan: ScanStats = { mode: "f32", rescored: 0, helperRows: 0 };
 
   constructor(
     readonly dim: number,
@@ -115,17 +115,25 @@ export class VectorShards {
     const resolved = resolveScanMode(mode, n, limit);
     const hits: [number, number][] = [];
     let rescored = 0;
+    let helperRows = 0;
     for (let s = 0; s < this.shards.length && s * this.shardRows < n; s++) {
       const base = s * this.shardRows;
       const rows = Math.min(this.shardRows, n - base);
       const shard = this.shards[s]!;
       const own = shard.top(query, rows, limit, accept && base > 0 ? (row) => accept(base + row) : accept, resolved);
       rescored += shard.lastScan.rescored;
+      helperRows += shard.lastScan.helperRows;
       for (const [score, row] of own) hits.push([score, base + row]);
     }
-    this.lastScan = { mode: resolved, rescored };
+    this.lastScan = { mode: resolved, rescored, helperRows };
     if (this.shards.length <= 1) return hits;
     return hits.sort((a, b) => b[0] - a[0] || a[1] - b[1]).slice(0, limit);
+  }
+
+  /** Resolves once the scan helper thread holds every shard's memory (VectorMatrix.helperReady). */
+  async helperReady(): Promise<boolean> {
+    const ready = await Promise.all(this.shards.map((shard) => shard.helperReady()));
+    return ready.every(Boolean);
   }
 
   /** Streams the f32 rows 0..n-1 once (the benchmark's floor). */

@@ -4,13 +4,15 @@
  * The semantic arm's scan against the floor, in one process, one size at a time: unit vectors in
  * a real MemoryIndex (`random`: uniform directions; `clustered`: 64 topics, each vector and query
  * near one, as sentence embeddings are, so the top N are near-ties and the int8 bound rescores more), then for each query, back to back, (1) the floor — one streaming
- * read of the same float32 matrix with the cheapest SIMD loop, (2) the exact float32 SIMD scan,
- * (3) the int8 prefilter with float32 rescoring, (4) what `auto` picks. Ratios are of medians
+ * read of the same float32 matrix with the cheapest SIMD loop, on one thread, (2) the exact
+ * float32 SIMD scan, (3) the int8 prefilter with float32 rescoring, each on one thread and then
+ * shared with the scan helper thread, (4) what `auto` picks (with the helper when there are two cores). Ratios are of medians
  * taken in the same run, so a loaded machine moves both sides. Every int8 pool is checked against
- * the float32 one (they must be identical). A shared machine is noisy: run it twice.
+ * the one-thread float32 one (they must be identical). A shared machine is noisy: run it twice.
  */
 import os from "node:os";
 import { MemoryIndex } from "../../lib/stores/memory-index";
+import { scanHelper, type ScanHelperMode } from "../../lib/stores/scan-kernels";
 import { INT8_MIN_ROWS } from "../../lib/stores/vector-matrix";
 import { fmtMs, mib, option, percentile, prng } from "./stats";
 
@@ -66,7 +68,14 @@ export async function run(args: string[]): Promise<void> {
     for (let i = 0; i < size; i++) index.upsert([{ id: `m${i}`, vector: vector(), text: "", type: "fact", tags: [] }]);
     const fillS = (performance.now() - fillStart) / 1000;
     const queryVectors = Array.from({ length: queries }, vector);
-    const matrix = (index as unknown as { matrix: { streamF32(n: number): void } }).matrix;
+    const matrix = (index as unknown as { matrix: { streamF32(n: number): void; helperReady(): Promise<boolean> } }).matrix;
+    const helper = await matrix.helperReady();
+    const threads = (mode: ScanHelperMode, fn: () => void) => {
+      scanHelper.mode = mode;
+      const ms = time(fn);
+      scanHelper.mode = "auto";
+      return ms;
+    };
 
     // Warm up: V8 moves the kernels to its optimizing tier after a few calls.
     for (let i = 0; i < 3; i++) {
@@ -76,34 +85,47 @@ export async function run(args: string[]): Promise<void> {
     }
     const floor: number[] = [];
     const f32: number[] = [];
+    const f32Shared: number[] = [];
     const int8: number[] = [];
+    const int8Shared: number[] = [];
     const auto: number[] = [];
     const rescored: number[] = [];
+    const helperShare: number[] = [];
     let mismatches = 0;
     for (const q of queryVectors) {
       floor.push(time(() => matrix.streamF32(size)));
-      let exact: unknown;
-      f32.push(time(() => (exact = index.semanticTop(q, limit, undefined, { scan: "f32" }))));
-      let viaInt8: unknown;
-      int8.push(time(() => (viaInt8 = index.semanticTop(q, limit, undefined, { scan: "int8" }))));
+      const pools: string[] = [];
+      const pool = (scan: "f32" | "int8") => () =>
+        void pools.push(JSON.stringify(index.semanticTop(q, limit, undefined, { scan })));
+      f32.push(threads("off", pool("f32")));
+      int8.push(threads("off", pool("int8")));
       rescored.push(index.lastScan.rescored);
-      if (JSON.stringify(exact) !== JSON.stringify(viaInt8)) mismatches++;
+      if (helper) {
+        f32Shared.push(threads("on", pool("f32")));
+        int8Shared.push(threads("on", pool("int8")));
+        helperShare.push(index.lastScan.helperRows / size);
+      }
+      if (pools.some((p) => p !== pools[0])) mismatches++;
       auto.push(time(() => index.semanticTop(q, limit)));
     }
     const p50 = (s: number[]) => percentile(s, 50);
     const row = (label: string, s: number[]) =>
       console.log(
-        `    ${label.padEnd(44)} ${fmtMs(p50(s)).padStart(7)}  ${fmtMs(percentile(s, 95)).padStart(7)}   ${(p50(s) / p50(floor)).toFixed(2).padStart(5)}×`,
+        `    ${label.padEnd(60)} ${fmtMs(p50(s)).padStart(7)}  ${fmtMs(percentile(s, 95)).padStart(7)}   ${(p50(s) / p50(floor)).toFixed(2).padStart(5)}×`,
       );
     const mem = process.memoryUsage();
     console.log(
       `\n${size.toLocaleString("en")} vectors (filled in ${fillS.toFixed(1)} s; rss ${mib(mem.rss)}, array buffers ${mib(mem.arrayBuffers)})`,
     );
-    console.log(`  ${queries} queries:                                     p50      p95   vs floor (p50)`);
+    console.log(`  ${queries} queries:                                                     p50      p95   vs floor (p50)`);
     row("floor: streaming read of the f32 matrix", floor);
-    row("exact f32 SIMD scan", f32);
-    row(`int8 prefilter + f32 rescoring (${Math.round(p50(rescored))} rows)`, int8);
+    row("exact f32 SIMD scan, one thread", f32);
+    if (helper) row("exact f32 SIMD scan, with the helper thread", f32Shared);
+    row(`int8 prefilter + f32 rescoring (${Math.round(p50(rescored))} rows), one thread`, int8);
+    if (helper) row(`int8 prefilter + f32 rescoring, with the helper thread`, int8Shared);
     row(`auto (${size >= INT8_MIN_ROWS ? "int8" : "f32"} at this size)`, auto);
-    console.log(`  int8 pools identical to the f32 pool: ${queries - mismatches}/${queries}`);
+    if (helper) console.log(`  rows the helper thread scanned in the int8 scans: ${(p50(helperShare) * 100).toFixed(0)} % (p50)`);
+    else console.log("  no scan helper thread (one core, or it did not start): one-thread figures only");
+    console.log(`  pools identical to the one-thread f32 pool (int8, and with the helper): ${queries - mismatches}/${queries}`);
   }
 }

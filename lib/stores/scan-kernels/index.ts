@@ -16,29 +16,39 @@
  */
 import { dotF32, dotRowF32 } from "./f32";
 import { dotI8 } from "./i8";
+import { RowScanner, type MatrixKernel } from "./row-scanner";
 import { streamRead } from "./stream-read";
 import { assemble } from "./wasm-writer";
 
+export { scanHelper, type MatrixKernelName, type ScanHelperMode } from "./row-scanner";
+
+/** The most 64 KiB pages a kernel memory grows to (4 GiB: wasm32's whole address space). */
+const MAX_PAGES = 65_536;
+
 export interface ScanKernels {
+  /** Shared, so the helper thread scans the same rows (row-scanner.ts). */
   memory: WebAssembly.Memory;
-  dotF32(q: number, m: number, n: number, strideBytes: number, out: number): void;
+  dotF32: MatrixKernel;
   dotRowF32(q: number, row: number, strideBytes: number): number;
-  dotI8(q16: number, m8: number, n: number, strideBytes: number, out: number): void;
+  dotI8: MatrixKernel;
   streamRead(p: number, bytes: number, out: number): void;
+  /** dotF32 or dotI8 over a whole matrix, shared with the helper thread when it is large. */
+  rows: RowScanner;
 }
 
 let compiled: WebAssembly.Module | null = null;
 
 /** The kernels' bytes (exported for the test that checks the module validates). */
 export function kernelModuleBytes(): Uint8Array<ArrayBuffer> {
-  return assemble([dotF32(), dotRowF32(), dotI8(), streamRead()]);
+  return assemble([dotF32(), dotRowF32(), dotI8(), streamRead()], { sharedMaxPages: MAX_PAGES });
 }
 
-/** A fresh kernel instance over its own memory of `pages` 64 KiB pages (growable to 4 GiB). */
+/** A fresh kernel instance over its own shared memory of `pages` 64 KiB pages (growable to 4 GiB). */
 export function instantiateKernels(pages: number): ScanKernels {
   compiled ??= new WebAssembly.Module(kernelModuleBytes());
-  const memory = new WebAssembly.Memory({ initial: pages, maximum: 65536 });
+  const memory = new WebAssembly.Memory({ initial: pages, maximum: MAX_PAGES, shared: true });
   const instance = new WebAssembly.Instance(compiled, { env: { memory } });
-  const e = instance.exports as unknown as Omit<ScanKernels, "memory">;
-  return { memory, dotF32: e.dotF32, dotRowF32: e.dotRowF32, dotI8: e.dotI8, streamRead: e.streamRead };
+  const e = instance.exports as unknown as Omit<ScanKernels, "memory" | "rows">;
+  const rows = new RowScanner(compiled, memory, { dotF32: e.dotF32, dotI8: e.dotI8 });
+  return { memory, dotF32: e.dotF32, dotRowF32: e.dotRowF32, dotI8: e.dotI8, streamRead: e.streamRead, rows };
 }

@@ -89,10 +89,15 @@ export function name(s: string): number[] {
   return [...uleb(bytes.length), ...bytes];
 }
 
-export function assemble(functions: FunctionDef[]): Uint8Array<ArrayBuffer> {
+/**
+ * A module over one imported memory; with `sharedMaxPages`, a shared memory of at most that many
+ * pages (threads scanning one matrix), else an unshared one.
+ */
+export function assemble(functions: FunctionDef[], options: { sharedMaxPages?: number } = {}): Uint8Array<ArrayBuffer> {
   const types = functions.map((f) => [0x60, ...vec(f.params.map((t) => [t])), ...vec(f.results.map((t) => [t]))]);
-  // (import "env" "memory" (memory 1))
-  const imports = vec([[...name("env"), ...name("memory"), 0x02, 0x00, 0x01]]);
+  // (import "env" "memory" (memory 1)) or (import "env" "memory" (memory 1 max shared))
+  const limits = options.sharedMaxPages === undefined ? [0x00, 0x01] : [0x03, 0x01, ...uleb(options.sharedMaxPages)];
+  const imports = vec([[...name("env"), ...name("memory"), 0x02, ...limits]]);
   const bodies = functions.map((f) => {
     const locals = vec(f.locals.map((t) => [1, t]));
     const code = [...locals, ...f.body, ...op.end];
