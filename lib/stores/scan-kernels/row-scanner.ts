@@ -71,15 +71,25 @@ function startHelper(): typeof helper {
   if (helper || helperFailed) return helper;
   // Resolved at run time from the project folder: the worker runs outside Next's bundle.
   const file = path.join(/* turbopackIgnore: true */ process.cwd(), "lib", "stores", "scan-kernels", "scan-helper.worker.mjs");
-  const worker = new Worker(file);
+  let worker: Worker;
+  try {
+    worker = new Worker(file);
+  } catch (error) {
+    helperFailed = true;
+    console.error(`The scan helper thread did not start (${(error as Error).message}); scans run on one thread.`);
+    return null;
+  }
   const started = { worker, controls: new Map<number, Int32Array>() };
-  worker.on("error", (error) => {
+  const stopped = (why: string) => {
+    if (helper !== started) return;
     // Scans go on alone: no matrix counts on a helper that is not there.
-    console.error(`The scan helper thread stopped (${error.message}); scans continue on one thread.`);
+    console.error(`The scan helper thread stopped (${why}); scans continue on one thread.`);
     for (const control of started.controls.values()) Atomics.store(control, READY, 0);
     helper = null;
     helperFailed = true;
-  });
+  };
+  worker.on("error", (error) => stopped(error.message));
+  worker.on("exit", (code) => stopped(`exit code ${code}`));
   // The helper never keeps a script from exiting; it holds no work of its own.
   worker.unref();
   helper = started;
