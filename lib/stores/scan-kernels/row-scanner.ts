@@ -1,6 +1,23 @@
 import os from "node:os";
 import path from "node:path";
 import { Worker } from "node:worker_threads";
+import {
+  CHUNK_ROWS,
+  CHUNKS,
+  CLAIM,
+  claimChunk,
+  DONE,
+  GEN,
+  KERNEL,
+  KERNELS,
+  MATRIX,
+  OUT,
+  QUERY,
+  READY,
+  ROWS,
+  SLOTS,
+  STRIDE,
+} from "./scan-control.mjs";
 
 /**
  * A matrix kernel's scan over many rows, shared with a helper thread (docs/ARCHITECTURE.md, "The
@@ -12,25 +29,9 @@ import { Worker } from "node:worker_threads";
  * slow, busy or not there yet), only for chunks the helper already took. Each row is scored by the
  * same operations whichever thread takes it, so a score never depends on who did.
  *
- * Control block (Int32 slots, shared with the worker file): the scan's generation, the claim word
- * (generation << 16 | next chunk), chunks done, the helper's ready flag, then the scan's arguments.
+ * The control block and the claim rule both threads follow are in scan-control.mjs.
  */
-const GEN = 0;
-const CLAIM = 1;
-const DONE = 2;
-const READY = 3;
-const KERNEL = 4;
-const CHUNKS = 5;
-const CHUNK_ROWS = 6;
-const ROWS = 7;
-const QUERY = 8;
-const MATRIX = 9;
-const STRIDE = 10;
-const OUT = 11;
-const SLOTS = 12;
-
-export type MatrixKernelName = "dotF32" | "dotI8";
-const KERNEL_IDS: Record<MatrixKernelName, number> = { dotF32: 0, dotI8: 1 };
+export type MatrixKernelName = (typeof KERNELS)[number];
 
 /** A matrix kernel: out[r] for rows r of n rows at m, strideBytes apart, against the query at q. */
 export type MatrixKernel = (q: number, m: number, n: number, strideBytes: number, out: number) => void;
@@ -138,7 +139,7 @@ export class RowScanner {
     const gen = this.gen;
     // Closed (generation 0 is never a scan's) while the arguments change: see the worker's `help`.
     Atomics.store(control, CLAIM, 0);
-    Atomics.store(control, KERNEL, KERNEL_IDS[name]);
+    Atomics.store(control, KERNEL, KERNELS.indexOf(name));
     Atomics.store(control, CHUNKS, chunks);
     Atomics.store(control, CHUNK_ROWS, chunkRows);
     Atomics.store(control, ROWS, n);
@@ -152,11 +153,7 @@ export class RowScanner {
     Atomics.store(control, GEN, gen);
     Atomics.notify(control, GEN);
     let mine = 0;
-    for (;;) {
-      const word = Atomics.load(control, CLAIM);
-      const chunk = word & 0xffff;
-      if (chunk >= chunks) break;
-      if (Atomics.compareExchange(control, CLAIM, word, word + 1) !== word) continue;
+    for (let chunk = claimChunk(control, gen, chunks); chunk >= 0; chunk = claimChunk(control, gen, chunks)) {
       const first = chunk * chunkRows;
       const rows = Math.min(chunkRows, n - first);
       kernel(q, m + first * strideBytes, rows, strideBytes, out + first * 4);

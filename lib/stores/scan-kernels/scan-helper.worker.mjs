@@ -3,34 +3,25 @@
 // for each matrix large enough to share its scans: this thread instantiates the kernels over the
 // same shared memory and then, every time the parent publishes a scan, claims chunks of rows
 // beside the parent until none is left. { type: "drop", id } forgets a matrix the parent no
-// longer holds. The control block's layout and the claim rule are row-scanner.ts's; they must
-// change together.
+// longer holds. The control block and the claim rule are scan-control.mjs's.
 import { parentPort } from "node:worker_threads";
-
-const GEN = 0;
-const CLAIM = 1;
-const DONE = 2;
-const READY = 3;
-const KERNEL = 4;
-const CHUNKS = 5;
-const CHUNK_ROWS = 6;
-const ROWS = 7;
-const QUERY = 8;
-const MATRIX = 9;
-const STRIDE = 10;
-const OUT = 11;
-const KERNELS = ["dotF32", "dotI8"];
+import {
+  CHUNK_ROWS,
+  CHUNKS,
+  DONE,
+  GEN,
+  KERNEL,
+  KERNELS,
+  MATRIX,
+  OUT,
+  QUERY,
+  READY,
+  ROWS,
+  STRIDE,
+  claimChunk,
+} from "./scan-control.mjs";
 
 const matrices = new Map();
-
-/** The next unclaimed chunk of scan `gen` (of `chunks`), or -1 when it is done or another scan replaced it. */
-function claim(control, gen, chunks) {
-  for (;;) {
-    const word = Atomics.load(control, CLAIM);
-    if (word >>> 16 !== gen || (word & 0xffff) >= chunks) return -1;
-    if (Atomics.compareExchange(control, CLAIM, word, word + 1) === word) return word & 0xffff;
-  }
-}
 
 function help(entry) {
   const { control, kernels } = entry;
@@ -48,7 +39,7 @@ function help(entry) {
   const matrix = read(MATRIX) >>> 0;
   const stride = read(STRIDE);
   const out = read(OUT) >>> 0;
-  for (let chunk = claim(control, gen, chunks); chunk >= 0; chunk = claim(control, gen, chunks)) {
+  for (let chunk = claimChunk(control, gen, chunks); chunk >= 0; chunk = claimChunk(control, gen, chunks)) {
     const first = chunk * chunkRows;
     kernel(query, matrix + first * stride, Math.min(chunkRows, rows - first), stride, out + first * 4);
     Atomics.add(control, DONE, 1);
