@@ -353,11 +353,13 @@ export class VectorMatrix {
     const roundK = (this.strideF / 8 + 6) * U * 1.01;
     const slack = (norm: number) => roundK * qn * norm + 1e-9 * (1 + qn * norm);
     const maxBound = qn * this.maxResidual + eq * this.maxNorm + slack(this.maxNorm + this.maxResidual);
-    const { min, full, kept } = this.estimatePass(n, limit, sq, accept, 2 * maxBound);
+    const margin = 2 * maxBound;
+    const { min, full, kept } = this.estimatePass(n, limit, sq, accept, margin);
     const lower = full ? min - maxBound : -Infinity;
-    // Rescore in float32 every kept row whose upper bound reaches `lower`, in row order.
+    // Rescore in float32 every kept row whose upper bound reaches `lower`, in row order. `cut` is
+    // the pass's own `min - margin` (rounding is monotone), so every row it lets through was kept.
     const top = new TopK(limit);
-    const cut = lower - maxBound;
+    const cut = full ? min - margin : -Infinity;
     const ints = this.i32;
     const s0 = this.offS / 4;
     const rows = this.kept;
