@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { centredRng, randomUnit } from "../test-fixtures";
 import { VectorMatrix } from "../vector-matrix";
+import { VectorShards } from "../vector-shards";
 import { scanHelper } from "./index";
 
 /**
@@ -74,6 +75,25 @@ describe("scans shared with the helper thread", () => {
     expect(Float32Array.from(shared(m, () => m.scoresF32(query, n)))).toEqual(
       Float32Array.from(solo(m, () => m.scoresF32(query, n))),
     );
+  });
+
+  it("serve several matrices at once, each over its own memory", async () => {
+    const random = centredRng(9);
+    const shards = new VectorShards(DIM, { shardRows: 10_000 });
+    const n = 30_000;
+    for (let row = 0; row < n; row++) shards.set(row, randomUnit(DIM, random));
+    expect(shards.shardCount).toBe(3);
+    expect(await shards.helperReady()).toBe(true);
+    const query = randomUnit(DIM, random);
+    scanHelper.mode = "off";
+    const want = shards.top(query, n, 100, null, "f32");
+    scanHelper.mode = "on";
+    let helped = 0;
+    for (let attempt = 0; attempt < 200 && helped < 3; attempt++) {
+      expect(shards.top(query, n, 100, null, "f32")).toEqual(want);
+      if (shards.lastScan.helperRows > 0) helped++;
+    }
+    expect(helped).toBe(3);
   });
 
   it("leave small scans on the calling thread", async () => {
