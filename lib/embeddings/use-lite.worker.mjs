@@ -11,10 +11,30 @@ const DIM = 512;
 const modelReady = initModel(modelSource);
 let queue = Promise.resolve();
 
+/** Tries left, after the first, for an embed that finds the model's backend still starting. */
+const BACKEND_RETRIES = 4;
+
+/**
+ * The model's library starts its WASM backend when it loads, without waiting for it. On a loaded
+ * machine the first embed has been seen to find that start still pending ("Backend 'wasm' has
+ * not yet been initialized"); the start finishes on its own, so such an embed waits and tries again.
+ */
+async function embedWhenReady(model, texts) {
+  for (let retry = 1; ; retry++) {
+    try {
+      return await model.embed(texts);
+    } catch (error) {
+      const pending = /has not yet been initialized/.test(error instanceof Error ? error.message : String(error));
+      if (!pending || retry > BACKEND_RETRIES) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 250 * retry));
+    }
+  }
+}
+
 async function handle({ id, texts }) {
   try {
     const model = await modelReady;
-    const rows = await model.embed(texts);
+    const rows = await embedWhenReady(model, texts);
     // The model drops empty strings from a batch without saying so; never misalign vectors.
     if (rows.length !== texts.length) throw new Error(`model returned ${rows.length} vectors for ${texts.length} texts`);
     const out = new Float32Array(texts.length * DIM);
