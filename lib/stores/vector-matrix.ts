@@ -1,6 +1,6 @@
 // Past ~400 lines for one reason: every method reads and writes the same private wasm memory
 // layout (the offsets below), which must change together (docs/ARCHITECTURE.md, "The in-memory index").
-import { instantiateKernels, type ScanKernels } from "./scan-kernels";
+import { instantiateKernels, MAX_PAGES, type ScanKernels } from "./scan-kernels";
 import { TopK } from "./top-k";
 
 /**
@@ -35,7 +35,7 @@ const U = 2 ** -24;
  * A wasm32 memory holds at most 65,536 pages (4 GiB). One page stays unused so that no end
  * address a kernel computes (row pointer + rows × stride) wraps past 2^32 to 0.
  */
-const MAX_BYTES = 65_536 * PAGE - PAGE;
+const MAX_BYTES = MAX_PAGES * PAGE - PAGE;
 
 /** A matrix's rows 0..rows-1 exactly as held (f32 and int8 rows with their padding, bounds): a snapshot's part. */
 export interface MatrixState {

@@ -23,7 +23,7 @@ import { assemble } from "./wasm-writer";
 export { scanHelper, type MatrixKernelName, type ScanHelperMode } from "./row-scanner";
 
 /** The most 64 KiB pages a kernel memory grows to (4 GiB: wasm32's whole address space). */
-const MAX_PAGES = 65_536;
+export const MAX_PAGES = 65_536;
 
 export interface ScanKernels {
   /** Shared, so the helper thread scans the same rows (row-scanner.ts). */
