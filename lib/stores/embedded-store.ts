@@ -15,8 +15,9 @@ import {
   type StoreSnapshot,
 } from "./index-snapshot";
 import { SnapshotKeeper } from "./snapshot-keeper";
-import { recallEmbedded, rerankRefusal, type MemoryMeta } from "./embedded-recall";
+import { recallEmbedded, rerankRefusal } from "./embedded-recall";
 import { KEYWORD_ANALYZER, MemoryIndex } from "./memory-index";
+import { MemoryMetaTable } from "./memory-meta";
 import type { MemorySync } from "./memory-sync";
 import { MemoryRepository } from "./memory-repository";
 import type { ImportItemResult, MemoryNeighbours } from "./memory-schemas";
@@ -52,7 +53,7 @@ export class EmbeddedStore implements MemoryStore {
   readonly name = "embedded";
   readonly kind = "embedded" as const;
   private index: MemoryIndex;
-  private meta = new Map<string, MemoryMeta>();
+  private meta = new MemoryMetaTable();
   /** Memories whose vector is missing or from another model: semantic search refuses while any exist. */
   private stale = new Map<string, string | null>();
   private readonly fetchFactor: number;

@@ -2,9 +2,10 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { captureSnapshot, readIndexSnapshot, readSnapshot, restoreMeta, writeSnapshot } from "./index-snapshot";
+import { captureSnapshot, readIndexSnapshot, readSnapshot, writeSnapshot } from "./index-snapshot";
 import type { MemoryMeta } from "./embedded-recall";
 import { MemoryIndex } from "./memory-index";
+import { MemoryMetaTable } from "./memory-meta";
 import { rng } from "./test-fixtures";
 
 const WORDS =
@@ -66,17 +67,19 @@ describe("index snapshot", () => {
     original.remove(["m0", "m17", "m42", "m299", "m5"]);
     original.upsert([{ ...memory(17, dim, random), id: "m17" }]);
 
-    const meta = new Map<string, MemoryMeta>();
+    const meta = new MemoryMetaTable();
+    const expected = new Map<string, MemoryMeta>();
     for (let row = 0; row < original.size; row++) {
       const id = original.idAt(row);
-      meta.set(id, {
-        summary: `summary of ${id}`,
+      expected.set(id, {
+        summary: row % 7 ? `summary of ${id}` : `Café — 東京 🎉 ${id}`,
         type: original.entry(id)!.type,
         tags: [...original.entry(id)!.tags],
         importance: row / 1000,
         createdAt: new Date(1_700_000_000_000 + row),
         updatedAt: row % 2 ? null : new Date(1_800_000_000_000 + row),
       });
+      meta.set(id, expected.get(id)!);
     }
     const stale = new Map<string, string | null>([
       ["m3", null],
@@ -93,11 +96,11 @@ describe("index snapshot", () => {
     const restored = MemoryIndex.fromState(read.index);
     expectSameAnswers(original, restored, rng(5), dim);
 
-    const metaBack = new Map<string, MemoryMeta>();
-    const staleBack = new Map<string, string | null>();
-    restoreMeta(read, metaBack, staleBack);
-    expect(metaBack).toEqual(meta);
-    expect(staleBack).toEqual(stale);
+    const found = await readIndexSnapshot(file, { embedder: "use-lite", dim, analyzer: "en-porter-1" });
+    if (!("restored" in found)) throw new Error(found.reason);
+    expect([...found.restored.meta.keys()].sort()).toEqual([...expected.keys()].sort());
+    for (const [id, fields] of expected) expect(found.restored.meta.get(id)).toEqual(fields);
+    expect(found.restored.stale).toEqual(stale);
 
     // Both go on taking the same writes: the restored lists grow and compact as the originals do.
     const more = rng(77);
@@ -120,12 +123,17 @@ describe("index snapshot", () => {
     for (let i = 0; i < 150; i++) index.upsert([memory(i, dim, random)]);
     index.remove(["m5", "m77"]);
     const file = path.join(scratch, "shards.snapshot");
-    const meta = new Map(
-      Array.from({ length: index.size }, (_, row) => [
-        index.idAt(row),
-        { summary: "", type: "note", tags: [], importance: 0.5, createdAt: new Date(0), updatedAt: null },
-      ]),
-    );
+    const meta = new MemoryMetaTable();
+    for (let row = 0; row < index.size; row++) {
+      meta.set(index.idAt(row), {
+        summary: "",
+        type: "note",
+        tags: [],
+        importance: 0.5,
+        createdAt: new Date(0),
+        updatedAt: null,
+      });
+    }
     await writeSnapshot(file, captureSnapshot("1", "e", "x", index.exportState(), meta, new Map()));
     const state = (await readSnapshot(file))!.index;
     expect(state.matrix.map((m) => m.rows)).toEqual([40, 40, 40, 28]);
@@ -149,9 +157,8 @@ describe("index snapshot", () => {
   it("refuses arrays that do not fit the places named for them, and an index not empty to restore into", async () => {
     const index = new MemoryIndex(4);
     index.upsert([{ id: "x", vector: Float32Array.from([1, 0, 0, 0]), text: "hello world", type: "note", tags: [] }]);
-    const meta = new Map([
-      ["x", { summary: "hello", type: "note", tags: [], importance: 0.5, createdAt: new Date(0), updatedAt: null }],
-    ]);
+    const meta = new MemoryMetaTable();
+    meta.set("x", { summary: "hello", type: "note", tags: [], importance: 0.5, createdAt: new Date(0), updatedAt: null });
     const file = path.join(scratch, "fit.snapshot");
     await writeSnapshot(file, captureSnapshot("1", "e", "x", index.exportState(), meta, new Map()));
     await expect(
@@ -171,9 +178,8 @@ describe("index snapshot", () => {
     await expect(readSnapshot(foreign)).rejects.toThrow(/not an index snapshot/);
     const index = new MemoryIndex(4);
     index.upsert([{ id: "x", vector: Float32Array.from([1, 0, 0, 0]), text: "hello world", type: "note", tags: [] }]);
-    const meta = new Map([
-      ["x", { summary: "hello", type: "note", tags: [], importance: 0.5, createdAt: new Date(0), updatedAt: null }],
-    ]);
+    const meta = new MemoryMetaTable();
+    meta.set("x", { summary: "hello", type: "note", tags: [], importance: 0.5, createdAt: new Date(0), updatedAt: null });
     const whole = path.join(scratch, "whole.snapshot");
     await writeSnapshot(whole, captureSnapshot("1", "e", "x", index.exportState(), meta, new Map()));
     const truncated = path.join(scratch, "truncated.snapshot");

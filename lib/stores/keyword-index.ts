@@ -71,7 +71,17 @@ export class KeywordIndex {
   private readonly docOf = new Map<string, number>();
   private keys: (string | null)[] = [];
   private lengths = new Int32Array(1024);
+  /** Distinct terms of each document added since the restore (document `restored.docs + i` at i). */
   private docTerms: (Int32Array | null)[] = [];
+  /**
+   * A restored index's documents keep their terms where the state had them (termsOf): one view
+   * per document made at start was 100k objects to collect, for lists only `remove` reads.
+   */
+  private restored: { docs: number; termStart: Int32Array; termIds: Int32Array } = {
+    docs: 0,
+    termStart: new Int32Array(1),
+    termIds: new Int32Array(0),
+  };
   private count = 0;
   private avgLength = 0;
 
@@ -95,11 +105,11 @@ export class KeywordIndex {
     const n = this.keys.length;
     const docTermStart = new Int32Array(n + 1);
     let total = 0;
-    for (let d = 0; d < n; d++) total += this.docTerms[d]?.length ?? 0;
+    for (let d = 0; d < n; d++) total += this.termsOf(d)?.length ?? 0;
     const docTermIds = new Int32Array(total);
     let at = 0;
     for (let d = 0; d < n; d++) {
-      const own = this.docTerms[d];
+      const own = this.termsOf(d);
       docTermStart[d] = at;
       if (own) docTermIds.set(own, at);
       at += own?.length ?? 0;
@@ -123,7 +133,10 @@ export class KeywordIndex {
     };
   }
 
-  /** An index holding exactly `state` (the arrays are adopted, not copied). */
+  /**
+   * An index holding exactly `state`. The arrays are adopted, not copied: each posting list is a
+   * view of the state's, copied only when `add` first outgrows it.
+   */
   static fromState(processTerm: (term: string) => string | null, state: KeywordState): KeywordIndex {
     const index = new KeywordIndex(processTerm);
     state.terms.forEach((term, t) => {
@@ -131,9 +144,8 @@ export class KeywordIndex {
       const from = state.listStart[t]!;
       const to = state.listStart[t + 1]!;
       index.postings.push({
-        // Copies with room to grow: `add` appends in place.
-        docs: grownInt32(state.docs.subarray(from, to)),
-        tfs: grownInt32(state.tfs.subarray(from, to)),
+        docs: state.docs.subarray(from, to),
+        tfs: state.tfs.subarray(from, to),
         length: to - from,
         df: state.listInts[t * 3]!,
         dead: state.listInts[t * 3 + 1]!,
@@ -145,11 +157,11 @@ export class KeywordIndex {
     index.keys = state.keys;
     index.lengths = new Int32Array(Math.max(1024, n));
     index.lengths.set(state.lengths.subarray(0, n));
-    index.docTerms = new Array(n);
+    if (state.docTermStart.length !== n + 1) throw new Error("the keyword state's documents and term lists disagree");
+    index.restored = { docs: n, termStart: state.docTermStart, termIds: state.docTermIds };
     for (let d = 0; d < n; d++) {
       const key = state.keys[d];
       if (key != null) index.docOf.set(key, d);
-      index.docTerms[d] = key == null ? null : state.docTermIds.subarray(state.docTermStart[d]!, state.docTermStart[d + 1]!);
     }
     index.count = state.count;
     index.avgLength = state.avgLength;
@@ -206,10 +218,11 @@ export class KeywordIndex {
       terms[i++] = t;
       const p = this.postings[t]!;
       if (p.length === p.docs.length) {
-        const docs = new Int32Array(p.docs.length * 2);
+        // At least 2: a restored list may be an empty view.
+        const docs = new Int32Array(Math.max(2, p.docs.length * 2));
         docs.set(p.docs);
         p.docs = docs;
-        const tfs = new Int32Array(p.tfs.length * 2);
+        const tfs = new Int32Array(Math.max(2, p.tfs.length * 2));
         tfs.set(p.tfs);
         p.tfs = tfs;
       }
@@ -226,18 +239,26 @@ export class KeywordIndex {
   remove(id: string): void {
     const doc = this.docOf.get(id);
     if (doc === undefined) return;
+    const terms = this.termsOf(doc)!;
     this.docOf.delete(id);
     this.keys[doc] = null;
     const length = this.lengths[doc]!;
     // MiniSearch's running average, step for step.
     this.avgLength = this.count === 1 ? 0 : (this.avgLength * this.count - length) / (this.count - 1);
     this.count--;
-    for (const t of this.docTerms[doc]!) {
+    for (const t of terms) {
       const p = this.postings[t]!;
       p.df--;
       p.dead++;
     }
-    this.docTerms[doc] = null;
+    if (doc >= this.restored.docs) this.docTerms[doc - this.restored.docs] = null;
+  }
+
+  /** A document's distinct terms; null once it was removed. */
+  private termsOf(doc: number): Int32Array | null {
+    const { docs, termStart, termIds } = this.restored;
+    if (doc >= docs) return this.docTerms[doc - docs] ?? null;
+    return this.keys[doc] === null ? null : termIds.subarray(termStart[doc]!, termStart[doc + 1]!);
   }
 
   /**
@@ -433,10 +454,4 @@ function seek(docs: Int32Array, length: number, from: number, target: number): n
     else hi = mid;
   }
   return hi;
-}
-
-function grownInt32(a: Int32Array): Int32Array {
-  const out = new Int32Array(Math.max(2, a.length + (a.length >> 3)));
-  out.set(a);
-  return out;
 }

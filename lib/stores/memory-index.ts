@@ -103,7 +103,8 @@ export class MemoryIndex {
 
   /**
    * An index holding exactly `state`: the same rows in the same order, the same keyword lists,
-   * so every arm scores as the exported index did.
+   * so every arm scores as the exported index did. The state's id, type and tag lists are not
+   * changed by what the index does next (the store's restored fields read them, memory-meta.ts).
    */
   static fromState(state: IndexState, into?: MemoryIndex): MemoryIndex {
     const index = into ?? new MemoryIndex(state.dim, { shardRows: state.shardRows });
@@ -115,9 +116,9 @@ export class MemoryIndex {
     index.matrix.restoreState(state.matrix);
     for (const m of state.matrix) for (let r = 0; r < m.rows; r++) index.vectors += m.present[r]!;
     for (let row = 0; row < n; row++) index.rowOf.set(state.ids[row]!, row);
-    index.ids = state.ids;
-    index.types = state.types;
-    index.tags = state.tags;
+    index.ids = state.ids.slice();
+    index.types = state.types.slice();
+    index.tags = state.tags.slice();
     index.keyword = KeywordIndex.fromState(keywordTerm, state.keyword);
     return index;
   }
