@@ -1,6 +1,7 @@
 import { authConfig } from "./auth/config";
 import { decideStartup, listeningAddresses } from "./auth/exposure";
 import { DatabaseSetupError } from "./db/config";
+import { getEmbedder } from "./embeddings/index";
 import { checkEnv, EnvError } from "./env";
 import { getDatabase } from "./db/index";
 import { closeDatabaseOnShutdown } from "./db/shutdown";
@@ -10,10 +11,11 @@ import { getEmbeddedStore } from "./stores/index";
 import { getRemoteStores, RemoteStoreConfigError } from "./stores/remote";
 
 /**
- * Server start: check every setting (lib/env.ts), then the remote stores, start loading the embedded store in the
- * background (so the first recall does not wait for it), and open and migrate the database; on
- * SIGTERM/SIGINT it is closed after the last request (lib/db/shutdown.ts). A setup problem ends
- * the process with one line that says what to fix.
+ * Server start: check every setting (lib/env.ts), then the remote stores, start loading the
+ * embedded store in the background (so the first recall does not wait for it) and, once it is
+ * open, warming the embedder, and open and migrate the database; on SIGTERM/SIGINT it is closed
+ * after the last request (lib/db/shutdown.ts). A setup problem ends the process with one line
+ * that says what to fix.
  */
 export async function startApp(): Promise<void> {
   try {
@@ -24,8 +26,10 @@ export async function startApp(): Promise<void> {
     const remotes = getRemoteStores();
     if (remotes.length) console.log(`Recall Inspector: remote stores ${remotes.map((s) => s.name).join(", ")}.`);
     // Started before the database is awaited, so its index snapshot is read while the database
-    // opens (lib/stores/index.ts); a database that cannot open is reported below, once.
-    getEmbeddedStore().catch((error: unknown) => {
+    // opens (lib/stores/index.ts); a database that cannot open is reported below, once. The model
+    // is warmed only once the store is open, so its load does not share the cores with the
+    // index's (docs/ARCHITECTURE.md "Embeddings").
+    getEmbeddedStore().then(warmEmbedder, (error: unknown) => {
       if (!(error instanceof DatabaseSetupError)) console.error("Recall Inspector: the embedded store failed to load:", error);
     });
     const db = await getDatabase();
@@ -39,6 +43,17 @@ export async function startApp(): Promise<void> {
   }
   // Awaited: a run started by the first request must not be caught by the interrupted sweep.
   await prepareEvaluation().catch((error: unknown) => console.error("Recall Inspector: evaluation setup failed:", error));
+}
+
+/** Never fails the start: an embedder that cannot warm up is met again, and reported, by the first recall. */
+async function warmEmbedder(): Promise<void> {
+  try {
+    await getEmbedder().warm?.();
+  } catch (error) {
+    console.warn(
+      `Recall Inspector: the embedding model did not warm up: ${error instanceof Error ? error.message : String(error)}`,
+    );
+  }
 }
 
 /** Runs left unfinished by the last process are marked interrupted; the demo set is stored on first start. */

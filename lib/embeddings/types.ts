@@ -9,6 +9,8 @@ export interface Embedder {
    * queries overtake a large import.
    */
   embed(texts: readonly string[], options?: { priority?: "query" | "bulk" }): Promise<Float32Array[]>;
+  /** Loads a local model ahead of the first query (the server calls it at start); remote embedders have none. */
+  warm?(): Promise<void>;
 }
 
 /** A text the model cannot embed (empty, whitespace only). */

@@ -31,8 +31,10 @@ interface Job {
  * chunks, two deep so none idles between chunks; one more worker (started by the first query)
  * embeds queries only, so a query waits for at most another query, never behind an import
  * (docs/ARCHITECTURE.md, "Embeddings"). A query also takes an idle bulk worker when the query
- * worker is busy. Vectors are
- * re-normalized to unit length, as a cosine index does.
+ * worker is busy. The first query starts the query worker alone: the bulk workers start once it
+ * has answered (or crashed), or at once when bulk work comes, so its model load does not share
+ * the cores with theirs. Without a query worker, the first job of either kind starts the bulk
+ * workers. Vectors are re-normalized to unit length, as a cosine index does.
  */
 export class UseLiteEmbedder implements Embedder {
   readonly id = USE_LITE_ID;
@@ -41,16 +43,21 @@ export class UseLiteEmbedder implements Embedder {
   private readonly queries: Job[] = [];
   private readonly bulk: Job[] = [];
   private nextJob = 1;
+  /** Whether the bulk workers may start; held back only while the first query waits for the query worker. */
+  private bulkStarts: boolean;
 
   constructor(
     private readonly workerCount = defaultWorkerCount(),
     private readonly queryWorker = process.env.EMBEDDING_QUERY_WORKER !== "0",
-  ) {}
+  ) {
+    this.bulkStarts = !queryWorker;
+  }
 
   async embed(texts: readonly string[], options: { priority?: "query" | "bulk" } = {}): Promise<Float32Array[]> {
     assertEmbeddable(texts);
     if (texts.length === 0) return [];
     const queue = options.priority === "bulk" ? this.bulk : this.queries;
+    if (queue === this.bulk) this.bulkStarts = true;
     const chunks: Promise<Float32Array>[] = [];
     for (let start = 0; start < texts.length; start += CHUNK) {
       const slice = texts.slice(start, start + CHUNK);
@@ -65,21 +72,30 @@ export class UseLiteEmbedder implements Embedder {
     return out;
   }
 
-  /** Starts the workers and loads the model in each now, instead of on the first embed. */
-  warm(): void {
-    this.ensureWorkers(true);
+  /**
+   * Embeds one query now, so the first recall finds the query worker's model loaded and its first
+   * inference done; the bulk workers then start as after any first query. Resolves once answered.
+   */
+  async warm(): Promise<void> {
+    await this.embed(["warm up the query worker"]);
   }
 
-  /** Stops the workers (tests, scripts); the next embed starts them again. */
+  /** Roles of the running workers, in start order (tests, benchmarks). */
+  workerRoles(): ("query" | "bulk")[] {
+    return this.workers.map((w) => w.role);
+  }
+
+  /** Stops the workers (tests, scripts); the next embed starts them as on a fresh embedder. */
   async close(): Promise<void> {
     const workers = this.workers.splice(0);
+    this.bulkStarts = !this.queryWorker;
     await Promise.all(workers.map((w) => w.worker.terminate()));
     const orphans = [...workers.flatMap((w) => w.jobs), ...this.queries.splice(0), ...this.bulk.splice(0)];
     for (const job of orphans) job.reject(new EmbeddingServiceError("The embedding workers were stopped.", "unavailable"));
   }
 
   private pump(): void {
-    this.ensureWorkers(this.queries.length > 0);
+    this.ensureWorkers();
     // Queries first: the query worker when idle, else any bulk worker with nothing in flight, else
     // they queue on the query worker (never behind a bulk chunk).
     while (this.queries.length > 0) {
@@ -101,12 +117,20 @@ export class UseLiteEmbedder implements Embedder {
     slot.worker.postMessage({ id: job.id, texts: job.texts });
   }
 
-  /** Starts missing workers; the query worker only once a query comes (bulk-only scripts never load its model). */
-  private ensureWorkers(withQueryWorker = false): void {
+  /**
+   * Starts missing workers: the query worker only once a query comes (bulk-only scripts never load
+   * its model), the bulk workers once `bulkStarts` says they may.
+   */
+  private ensureWorkers(): void {
     for (;;) {
       const bulk = this.workers.filter((w) => w.role === "bulk").length;
       const hasQuery = this.workers.some((w) => w.role === "query");
-      const role = bulk < this.workerCount ? "bulk" : this.queryWorker && withQueryWorker && !hasQuery ? "query" : null;
+      const role =
+        this.queryWorker && this.queries.length > 0 && !hasQuery
+          ? "query"
+          : this.bulkStarts && bulk < this.workerCount
+            ? "bulk"
+            : null;
       if (!role) return;
       const worker = new Worker(workerPath());
       const slot: Slot = { worker, role, jobs: [] };
@@ -114,6 +138,7 @@ export class UseLiteEmbedder implements Embedder {
         const at = slot.jobs.findIndex((j) => j.id === message.id);
         const job = at >= 0 ? slot.jobs.splice(at, 1)[0] : undefined;
         if (slot.jobs.length === 0) slot.worker.unref(); // an idle worker must not keep a script from exiting
+        if (slot.role === "query") this.bulkStarts = true;
         if (job) {
           if (message.vectors) job.resolve(message.vectors);
           else job.reject(new EmbeddingServiceError(`The embedding model failed: ${message.error}`, "unavailable"));
@@ -130,6 +155,8 @@ export class UseLiteEmbedder implements Embedder {
   private retire(slot: Slot, error: Error): void {
     const index = this.workers.indexOf(slot);
     if (index >= 0) this.workers.splice(index, 1);
+    // A query worker that keeps crashing must not leave queries with no other worker to go to.
+    if (slot.role === "query") this.bulkStarts = true;
     for (const job of slot.jobs.splice(0)) {
       job.reject(new EmbeddingServiceError(`The embedding worker crashed: ${error.message}`, "unavailable", { cause: error }));
     }

@@ -1,9 +1,10 @@
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it, onTestFinished } from "vitest";
 import { UseLiteEmbedder } from "@/lib/embeddings/use-lite";
 
 /**
- * The real model on real worker threads. The queue's order is asserted, not its timing (three
- * model loads and 128 texts take long on a loaded 2-core machine, hence the generous timeout).
+ * The real model on real worker threads. The queue's order and the order the workers start in are
+ * asserted, not their timing (three model loads and 128 texts take long on a loaded 2-core
+ * machine, hence the generous timeouts).
  */
 describe("UseLiteEmbedder's queue", () => {
   const embedder = new UseLiteEmbedder(2);
@@ -27,5 +28,62 @@ describe("UseLiteEmbedder's queue", () => {
     // Two jobs queued per worker still come back matched to their own texts.
     const again = await embedder.embed([chunks[3]![17]!]);
     expect(Array.from(imported[3]![17]!)).toEqual(Array.from(again[0]!));
+  }, 180_000);
+
+  /** An embedder of its own, stopped after the test, so the first job it sees is the test's. */
+  function fresh(workers: number, queryWorker: boolean): UseLiteEmbedder {
+    const embedder = new UseLiteEmbedder(workers, queryWorker);
+    onTestFinished(() => embedder.close());
+    return embedder;
+  }
+
+  it("starts the query worker alone for the first query, and the bulk workers once it has answered", async () => {
+    const embedder = fresh(2, true);
+    const answer = embedder.embed(["how is a deploy rolled back?"]);
+    // Sampled until the answer: the bulk workers start in the same turn as the answer arrives, so
+    // a sample taken after it is never mistaken for one taken before.
+    const before = [embedder.workerRoles()];
+    let answered = false;
+    const sampler = setInterval(() => answered || before.push(embedder.workerRoles()), 5);
+    const [vector] = await answer.finally(() => ((answered = true), clearInterval(sampler)));
+    expect(vector).toHaveLength(embedder.dim);
+    expect(before.length).toBeGreaterThan(1);
+    expect(before.filter((roles) => roles.join() !== "query")).toEqual([]);
+    expect(embedder.workerRoles()).toEqual(["query", "bulk", "bulk"]);
+  }, 180_000);
+
+  it("starts the bulk workers at once for bulk work, before any query or while the first one waits", async () => {
+    const texts = ["the pooler runs on port 6432", "caches are flushed on deploy"];
+    const bulkFirst = fresh(2, true);
+    const imported = bulkFirst.embed(texts, { priority: "bulk" });
+    expect(bulkFirst.workerRoles()).toEqual(["bulk", "bulk"]);
+    const queried = bulkFirst.embed(["which port does the pooler use?"]);
+    expect(bulkFirst.workerRoles()).toEqual(["bulk", "bulk", "query"]);
+
+    const queryFirst = fresh(2, true);
+    const waiting = queryFirst.embed(["which port does the pooler use?"]);
+    expect(queryFirst.workerRoles()).toEqual(["query"]);
+    const importedLater = queryFirst.embed(texts, { priority: "bulk" });
+    expect(queryFirst.workerRoles()).toEqual(["query", "bulk", "bulk"]);
+
+    const [a, q, b, w] = await Promise.all([imported, queried, importedLater, waiting]);
+    expect(Array.from(a[1]!)).toEqual(Array.from(b[1]!));
+    expect(Array.from(q[0]!)).toEqual(Array.from(w[0]!));
+  }, 180_000);
+
+  it("without a query worker, starts the bulk workers for the first query, as for bulk work", async () => {
+    const embedder = fresh(2, false);
+    const answer = embedder.embed(["where are the deploy logs kept?"]);
+    expect(embedder.workerRoles()).toEqual(["bulk", "bulk"]);
+    expect((await answer)[0]).toHaveLength(embedder.dim);
+    expect(embedder.workerRoles()).toEqual(["bulk", "bulk"]);
+  }, 180_000);
+
+  it("warms the query worker alone, then lets the bulk workers start", async () => {
+    const embedder = fresh(1, true);
+    const warming = embedder.warm();
+    expect(embedder.workerRoles()).toEqual(["query"]);
+    await warming;
+    expect(embedder.workerRoles()).toEqual(["query", "bulk"]);
   }, 180_000);
 });
