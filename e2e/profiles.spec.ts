@@ -81,8 +81,10 @@ test("a what-if edited live flips a logged recall, keeps the edits in its link, 
   page,
 }) => {
   await warmUp(page.request);
-  // Only this test's recall: logged after `from`, and matching the query.
-  const from = new Date(Date.now() - 1_000).toISOString();
+  // Only this test's recall: logged after `from`, and matching the query. No margin before it:
+  // the test before this one recalls the same query, and on a fast machine less than a second
+  // earlier (the server and the browser share this machine's clock).
+  const from = new Date().toISOString();
   const posted = await page.request.post("/api/recall", { data: { query: ON_TOPIC, k: 5 } });
   expect(posted.status()).toBe(200);
   const recall = (await posted.json()) as { id: string; confidence: { level: string } };
