@@ -47,7 +47,7 @@ describe("MemoryIndex.semanticTop", () => {
       }
       return index.semanticTop(query, 6).find((h) => h.id === "target")!.score;
     };
-    // Rows 0–3 go through the four-row kernel, rows 4–5 through the remainder loop.
+    // Wherever the row sits, the matrix loop scores it with the same operations.
     const scores = [0, 1, 2, 3, 4, 5].map(scoreAt);
     expect(new Set(scores).size).toBe(1);
   });

@@ -39,7 +39,7 @@ describe("VectorMatrix, the SIMD float32 scan", () => {
     }
   });
 
-  it("gives a row the same score in the four-row loop, the remainder loop and the rescoring call", () => {
+  it("gives a row the same score at any position of the matrix loop and in the rescoring call", () => {
     const random = rng(9);
     const dim = 24;
     const target = randomUnit(dim, random);

@@ -60,20 +60,13 @@ function f32Ops(t: number): RowOps<readonly [number, number]> {
  * m + r·strideBytes. strideBytes is a positive multiple of 32.
  */
 export function dotF32(): FunctionDef {
-  const k = FIRST_KERNEL_LOCAL;
-  const [a0, a1, b0, b1, c0, c1, d0, d1, t] = [k, k + 1, k + 2, k + 3, k + 4, k + 5, k + 6, k + 7, k + 8];
-  const accs = [
-    [a0, a1],
-    [b0, b1],
-    [c0, c1],
-    [d0, d1],
-  ] as const;
+  const [a0, a1, t] = [FIRST_KERNEL_LOCAL, FIRST_KERNEL_LOCAL + 1, FIRST_KERNEL_LOCAL + 2];
   return {
     name: "dotF32",
     params: MATRIX_PARAMS,
     results: [],
-    locals: [...MATRIX_LOCALS, ...new Array<number>(9).fill(V128)],
-    body: matrixBody(f32Ops(t), accs),
+    locals: [...MATRIX_LOCALS, V128, V128, V128],
+    body: matrixBody(f32Ops(t), [a0, a1] as const),
   };
 }
 

@@ -11,8 +11,8 @@
  * zero padded), int8 rows `stride8` bytes apart (dim rounded up to 16, zero padded); padding
  * multiplies zeros, so it changes no sum. Every row's cosine is computed with the same
  * operations in the same order (two 4-lane accumulators, then lanes (0+1)+(2+3)), whether it goes
- * through the four-row loop, the remainder loop or the rescoring call, so a memory's score never
- * depends on where it sits or which path scored it.
+ * through the matrix loop or the rescoring call, so a memory's score never depends on where it
+ * sits or which path scored it.
  */
 import { dotF32, dotRowF32 } from "./f32";
 import { dotI8 } from "./i8";
