@@ -104,7 +104,8 @@ export class MemoryIndex {
   /**
    * An index holding exactly `state`: the same rows in the same order, the same keyword lists,
    * so every arm scores as the exported index did. The state's id, type and tag lists are not
-   * changed by what the index does next (the store's restored fields read them, memory-meta.ts).
+   * changed by what the index does next (the store's restored fields read them, memory-meta.ts);
+   * its keyword arrays are adopted and written to, so a state is restored once.
    */
   static fromState(state: IndexState, into?: MemoryIndex): MemoryIndex {
     const index = into ?? new MemoryIndex(state.dim, { shardRows: state.shardRows });
