@@ -9,6 +9,8 @@ const DIM = 512;
 const CHUNK = 32;
 /** Bulk jobs handed to one worker at a time: the next is queued there before the current ends. */
 const BULK_DEPTH = 2;
+/** After the second crash in a row a worker restarts 1 s later, then 2 s, 4 s … at most this. */
+const MAX_RESTART_DELAY_MS = 30_000;
 
 interface Slot {
   worker: Worker;
@@ -45,10 +47,20 @@ export class UseLiteEmbedder implements Embedder {
   private nextJob = 1;
   /** Whether the bulk workers may start; held back only while the first query waits for the query worker. */
   private bulkStarts: boolean;
+  /**
+   * Crashes since a worker last answered, the last one's message, and when a worker may start
+   * again: a worker that cannot load (a broken install) is not restarted in a tight loop.
+   */
+  private crashes = 0;
+  private lastCrash = "";
+  private restartAt = 0;
+  private restartTimer: ReturnType<typeof setTimeout> | null = null;
 
+  /** `workerFile`: the worker script (tests start one that crashes). */
   constructor(
     private readonly workerCount = defaultWorkerCount(),
     private readonly queryWorker = process.env.EMBEDDING_QUERY_WORKER !== "0",
+    private readonly workerFile = workerPath(),
   ) {
     this.bulkStarts = !queryWorker;
   }
@@ -89,6 +101,10 @@ export class UseLiteEmbedder implements Embedder {
   async close(): Promise<void> {
     const workers = this.workers.splice(0);
     this.bulkStarts = !this.queryWorker;
+    if (this.restartTimer) clearTimeout(this.restartTimer);
+    this.restartTimer = null;
+    this.crashes = 0;
+    this.restartAt = 0;
     await Promise.all(workers.map((w) => w.worker.terminate()));
     const orphans = [...workers.flatMap((w) => w.jobs), ...this.queries.splice(0), ...this.bulk.splice(0)];
     for (const job of orphans) job.reject(new EmbeddingServiceError("The embedding workers were stopped.", "unavailable"));
@@ -108,6 +124,15 @@ export class UseLiteEmbedder implements Embedder {
     for (const slot of this.workers) {
       if (slot.role !== "bulk") continue;
       while (slot.jobs.length < BULK_DEPTH && this.bulk.length > 0) this.post(slot, this.bulk.shift()!);
+    }
+    // No worker is left to wait for: the jobs fail now, with the reason, instead of hanging.
+    if (this.workers.length === 0 && Date.now() < this.restartAt) {
+      const seconds = Math.ceil((this.restartAt - Date.now()) / 1000);
+      const error = new EmbeddingServiceError(
+        `The embedding workers keep crashing (${this.lastCrash}); the next try is in ${seconds} s.`,
+        "unavailable",
+      );
+      for (const job of [...this.queries.splice(0), ...this.bulk.splice(0)]) job.reject(error);
     }
   }
 
@@ -132,13 +157,16 @@ export class UseLiteEmbedder implements Embedder {
             ? "bulk"
             : null;
       if (!role) return;
-      const worker = new Worker(workerPath());
+      if (Date.now() < this.restartAt) return this.startLater();
+      const worker = new Worker(this.workerFile);
       const slot: Slot = { worker, role, jobs: [] };
       worker.on("message", (message: { id: number; vectors?: Float32Array; error?: string }) => {
         const at = slot.jobs.findIndex((j) => j.id === message.id);
         const job = at >= 0 ? slot.jobs.splice(at, 1)[0] : undefined;
         if (slot.jobs.length === 0) slot.worker.unref(); // an idle worker must not keep a script from exiting
         if (slot.role === "query") this.bulkStarts = true;
+        this.crashes = 0;
+        this.restartAt = 0;
         if (job) {
           if (message.vectors) job.resolve(message.vectors);
           else job.reject(new EmbeddingServiceError(`The embedding model failed: ${message.error}`, "unavailable"));
@@ -151,10 +179,29 @@ export class UseLiteEmbedder implements Embedder {
     }
   }
 
-  /** A crashed worker fails its in-flight jobs; a fresh one takes its place on the next pump. */
+  /** Pumps again once workers may start (see `restartAt`). */
+  private startLater(): void {
+    if (this.restartTimer) return;
+    this.restartTimer = setTimeout(
+      () => {
+        this.restartTimer = null;
+        this.pump();
+      },
+      Math.max(0, this.restartAt - Date.now()),
+    );
+    this.restartTimer.unref();
+  }
+
+  /**
+   * A crashed worker fails its in-flight jobs; a fresh one takes its place on the next pump, at
+   * once after a first crash, later after each further one until a worker answers again.
+   */
   private retire(slot: Slot, error: Error): void {
     const index = this.workers.indexOf(slot);
     if (index >= 0) this.workers.splice(index, 1);
+    this.crashes++;
+    this.lastCrash = error.message;
+    this.restartAt = this.crashes === 1 ? 0 : Date.now() + Math.min(MAX_RESTART_DELAY_MS, 1000 * 2 ** (this.crashes - 2));
     // A query worker that keeps crashing must not leave queries with no other worker to go to.
     if (slot.role === "query") this.bulkStarts = true;
     for (const job of slot.jobs.splice(0)) {

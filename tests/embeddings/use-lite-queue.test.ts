@@ -1,3 +1,6 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { afterAll, describe, expect, it, onTestFinished } from "vitest";
 import { UseLiteEmbedder } from "@/lib/embeddings/use-lite";
 
@@ -31,8 +34,8 @@ describe("UseLiteEmbedder's queue", () => {
   }, 180_000);
 
   /** An embedder of its own, stopped after the test, so the first job it sees is the test's. */
-  function fresh(workers: number, queryWorker: boolean): UseLiteEmbedder {
-    const embedder = new UseLiteEmbedder(workers, queryWorker);
+  function fresh(workers: number, queryWorker: boolean, workerFile?: string): UseLiteEmbedder {
+    const embedder = new UseLiteEmbedder(workers, queryWorker, workerFile);
     onTestFinished(() => embedder.close());
     return embedder;
   }
@@ -86,4 +89,26 @@ describe("UseLiteEmbedder's queue", () => {
     await warming;
     expect(embedder.workerRoles()).toEqual(["query", "bulk"]);
   }, 180_000);
+
+  it("restarts a worker that crashes on start at once, then ever later, failing the jobs meanwhile with the reason", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "crashing-worker-"));
+    onTestFinished(() => fs.rmSync(dir, { recursive: true, force: true }));
+    const starts = path.join(dir, "starts");
+    const file = path.join(dir, "crashing.worker.mjs");
+    // A worker that cannot load, as with a broken install: it notes each start, then throws.
+    fs.writeFileSync(
+      file,
+      `import fs from "node:fs";\nfs.appendFileSync(${JSON.stringify(starts)}, "x");\nthrow new Error("no model here");\n`,
+    );
+    const embedder = fresh(1, false, file);
+    await expect(embedder.embed(["first"])).rejects.toThrow(/crashed: no model here/);
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    // Crashed, restarted at once, crashed, restarted a second later at most: a tight loop would
+    // have started dozens by now.
+    const started = fs.readFileSync(starts, "utf8").length;
+    expect(started).toBeGreaterThanOrEqual(2);
+    expect(started).toBeLessThanOrEqual(4);
+    // A job that comes while no worker can take it fails at once, saying why.
+    await expect(embedder.embed(["second"])).rejects.toThrow(/no model here/);
+  }, 60_000);
 });
