@@ -174,6 +174,11 @@ export class UseLiteEmbedder implements Embedder {
         this.pump();
       });
       worker.on("error", (error) => this.retire(slot, error));
+      // An exit without an error (the worker called process.exit) is a crash too; after an error,
+      // or once close() took the slot, it is already gone from the list.
+      worker.on("exit", (code) => {
+        if (this.workers.includes(slot)) this.retire(slot, new Error(`it exited with code ${code}`));
+      });
       worker.unref();
       this.workers.push(slot);
     }

@@ -111,4 +111,12 @@ describe("UseLiteEmbedder's queue", () => {
     // A job that comes while no worker can take it fails at once, saying why.
     await expect(embedder.embed(["second"])).rejects.toThrow(/no model here/);
   }, 60_000);
+
+  it("counts a worker that exits without an error as crashed: its job fails instead of waiting forever", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "exiting-worker-"));
+    onTestFinished(() => fs.rmSync(dir, { recursive: true, force: true }));
+    const file = path.join(dir, "exiting.worker.mjs");
+    fs.writeFileSync(file, "process.exit(3);\n");
+    await expect(fresh(1, false, file).embed(["hello"])).rejects.toThrow(/crashed: it exited with code 3/);
+  }, 60_000);
 });
