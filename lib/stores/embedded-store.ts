@@ -6,14 +6,8 @@ import type { Embedder } from "@/lib/embeddings/types";
 import { DEFAULT_FETCH_FACTOR } from "@/lib/recall/merge";
 import type { RerankConfig } from "@/lib/rerank/config";
 import { importMemories, INSERT_CHUNK } from "./embedded-import";
-import {
-  captureSnapshot,
-  checkSnapshotVersion,
-  memoryVersion,
-  readIndexSnapshot,
-  type SnapshotRead,
-  type StoreSnapshot,
-} from "./index-snapshot";
+import { captureSnapshot, checkSnapshotVersion, memoryVersion, readIndexSnapshot, type SnapshotRead } from "./index-snapshot";
+import type { StoreSnapshot } from "./snapshot-file";
 import { SnapshotKeeper } from "./snapshot-keeper";
 import { recallEmbedded, rerankRefusal } from "./embedded-recall";
 import { KEYWORD_ANALYZER, MemoryIndex } from "./memory-index";

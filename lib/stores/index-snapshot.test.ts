@@ -2,7 +2,8 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { captureSnapshot, readIndexSnapshot, readSnapshot, writeSnapshot } from "./index-snapshot";
+import { captureSnapshot, readIndexSnapshot } from "./index-snapshot";
+import { readSnapshot, writeSnapshot } from "./snapshot-file";
 import type { MemoryMeta } from "./embedded-recall";
 import { MemoryIndex } from "./memory-index";
 import { MemoryMetaTable } from "./memory-meta";
@@ -169,6 +170,34 @@ describe("index snapshot", () => {
       ),
     ).rejects.toThrow(/m0\.f32 .* does not fit its header/);
     expect(() => MemoryIndex.fromState(index.exportState(), index)).toThrow(/empty index of its own shape/);
+  });
+
+  it("removes the temporary files of writes whose process is gone, and keeps a live one's", async () => {
+    const index = new MemoryIndex(4);
+    index.upsert([{ id: "x", vector: Float32Array.from([1, 0, 0, 0]), text: "hello world", type: "note", tags: [] }]);
+    const meta = new MemoryMetaTable();
+    meta.set("x", { summary: "hello", type: "note", tags: [], importance: 0.5, createdAt: new Date(0), updatedAt: null });
+    const file = path.join(scratch, "temps", "index.snapshot");
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    const alive = (pid: number) => {
+      try {
+        process.kill(pid, 0);
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    let gone = 4_000_000;
+    while (alive(gone)) gone++;
+    const abandoned = `${file}.${gone}.tmp`;
+    const live = `${file}.${process.ppid}.tmp`;
+    const other = `${file}.notes.txt`;
+    for (const f of [abandoned, live, other]) fs.writeFileSync(f, "partial");
+    await writeSnapshot(file, captureSnapshot("1", "e", "x", index.exportState(), meta, new Map()));
+    expect(fs.existsSync(abandoned)).toBe(false);
+    expect(fs.existsSync(live)).toBe(true);
+    expect(fs.existsSync(other)).toBe(true);
+    expect((await readSnapshot(file))?.version).toBe("1");
   });
 
   it("reads no snapshot from a missing file and refuses a damaged or foreign one", async () => {

@@ -1,4 +1,4 @@
-import { writeSnapshot, type StoreSnapshot } from "./index-snapshot";
+import { writeSnapshot, type StoreSnapshot } from "./snapshot-file";
 
 /**
  * When the embedded store writes its index snapshot (lib/stores/index-snapshot.ts): at once
