@@ -89,7 +89,6 @@ export class VectorMatrix {
   private offS = 0;
   private readonly offQ = 0;
   private readonly offQ16: number;
-  private readonly offFloor: number;
   private readonly offF0: number;
   private buffer: ArrayBuffer | null = null;
   private f32!: Float32Array;
@@ -123,8 +122,7 @@ export class VectorMatrix {
     this.stride8 = Math.max(16, align(dim, 16));
     this.qLimit = Math.min(32767, Math.floor((2 ** 31 - 1) / (127 * Math.max(1, dim))));
     this.offQ16 = align(this.strideF * 4, 64);
-    this.offFloor = this.offQ16 + align(this.stride8 * 2, 64);
-    this.offF0 = this.offFloor + 64;
+    this.offF0 = this.offQ16 + align(this.stride8 * 2, 64);
     this.k = instantiateKernels(1);
     this.reserve(Math.min(initialRows, this.maxRows));
   }
@@ -311,14 +309,9 @@ export class VectorMatrix {
     return this.k.rows.helperReady();
   }
 
-  /** Streams the f32 rows 0..n-1 once (the benchmark's floor). */
+  /** Streams the f32 rows 0..n-1 once, shared with the helper thread as a scan is (the benchmark's floor). */
   streamF32(n: number): void {
-    this.k.streamRead(this.offF, align(n * this.strideF * 4, 64), this.offFloor);
-  }
-
-  /** Streams the int8 rows 0..n-1 once. */
-  streamI8(n: number): void {
-    this.k.streamRead(this.offI, align(n * this.stride8, 64), this.offFloor);
+    this.k.rows.scan("streamRows", this.offQ, this.offF, n, this.strideF * 4, this.offS);
   }
 
   private topF32(n: number, limit: number, accept: ((row: number) => boolean) | null): [number, number][] {

@@ -4,10 +4,11 @@
  * The semantic arm's scan against the floor, in one process, one size at a time: unit vectors in
  * a real MemoryIndex (`random`: uniform directions; `clustered`: 64 topics, each vector and query
  * near one, as sentence embeddings are, so the top N are near-ties and the int8 bound rescores more), then for each query, back to back, (1) the floor — one streaming
- * read of the same float32 matrix with the cheapest SIMD loop, on one thread, (2) the exact
- * float32 SIMD scan, (3) the int8 prefilter with float32 rescoring, each on one thread and then
- * shared with the scan helper thread, (4) what `auto` picks (with the helper when there are two cores). Ratios are of medians
- * taken in the same run, so a loaded machine moves both sides. Every int8 pool is checked against
+ * read of the same float32 matrix with the cheapest SIMD loop, (2) the exact float32 SIMD scan,
+ * (3) the int8 prefilter with float32 rescoring, each on one thread and then shared with the scan
+ * helper thread, (4) what `auto` picks (with the helper when there are two cores). A row's ratio
+ * is to the floor on as many threads (the helper rows and auto to the two-thread floor). Ratios
+ * are of medians taken in the same run, so a loaded machine moves both sides. Every int8 pool is checked against
  * the one-thread float32 one (they must be identical). A shared machine is noisy: run it twice.
  */
 import os from "node:os";
@@ -84,6 +85,7 @@ export async function run(args: string[]): Promise<void> {
       index.semanticTop(queryVectors[0]!, limit, undefined, { scan: "int8" });
     }
     const floor: number[] = [];
+    const floorShared: number[] = [];
     const f32: number[] = [];
     const f32Shared: number[] = [];
     const int8: number[] = [];
@@ -93,7 +95,8 @@ export async function run(args: string[]): Promise<void> {
     const helperShare: number[] = [];
     let mismatches = 0;
     for (const q of queryVectors) {
-      floor.push(time(() => matrix.streamF32(size)));
+      floor.push(threads("off", () => matrix.streamF32(size)));
+      if (helper) floorShared.push(threads("on", () => matrix.streamF32(size)));
       const pools: string[] = [];
       const pool = (scan: "f32" | "int8") => () =>
         void pools.push(JSON.stringify(index.semanticTop(q, limit, undefined, { scan })));
@@ -109,21 +112,26 @@ export async function run(args: string[]): Promise<void> {
       auto.push(time(() => index.semanticTop(q, limit)));
     }
     const p50 = (s: number[]) => percentile(s, 50);
-    const row = (label: string, s: number[]) =>
+    const row = (label: string, s: number[], against = floor) =>
       console.log(
-        `    ${label.padEnd(60)} ${fmtMs(p50(s)).padStart(7)}  ${fmtMs(percentile(s, 95)).padStart(7)}   ${(p50(s) / p50(floor)).toFixed(2).padStart(5)}×`,
+        `    ${label.padEnd(60)} ${fmtMs(p50(s)).padStart(7)}  ${fmtMs(percentile(s, 95)).padStart(7)}   ${(p50(s) / p50(against)).toFixed(2).padStart(5)}×`,
       );
     const mem = process.memoryUsage();
     console.log(
       `\n${size.toLocaleString("en")} vectors (filled in ${fillS.toFixed(1)} s; rss ${mib(mem.rss)}, array buffers ${mib(mem.arrayBuffers)})`,
     );
     console.log(`  ${queries} queries:                                                     p50      p95   vs floor (p50)`);
-    row("floor: streaming read of the f32 matrix", floor);
+    row("floor: streaming read of the f32 matrix, one thread", floor);
+    if (helper) {
+      console.log(
+        `    ${"floor, with the helper thread".padEnd(60)} ${fmtMs(p50(floorShared)).padStart(7)}  ${fmtMs(percentile(floorShared, 95)).padStart(7)}   (two-thread floor)`,
+      );
+    }
     row("exact f32 SIMD scan, one thread", f32);
-    if (helper) row("exact f32 SIMD scan, with the helper thread", f32Shared);
+    if (helper) row("exact f32 SIMD scan, with the helper thread", f32Shared, floorShared);
     row(`int8 prefilter + f32 rescoring (${Math.round(p50(rescored))} rows), one thread`, int8);
-    if (helper) row(`int8 prefilter + f32 rescoring, with the helper thread`, int8Shared);
-    row(`auto (${size >= INT8_MIN_ROWS ? "int8" : "f32"} at this size)`, auto);
+    if (helper) row(`int8 prefilter + f32 rescoring, with the helper thread`, int8Shared, floorShared);
+    row(`auto (${size >= INT8_MIN_ROWS ? "int8" : "f32"} at this size)`, auto, helper ? floorShared : floor);
     if (helper) console.log(`  rows the helper thread scanned in the int8 scans: ${(p50(helperShare) * 100).toFixed(0)} % (p50)`);
     else console.log("  no scan helper thread (one core, or it did not start): one-thread figures only");
     console.log(`  pools identical to the one-thread f32 pool (int8, and with the helper): ${queries - mismatches}/${queries}`);

@@ -17,7 +17,7 @@
 import { dotF32, dotRowF32 } from "./f32";
 import { dotI8 } from "./i8";
 import { RowScanner, type MatrixKernel } from "./row-scanner";
-import { streamRead } from "./stream-read";
+import { streamRows } from "./stream-read";
 import { assemble } from "./wasm-writer";
 
 export { scanHelper, type MatrixKernelName, type ScanHelperMode } from "./row-scanner";
@@ -31,7 +31,6 @@ export interface ScanKernels {
   dotF32: MatrixKernel;
   dotRowF32(q: number, row: number, strideBytes: number): number;
   dotI8: MatrixKernel;
-  streamRead(p: number, bytes: number, out: number): void;
   /** dotF32 or dotI8 over a whole matrix, shared with the helper thread when it is large. */
   rows: RowScanner;
 }
@@ -40,7 +39,7 @@ let compiled: WebAssembly.Module | null = null;
 
 /** The kernels' bytes (exported for the test that checks the module validates). */
 export function kernelModuleBytes(): Uint8Array<ArrayBuffer> {
-  return assemble([dotF32(), dotRowF32(), dotI8(), streamRead()], { sharedMaxPages: MAX_PAGES });
+  return assemble([dotF32(), dotRowF32(), dotI8(), streamRows()], { sharedMaxPages: MAX_PAGES });
 }
 
 /** A fresh kernel instance over its own shared memory of `pages` 64 KiB pages (growable to 4 GiB). */
@@ -48,7 +47,7 @@ export function instantiateKernels(pages: number): ScanKernels {
   compiled ??= new WebAssembly.Module(kernelModuleBytes());
   const memory = new WebAssembly.Memory({ initial: pages, maximum: MAX_PAGES, shared: true });
   const instance = new WebAssembly.Instance(compiled, { env: { memory } });
-  const e = instance.exports as unknown as Omit<ScanKernels, "memory" | "rows">;
-  const rows = new RowScanner(compiled, memory, { dotF32: e.dotF32, dotI8: e.dotI8 });
-  return { memory, dotF32: e.dotF32, dotRowF32: e.dotRowF32, dotI8: e.dotI8, streamRead: e.streamRead, rows };
+  const e = instance.exports as unknown as Omit<ScanKernels, "memory" | "rows"> & { streamRows: MatrixKernel };
+  const rows = new RowScanner(compiled, memory, { dotF32: e.dotF32, dotI8: e.dotI8, streamRows: e.streamRows });
+  return { memory, dotF32: e.dotF32, dotRowF32: e.dotRowF32, dotI8: e.dotI8, rows };
 }

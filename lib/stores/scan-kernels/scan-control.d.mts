@@ -12,5 +12,5 @@ export const MATRIX: number;
 export const STRIDE: number;
 export const OUT: number;
 export const SLOTS: number;
-export const KERNELS: readonly ("dotF32" | "dotI8")[];
+export const KERNELS: readonly ("dotF32" | "dotI8" | "streamRows")[];
 export function claimChunk(control: Int32Array, gen: number, chunks: number): number;

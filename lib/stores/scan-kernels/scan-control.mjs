@@ -23,7 +23,7 @@ export const OUT = 11;
 export const SLOTS = 12;
 
 /** The kernels a shared scan runs, by the index KERNEL holds. */
-export const KERNELS = ["dotF32", "dotI8"];
+export const KERNELS = ["dotF32", "dotI8", "streamRows"];
 
 /** The next unclaimed chunk of scan `gen` (of `chunks`), or -1 when it is done or another scan replaced it. */
 export function claimChunk(control, gen, chunks) {

@@ -1,39 +1,61 @@
-/** The benchmark's floor kernel (see streamRead below). */
+/** The benchmark's floor kernel (see streamRows below). */
+import { MATRIX_PARAMS } from "./row-loops";
 import { I32, V128, op, v, type FunctionDef } from "./wasm-writer";
 
 /**
- * streamRead(p, bytes, out): reads `bytes` (a multiple of 64) from p with four independent OR
- * chains and stores the result at out. The benchmark's floor: the least work a scan of the same
- * matrix can do, so the scan's figure can be read against memory bandwidth.
+ * streamRows(q, m, n, strideBytes, out): reads the n rows at m (n·strideBytes bytes, a multiple
+ * of 16) with four independent OR chains, 64 bytes a step, and stores one i32 of the result at
+ * out; q is not read. The benchmark's floor: the least work a scan of the same matrix can do, so
+ * the scan's figure can be read against memory bandwidth. It has a matrix kernel's signature, so
+ * the scan helper thread shares it as it shares a scan (row-scanner.ts): a floor on two threads.
  */
-export function streamRead(): FunctionDef {
-  const [P, B, OUT] = [0, 1, 2];
-  const [end, a, b, c, d] = [3, 4, 5, 6, 7];
-  const chain = (x: number, off: number) => [...op.get(x), ...op.get(P), ...v.load(off), ...v.or(), ...op.set(x)];
+export function streamRows(): FunctionDef {
+  const [M, N, S, OUT] = [1, 2, 3, 4];
+  const [p, end, a, b, c, d] = [5, 6, 7, 8, 9, 10];
+  const chain = (x: number, off: number) => [...op.get(x), ...op.get(p), ...v.load(off), ...v.or(), ...op.set(x)];
   const body = [
-    ...op.get(P),
-    ...op.get(B),
+    ...op.get(M),
+    ...op.tee(p),
+    ...op.get(N),
+    ...op.get(S),
+    ...op.mul,
     ...op.add,
     ...op.set(end),
     ...[a, b, c, d].flatMap((x) => [...v.zero(), ...op.set(x)]),
+    // 64 bytes a step while that many are left
     ...op.block,
-    ...op.get(P),
-    ...op.get(end),
-    ...op.ltU,
-    ...op.eqz,
-    ...op.brIf(0),
     ...op.loop,
+    ...op.get(end),
+    ...op.get(p),
+    ...op.sub,
+    ...op.i32(64),
+    ...op.ltU,
+    ...op.brIf(1),
     ...chain(a, 0),
     ...chain(b, 16),
     ...chain(c, 32),
     ...chain(d, 48),
-    ...op.get(P),
+    ...op.get(p),
     ...op.i32(64),
     ...op.add,
-    ...op.tee(P),
+    ...op.set(p),
+    ...op.br(0),
+    ...op.end,
+    ...op.end,
+    // then 16 bytes a step
+    ...op.block,
+    ...op.loop,
+    ...op.get(p),
     ...op.get(end),
     ...op.ltU,
-    ...op.brIf(0),
+    ...op.eqz,
+    ...op.brIf(1),
+    ...chain(a, 0),
+    ...op.get(p),
+    ...op.i32(16),
+    ...op.add,
+    ...op.set(p),
+    ...op.br(0),
     ...op.end,
     ...op.end,
     ...op.get(OUT),
@@ -44,7 +66,8 @@ export function streamRead(): FunctionDef {
     ...v.or(),
     ...op.get(d),
     ...v.or(),
-    ...v.store(0),
+    ...v.i32x4Lane(0),
+    ...op.i32Store(),
   ];
-  return { name: "streamRead", params: [I32, I32, I32], results: [], locals: [I32, V128, V128, V128, V128], body };
+  return { name: "streamRows", params: MATRIX_PARAMS, results: [], locals: [I32, I32, V128, V128, V128, V128], body };
 }
