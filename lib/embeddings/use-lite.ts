@@ -129,7 +129,8 @@ export class UseLiteEmbedder implements Embedder {
     if (this.workers.length === 0 && Date.now() < this.restartAt) {
       const seconds = Math.ceil((this.restartAt - Date.now()) / 1000);
       const error = new EmbeddingServiceError(
-        `The embedding workers keep crashing (${this.lastCrash}); the next try is in ${seconds} s.`,
+        `The embedding workers keep crashing (${this.lastCrash}); the next try is in ${seconds} s. ` +
+          "A broken install is the usual cause: run `npm ci`, or set EMBEDDINGS_BASE_URL to embed elsewhere.",
         "unavailable",
       );
       for (const job of [...this.queries.splice(0), ...this.bulk.splice(0)]) job.reject(error);

@@ -122,11 +122,7 @@ export async function run(args: string[]): Promise<void> {
     );
     console.log(`  ${queries} queries:                                                     p50      p95   vs floor (p50)`);
     row("floor: streaming read of the f32 matrix, one thread", floor);
-    if (helper) {
-      console.log(
-        `    ${"floor, with the helper thread".padEnd(60)} ${fmtMs(p50(floorShared)).padStart(7)}  ${fmtMs(percentile(floorShared, 95)).padStart(7)}   (two-thread floor)`,
-      );
-    }
+    if (helper) row("floor, with the helper thread (the two-thread floor)", floorShared, floorShared);
     row("exact f32 SIMD scan, one thread", f32);
     if (helper) row("exact f32 SIMD scan, with the helper thread", f32Shared, floorShared);
     row(`int8 prefilter + f32 rescoring (${Math.round(p50(rescored))} rows), one thread`, int8);

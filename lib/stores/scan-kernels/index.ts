@@ -31,7 +31,7 @@ export interface ScanKernels {
   dotF32: MatrixKernel;
   dotRowF32(q: number, row: number, strideBytes: number): number;
   dotI8: MatrixKernel;
-  /** dotF32 or dotI8 over a whole matrix, shared with the helper thread when it is large. */
+  /** dotF32, dotI8 or the benchmark floor (streamRows) over a whole matrix, shared with the helper thread when it is large. */
   rows: RowScanner;
 }
 

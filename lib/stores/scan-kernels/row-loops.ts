@@ -29,7 +29,8 @@ export interface RowLocals {
 
 const QUERY_STEP = 32;
 
-const bump = (p: number, by: number) => [...op.get(p), ...op.i32(by), ...op.add, ...op.set(p)];
+/** Adds `by` to the i32 local `p`. */
+export const bump = (p: number, by: number) => [...op.get(p), ...op.i32(by), ...op.add, ...op.set(p)];
 
 const zero = (accs: readonly number[]) => accs.flatMap((x) => [...v.zero(), ...op.set(x)]);
 
