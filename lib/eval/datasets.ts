@@ -11,15 +11,57 @@ import { parseItems, type DatasetDetail, type DatasetItemInput, type DatasetSumm
 
 export type DatasetOrigin = DatasetSummary["origin"];
 
-/** Creates a set from checked items; the caller validated them (parseItems / parseJsonLines). */
+/** A set already has this name (names are unique: `datasets_name_key`). */
+export class DuplicateSetNameError extends Error {
+  override readonly name = "DuplicateSetNameError";
+  constructor(
+    readonly setName: string,
+    readonly existingId: string | null,
+  ) {
+    super(`A set named "${setName}" already exists; choose another name.`);
+  }
+}
+
+/**
+ * PostgreSQL's unique_violation as it reaches us: Prisma's P2002 through `@prisma/adapter-pg`,
+ * the database's own error (code 23505) as the cause of the PGlite adapter's DriverAdapterError.
+ */
+function isUniqueViolation(error: unknown): boolean {
+  if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002") return true;
+  const cause = (error as { cause?: { code?: unknown } } | null)?.cause;
+  return typeof cause === "object" && cause !== null && cause.code === "23505";
+}
+
+/**
+ * Creates a set from checked items; the caller validated them (parseItems / parseJsonLines).
+ * A name already taken is a {@link DuplicateSetNameError}: the unique index decides, so two
+ * uploads racing for one name store one set.
+ */
 export async function createDataset(
   prisma: PrismaClient,
   input: { name: string; items: readonly DatasetItemInput[]; origin?: DatasetOrigin },
 ): Promise<{ id: string; count: number }> {
   const id = randomUUID();
+  const name = input.name.trim();
+  try {
+    await insertDataset(prisma, id, name, input);
+  } catch (error) {
+    if (!isUniqueViolation(error)) throw error;
+    const existing = await prisma.dataset.findUnique({ where: { name }, select: { id: true } });
+    throw new DuplicateSetNameError(name, existing?.id ?? null);
+  }
+  return { id, count: input.items.length };
+}
+
+async function insertDataset(
+  prisma: PrismaClient,
+  id: string,
+  name: string,
+  input: { items: readonly DatasetItemInput[]; origin?: DatasetOrigin },
+): Promise<void> {
   await prisma.$transaction([
     prisma.dataset.create({
-      data: { id, name: input.name.trim(), origin: input.origin ?? "upload", itemCount: input.items.length },
+      data: { id, name, origin: input.origin ?? "upload", itemCount: input.items.length },
     }),
     prisma.datasetItem.createMany({
       data: input.items.map((item, position) => ({
@@ -33,7 +75,6 @@ export async function createDataset(
       })),
     }),
   ]);
-  return { id, count: input.items.length };
 }
 
 interface KindRow {

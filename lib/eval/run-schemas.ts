@@ -1,8 +1,7 @@
 import { z } from "zod";
 import type { Level } from "@/lib/recall/confidence";
-import { SearchModeSchema } from "@/lib/recall/schemas";
 import type { Thresholds } from "@/lib/recall/thresholds";
-import { SelectorChoiceSchema } from "@/lib/recall-log/schemas";
+import { RecallSettingsShape } from "@/lib/recall-log/schemas";
 import { withInputRules } from "@/lib/validation/input-rules";
 import type { EvalMetrics } from "./metrics";
 
@@ -11,12 +10,14 @@ import type { EvalMetrics } from "./metrics";
 export const EvalRunBodySchema = withInputRules(
   z.strictObject({
     dataset_id: z.uuid("dataset_id is not a set id"),
-    store: z.string().min(1).max(100).default("embedded"),
-    k: z.number().int().min(1).max(100).default(5),
-    search_mode: SearchModeSchema.default("hybrid"),
-    selector: SelectorChoiceSchema.default("off"),
+    // The console's own settings schema (one home): k = 0 is refused on both pages alike.
+    store: RecallSettingsShape.store,
+    k: RecallSettingsShape.k,
+    search_mode: RecallSettingsShape.search_mode,
+    /** "llm" is refused at the start when no LLM is configured (it would run as "off"). */
+    selector: RecallSettingsShape.selector,
     /** Every recall asks the store's reranker; refused at the start when the store has none. */
-    use_rerank: z.boolean().default(false),
+    use_rerank: RecallSettingsShape.use_rerank,
     /** A threshold profile to judge triage with; null or absent: the store's default. */
     profile: z.string().min(1).max(100).nullable().optional(),
   }),

@@ -5,6 +5,7 @@ import type { Level } from "@/lib/recall/confidence";
 import type { Thresholds } from "@/lib/recall/thresholds";
 import { RecallFailedError, runRecall } from "@/lib/recall-log/run-recall";
 import { RecallBodySchema } from "@/lib/recall-log/schemas";
+import { createSelector } from "@/lib/selectors";
 import type { MemoryStore } from "@/lib/stores/types";
 import { evalMetrics } from "./metrics";
 import { firstRelevantRank } from "./retrieval-metrics";
@@ -46,6 +47,23 @@ export class UnknownProfileError extends Error {
   }
 }
 
+/**
+ * A run asked for a selector that is not set up here (the LLM without its settings): it would
+ * keep every page whole and report the metrics of selector "off" under another name.
+ */
+export class SelectorUnavailableError extends Error {
+  override readonly name = "SelectorUnavailableError";
+  constructor(
+    readonly selector: string,
+    /** How to set it up, or what is wrong with its settings. */
+    readonly hint: string,
+  ) {
+    super(
+      `The ${selector === "llm" ? "LLM" : selector} selector is not configured here (${hint}); a run with it would keep every page whole and measure the same as selector off.`,
+    );
+  }
+}
+
 /** Stores the run as queued and starts it in the background; null when the set does not exist. */
 export async function startEvalRun(deps: RunDeps, body: EvalRunBody): Promise<{ id: string; status: EvalRunStatus } | null> {
   const dataset = await deps.prisma.dataset.findUnique({ where: { id: body.dataset_id }, select: { itemCount: true } });
@@ -57,6 +75,11 @@ export async function startEvalRun(deps: RunDeps, body: EvalRunBody): Promise<{ 
   if (body.use_rerank) {
     const store = await deps.resolveStore(body.store);
     store.checkRequest?.({ query: "", k: body.k, searchMode: body.search_mode, useRerank: true });
+  }
+  // An LLM selector that is not configured is refused now, as the console offers it disabled.
+  if (body.selector !== "off") {
+    const created = createSelector(body.selector, deps.env ?? process.env);
+    if (!created.selector) throw new SelectorUnavailableError(body.selector, created.hint);
   }
   // The profile is resolved now and its name recorded, so the report says what judged the triage.
   let profile: string | null = null;

@@ -11,18 +11,31 @@ export const RecallFiltersInputSchema = z.strictObject({
   tags_match: z.enum(["any", "all"]).optional(),
 });
 
+/**
+ * The run settings a recall takes: one home for the console's body and an evaluation run's
+ * (`lib/eval/run-schemas.ts`), so k and the rest are refused alike on both pages.
+ */
+export const RecallSettingsShape = {
+  store: z.string().min(1).max(100).default("embedded"),
+  k: z.number().int().min(1).max(100).default(5),
+  search_mode: SearchModeSchema.default("hybrid"),
+  use_rerank: z.boolean().default(false),
+  selector: SelectorChoiceSchema.default("off"),
+};
+
 /** The body of `POST /api/recall` (README "HTTP API"); the console form validates with the same schema. */
 export const RecallBodySchema = withInputRules(
   z.strictObject({
-    store: z.string().min(1).max(100).default("embedded"),
+    // In the order the log has always stored the request's keys.
+    store: RecallSettingsShape.store,
     query: z
       .string()
       .max(8000, "query is longer than 8000 characters")
       .refine((q) => q.trim().length > 0, "query is empty"),
-    k: z.number().int().min(1).max(100).default(5),
-    search_mode: SearchModeSchema.default("hybrid"),
-    use_rerank: z.boolean().default(false),
-    selector: SelectorChoiceSchema.default("off"),
+    k: RecallSettingsShape.k,
+    search_mode: RecallSettingsShape.search_mode,
+    use_rerank: RecallSettingsShape.use_rerank,
+    selector: RecallSettingsShape.selector,
     filters: RecallFiltersInputSchema.optional(),
   }),
 );

@@ -133,6 +133,30 @@ describe("POST /api/datasets", () => {
     const noName = await callRoute(datasetsRoute.POST, { body: { items: [{ query: "q", relevant: [] }] } });
     expect(noName.status).toBe(422);
   });
+
+  it("refuses a name another set has (409, JSON or JSON Lines), and keeps the first set whole", async () => {
+    const first = await createSet("on-call checks", [{ query: "who is on call", relevant: ["mem-0001"] }]);
+    const before = (await callRoute(datasetsRoute.GET)).json.datasets.length;
+    const again = await callRoute(datasetsRoute.POST, {
+      body: { name: "  on-call checks ", items: [{ query: "another", relevant: [] }] },
+    });
+    expect(again.status).toBe(409);
+    expect(again.json).toEqual({
+      error: "duplicate_name",
+      message: 'A set named "on-call checks" already exists; choose another name.',
+      details: { name: "on-call checks", id: first },
+    });
+    const lines = await callRoute(datasetsRoute.POST, {
+      url: `/api/datasets?name=${encodeURIComponent("on-call checks")}`,
+      rawBody: jsonl([{ query: "third", relevant: [] }]),
+    });
+    expect(lines.status).toBe(409);
+    expect((await callRoute(datasetsRoute.GET)).json.datasets.length).toBe(before);
+    const { json: kept } = await callRoute(datasetRoute.GET, { params: { id: first } });
+    expect(kept.items.map((i: { query: string }) => i.query)).toEqual(["who is on call"]);
+    // Another name is fine.
+    await createSet("on-call checks 2", [{ query: "who is on call", relevant: [] }]);
+  });
 });
 
 describe("evaluation runs", () => {
@@ -241,6 +265,22 @@ describe("evaluation runs", () => {
     expect(run.items.length).toBeLessThanOrEqual(run.progress.done + 1);
   }, 120_000);
 
+  it("refuses the LLM selector when no LLM is configured (it would measure selector off), and stores no run", async () => {
+    expect(process.env.SELECTOR_LLM_BASE_URL).toBeUndefined();
+    const runsBefore = (await callRoute(runsRoute.GET)).json.runs.length;
+    const llm = await callRoute(runsRoute.POST, { body: { dataset_id: demoId, selector: "llm" } });
+    expect(llm.status).toBe(422);
+    expect(llm.json).toMatchObject({ error: "selector_unavailable", details: { selector: "llm" } });
+    expect(llm.json.message).toContain("SELECTOR_LLM_BASE_URL");
+    expect((await callRoute(runsRoute.GET)).json.runs.length).toBe(runsBefore);
+    // The score gap needs nothing set up: it runs.
+    const id = await createSet("gap only", [{ query: "who is on call this week", relevant: [] }]);
+    const gap = await callRoute(runsRoute.POST, { body: { dataset_id: id, selector: "gap", k: 10 } });
+    expect(gap.status).toBe(202);
+    await evalQueueIdle();
+    expect((await callRoute(runRoute.GET, { params: { id: gap.json.id } })).json.status).toBe("done");
+  });
+
   it("refuses an unknown set, an unknown store and bad settings with the envelope", async () => {
     expect((await callRoute(runsRoute.POST, { body: { dataset_id: "00000000-0000-4000-8000-000000000000" } })).status).toBe(404);
     const store = await callRoute(runsRoute.POST, { body: { dataset_id: demoId, store: "nope" } });
@@ -258,6 +298,13 @@ describe("evaluation runs", () => {
     expect(rerank.json.message).toContain("RERANK_BASE_URL");
     expect((await callRoute(runsRoute.GET)).json.runs.length).toBe(runsBefore);
     expect((await callRoute(runRoute.GET, { params: { id: "00000000-0000-4000-8000-000000000000" } })).status).toBe(404);
+    // k = 0 is refused by the console's own schema, in the envelope, naming k.
+    const zero = await callRoute(runsRoute.POST, { body: { dataset_id: demoId, k: 0 } });
+    expect(zero.json).toMatchObject({
+      error: "validation_failed",
+      details: { issues: [expect.objectContaining({ path: ["k"] })] },
+    });
+    expect((await callRoute(runsRoute.GET)).json.runs.length).toBe(runsBefore);
     const list = (await callRoute(runsRoute.GET)).json.runs;
     expect(list.length).toBeGreaterThanOrEqual(4);
   });

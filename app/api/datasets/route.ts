@@ -11,7 +11,7 @@ import {
   parseJsonLines,
   type DatasetItemError,
 } from "@/lib/eval/dataset-schemas";
-import { createDataset, listDatasets } from "@/lib/eval/datasets";
+import { createDataset, DuplicateSetNameError, listDatasets } from "@/lib/eval/datasets";
 import { withInputRules } from "@/lib/validation/input-rules";
 
 export const dynamic = "force-dynamic";
@@ -62,7 +62,13 @@ export const POST = apiRoute({ query: Query }, async ({ query, request }) => {
     parsed = parseItems(body.data.items);
   }
   if (!parsed.ok) throw refused(parsed.errors);
-  const created = await createDataset(await getPrisma(), { name, items: parsed.items, ...(origin ? { origin } : {}) });
+  const created = await createDataset(await getPrisma(), { name, items: parsed.items, ...(origin ? { origin } : {}) }).catch(
+    (error: unknown) => {
+      if (error instanceof DuplicateSetNameError)
+        throw new ApiError(409, "duplicate_name", error.message, { name: error.setName, id: error.existingId });
+      throw error;
+    },
+  );
   return Response.json(created, { status: 201 });
 });
 

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { ApiError } from "@/lib/api/errors";
 import { apiRoute, methodNotAllowed } from "@/lib/api/route";
 import { EvalRunBodySchema } from "@/lib/eval/run-schemas";
-import { listEvalRuns, startEvalRun, UnknownProfileError } from "@/lib/eval/runs";
+import { listEvalRuns, SelectorUnavailableError, startEvalRun, UnknownProfileError } from "@/lib/eval/runs";
 import { evalDeps } from "@/lib/eval/server";
 
 export const dynamic = "force-dynamic";
@@ -19,6 +19,8 @@ export const POST = apiRoute({ body: EvalRunBodySchema }, async ({ body }) => {
   const started = await startEvalRun(await evalDeps(), body).catch((error: unknown) => {
     if (error instanceof UnknownProfileError)
       throw new ApiError(422, "unknown_profile", error.message, { profile: error.profile });
+    if (error instanceof SelectorUnavailableError)
+      throw new ApiError(422, "selector_unavailable", error.message, { selector: error.selector, hint: error.hint });
     throw error;
   });
   if (!started) throw ApiError.notFound(`Set ${body.dataset_id}`);
