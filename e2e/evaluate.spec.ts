@@ -113,3 +113,29 @@ test("upload a set, run it, watch progress, open the report and a query's recall
   await page.getByLabel("Only queries that changed").uncheck();
   await expect(page.getByTestId("compare-table").locator("tbody tr")).toHaveCount(30);
 });
+
+test("run settings this server cannot honour are disabled with the reason in view; k = 0 is named, not run as 1", async ({
+  page,
+}) => {
+  await page.goto("/evaluate");
+  await expect(page.getByRole("heading", { level: 1, name: "Evaluate" })).toBeVisible();
+  // No reranker is configured for the e2e app: the box is disabled and says what to set, without hovering.
+  const rerank = page.getByTestId("eval-rerank");
+  await expect(rerank).toBeDisabled();
+  await expect(page.getByText("No reranker here: set RERANK_BASE_URL and RERANK_MODEL, then restart.")).toBeVisible();
+  await expect(rerank).toHaveAccessibleDescription(/No reranker here/);
+  // The LLM selector is configured for the e2e app (playwright.config.ts): offered as itself.
+  await expect(page.getByTestId("eval-selector").locator('option[value="llm"]')).toBeEnabled();
+  await expect(page.getByTestId("eval-selector").locator('option[value="gap"]')).toHaveText("score gap (offline heuristic)");
+
+  await page.getByTestId("eval-k").fill("0");
+  await page.getByRole("button", { name: "Start run" }).click();
+  await expect(page.getByRole("alert").filter({ hasText: "k must be at least 1." })).toBeVisible();
+  await expect(page.getByTestId("eval-k")).toHaveAttribute("aria-invalid", "true");
+  await expect(page).toHaveURL(/\/evaluate$/);
+
+  // The upload's button sits under the items box, not below a blank band.
+  const items = (await page.getByLabel("Items").boundingBox())!;
+  const upload = (await page.getByRole("button", { name: "Upload set" }).boundingBox())!;
+  expect(upload.y - (items.y + items.height)).toBeLessThan(40);
+});

@@ -1,13 +1,12 @@
 "use client";
 
 import Link from "next/link";
-import { useRouter } from "next/navigation";
 import { useId, useState, type FormEvent } from "react";
 import { describeItemError, type DatasetItemError } from "@/lib/eval/dataset-schemas";
 import { ApiRequestError, errorMessage } from "@/lib/queries/fetch-json";
-import { useCreateDataset, useDatasets, useEvalRuns, useStartEvalRun } from "@/lib/queries/use-eval";
-import { useStores } from "@/lib/queries/use-recall";
+import { useCreateDataset, useDatasets, useEvalRuns } from "@/lib/queries/use-eval";
 import { RunStatus, settingsText } from "./run-status";
+import { StartRunPanel } from "./start-run-panel";
 import { buttonClassName } from "@/components/ui/button";
 import { controlClassName, Field } from "@/components/ui/field";
 import { Notice } from "@/components/ui/notice";
@@ -27,126 +26,6 @@ export function EvaluateView() {
       <RunsPanel />
       <DatasetsPanel />
     </div>
-  );
-}
-
-function StartRunPanel() {
-  const sets = useDatasets();
-  const stores = useStores();
-  const start = useStartEvalRun();
-  const router = useRouter();
-  const id = useId();
-  const [datasetId, setDatasetId] = useState("");
-  const [store, setStore] = useState("embedded");
-  const [k, setK] = useState(5);
-  const [mode, setMode] = useState<"hybrid" | "semantic" | "keyword">("hybrid");
-  const [selector, setSelector] = useState<"off" | "gap" | "llm">("off");
-  const [profile, setProfile] = useState("");
-  const [rerank, setRerank] = useState(false);
-  const chosen = datasetId || sets.data?.datasets[0]?.id || "";
-
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    if (!chosen) return;
-    start.mutate(
-      { dataset_id: chosen, store, k, search_mode: mode, selector, use_rerank: rerank, profile: profile.trim() || undefined },
-      { onSuccess: (run) => router.push(`/evaluate/runs/${run.id}`) },
-    );
-  };
-
-  return (
-    <section className={`${panelClassName} ${styles.headings}`} aria-labelledby={`${id}-h`}>
-      <h2 id={`${id}-h`}>Start a run</h2>
-      <p className={`${styles.hint}`}>
-        Every query of the set runs through the console&apos;s recall and is logged (source &ldquo;eval&rdquo;), so each row of
-        the report opens in the console.
-      </p>
-      <form className={styles.row} onSubmit={submit}>
-        <Field id={`${id}-set`} label="Labeled set">
-          <select
-            className={controlClassName}
-            id={`${id}-set`}
-            value={chosen}
-            onChange={(e) => setDatasetId(e.target.value)}
-            disabled={!sets.data?.datasets.length}
-          >
-            {sets.data?.datasets.map((s) => (
-              <option key={s.id} value={s.id}>
-                {s.name} ({s.count} queries)
-              </option>
-            ))}
-          </select>
-        </Field>
-        <Field id={`${id}-store`} label="Store">
-          <select className={controlClassName} id={`${id}-store`} value={store} onChange={(e) => setStore(e.target.value)}>
-            {(stores.data ?? [{ name: "embedded", label: "Embedded" }]).map((s) => (
-              <option key={s.name} value={s.name}>
-                {s.label}
-              </option>
-            ))}
-          </select>
-        </Field>
-        <Field id={`${id}-k`} label="k (results)">
-          <input
-            className={controlClassName}
-            id={`${id}-k`}
-            type="number"
-            min={1}
-            max={100}
-            value={k}
-            onChange={(e) => setK(Math.max(1, Math.min(100, Number(e.target.value) || 1)))}
-          />
-        </Field>
-        <Field id={`${id}-mode`} label="Search mode">
-          <select
-            className={controlClassName}
-            id={`${id}-mode`}
-            value={mode}
-            onChange={(e) => setMode(e.target.value as typeof mode)}
-          >
-            <option value="hybrid">hybrid</option>
-            <option value="semantic">semantic</option>
-            <option value="keyword">keyword</option>
-          </select>
-        </Field>
-        <Field id={`${id}-selector`} label="Selector">
-          <select
-            className={controlClassName}
-            id={`${id}-selector`}
-            value={selector}
-            onChange={(e) => setSelector(e.target.value as typeof selector)}
-          >
-            <option value="off">off</option>
-            <option value="gap">score gap</option>
-            <option value="llm">LLM</option>
-          </select>
-        </Field>
-        <Field id={`${id}-rerank`} label="Rerank" hint="Needs RERANK_BASE_URL; compare with a run without it">
-          <input
-            id={`${id}-rerank`}
-            type="checkbox"
-            checked={rerank}
-            onChange={(e) => setRerank(e.target.checked)}
-            aria-describedby={`${id}-rerank-hint`}
-          />
-        </Field>
-        <Field id={`${id}-profile`} label="Profile (optional)">
-          <input
-            className={controlClassName}
-            id={`${id}-profile`}
-            type="text"
-            value={profile}
-            placeholder="store default"
-            onChange={(e) => setProfile(e.target.value)}
-          />
-        </Field>
-        <button className={buttonClassName({ variant: "primary" })} type="submit" disabled={!chosen || start.isPending}>
-          {start.isPending ? "Starting…" : "Start run"}
-        </button>
-      </form>
-      {sets.isError ? <Notice tone="error">{errorMessage(sets.error)}</Notice> : null}
-      {start.isError ? <Notice tone="error">{errorMessage(start.error)}</Notice> : null}
-    </section>
   );
 }
 
@@ -296,10 +175,12 @@ function UploadForm() {
           />
         </Field>
       </div>
-      <Field id={`${id}-text`} label="Items" className={styles.wide}>
+      {/* No flex basis here: in the column it would be a height, a blank band above the button. */}
+      <Field id={`${id}-text`} label="Items">
         <textarea
           className={controlClassName}
           id={`${id}-text`}
+          rows={8}
           value={text}
           onChange={(e) => setText(e.target.value)}
           spellCheck={false}
