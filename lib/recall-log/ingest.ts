@@ -10,8 +10,9 @@ import {
   LenientRecallResponseSchema,
   resultsFromWire,
 } from "@/lib/recall/wire";
-import { isoDateTimeString, withInputRules } from "@/lib/validation/input-rules";
+import { describeProblem, isoDateTimeString, untrustedJsonProblem, withInputRules } from "@/lib/validation/input-rules";
 import { insertRecalls, recallRow } from "./repository";
+import { unloggedReason } from "./row-guard";
 import type { LoggedConfidence, LoggedRequest } from "./types";
 import type { IngestedSelectorBlock } from "@/lib/recall/selector-block";
 
@@ -173,6 +174,18 @@ export async function captureRecalls(prisma: PrismaClient, items: readonly Captu
       }
       seen.add(item.externalId);
     }
+    // The rule for untrusted JSON (docs/ARCHITECTURE.md "Bad input") before the schema: an
+    // agent's request and a service's answer were written by neither this app nor its user.
+    for (const part of ["request", "response"] as const) {
+      const problem = untrustedJsonProblem(item[part]);
+      if (problem) {
+        results[index] = {
+          status: "rejected",
+          errors: [{ path: [part, ...problem.path.map(String)], message: describeProblem({ ...problem, path: [] }) }],
+        };
+        return;
+      }
+    }
     const parsed = IngestItemSchema.safeParse({
       store: item.store,
       request: item.request,
@@ -189,7 +202,15 @@ export async function captureRecalls(prisma: PrismaClient, items: readonly Captu
       ...(item.created_at ? { createdAt: item.created_at } : {}),
       ...(item.computedConfidence ? { confidence: item.computedConfidence } : {}),
     };
-    rows.push({ index, ...toRow(parsed.data, item.externalId ?? null, options) });
+    try {
+      rows.push({ index, ...toRow(parsed.data, item.externalId ?? null, options) });
+    } catch (error) {
+      if (!(error instanceof RecallInputError)) throw error;
+      results[index] = {
+        status: "rejected",
+        errors: error.details.issues.map((i) => ({ path: i.path.map(String), message: i.message })),
+      };
+    }
   });
   const written = await insertRecalls(
     prisma,
@@ -201,6 +222,68 @@ export async function captureRecalls(prisma: PrismaClient, items: readonly Captu
       : { status: "duplicate" };
   }
   return results;
+}
+
+/** The request as the log keeps it, from a captured `RecallRequest` and the answer's selector block. */
+function loggedRequestOf(
+  store: string,
+  request: z.output<typeof RecallRequestSchema>,
+  selector: IngestedSelectorBlock | null,
+): LoggedRequest {
+  return {
+    store,
+    query: request.query,
+    k: request.k,
+    // The service resolves an unset mode to hybrid.
+    search_mode: request.search_mode ?? "hybrid",
+    use_rerank: request.use_rerank,
+    selector:
+      !selector || (!selector.applied && selector.reason === "disabled")
+        ? "off"
+        : selector.applied && selector.model === "score-gap"
+          ? "gap"
+          : "llm",
+    ...(request.filters ? { filters: request.filters as Record<string, unknown> } : {}),
+  };
+}
+
+/**
+ * A captured recall whose request was read but whose answer could not be (too large to inspect,
+ * not JSON, not a RecallResponse, against the input rule): logged as a failed recall with the
+ * reason, from the request alone, so it shows in History instead of vanishing.
+ */
+export interface FailedCapture {
+  source: "proxy";
+  store: string;
+  /** A `RecallRequest` as the agent sent it. */
+  request: unknown;
+  /** Why the answer was not read: a code, one line a person can act on, the status it maps to. */
+  failure: { code: string; message: string; status: number };
+  latency_ms?: number | null;
+}
+
+const FailedCaptureSchema = withInputRules(
+  z.strictObject({
+    store: z.string().min(1).max(100),
+    request: RecallRequestSchema,
+    latency_ms: z.number().min(0).max(3_600_000).nullish(),
+  }),
+);
+
+/** Logs one failed captured recall; rejected (with reasons) when its request is not a RecallRequest. */
+export async function captureFailedRecall(prisma: PrismaClient, item: FailedCapture): Promise<CaptureResult> {
+  const parsed = FailedCaptureSchema.safeParse({ store: item.store, request: item.request, latency_ms: item.latency_ms ?? null });
+  if (!parsed.success) return { status: "rejected", errors: itemErrorsFromZod(parsed.error.issues) };
+  const row = recallRow({
+    id: randomUUID(),
+    createdAt: new Date(),
+    source: item.source,
+    request: loggedRequestOf(parsed.data.store, parsed.data.request, null),
+    latencyMs: parsed.data.latency_ms ?? null,
+    error: item.failure,
+  });
+  const written = await insertRecalls(prisma, [row]);
+  return written.has(row.id) ? { status: "accepted", id: row.id } : { status: "duplicate" };
 }
 
 interface RowOptions {
@@ -218,21 +301,7 @@ function toRow(data: z.output<typeof IngestItemSchema>, externalId: string | nul
   const warnings = decoded.warnings;
   const selector = underOneRule(decoded.selector, response.results.length);
   const droppedIds = new Set(selector?.applied ? (selector.dropped_memory_ids ?? []) : []);
-  const requestView: LoggedRequest = {
-    store: data.store,
-    query: request.query,
-    k: request.k,
-    // The service resolves an unset mode to hybrid.
-    search_mode: request.search_mode ?? "hybrid",
-    use_rerank: request.use_rerank,
-    selector:
-      !selector || (!selector.applied && selector.reason === "disabled")
-        ? "off"
-        : selector.applied && selector.model === "score-gap"
-          ? "gap"
-          : "llm",
-    ...(request.filters ? { filters: request.filters as Record<string, unknown> } : {}),
-  };
+  const requestView = loggedRequestOf(data.store, request, selector);
   const id = randomUUID();
   const candidates = data.candidates
     ? data.candidates.map((c, i) => ({
@@ -273,5 +342,8 @@ function toRow(data: z.output<typeof IngestItemSchema>, externalId: string | nul
       degraded,
     },
   });
+  // A value the log's last guard refused (row-guard.ts) rejects the item rather than logging a failure nobody ran.
+  const refused = unloggedReason(row);
+  if (refused) throw new RecallInputError("invalid_argument", refused.message, [{ path: [], message: refused.message }]);
   return { row, warnings };
 }

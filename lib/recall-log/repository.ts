@@ -7,6 +7,7 @@ import type { IngestedSelectorBlock } from "@/lib/recall/selector-block";
 import type { StoreRecallOutcome } from "@/lib/stores/types";
 import { labelsFromColumns } from "./labels";
 import { splitPage } from "./page";
+import { rowProblem, unloggable } from "./row-guard";
 import { recallSource } from "./sources";
 import type { LoggedCandidate, LoggedConfidence, LoggedRequest, LoggedResult, LoggedRecall, LoggedSelectorTrace } from "./types";
 
@@ -16,7 +17,7 @@ import type { LoggedCandidate, LoggedConfidence, LoggedRequest, LoggedResult, Lo
  * recall is logged whole or not at all.
  */
 
-type RecallRow = Recall & { candidates: RecallCandidate[] };
+export type RecallRow = Recall & { candidates: RecallCandidate[] };
 
 export interface LogRecallInput {
   id: string;
@@ -61,8 +62,23 @@ export interface LogRecallInput {
   error?: { code: string; message: string; status: number };
 }
 
-/** Builds the rows for a recall; `toRecallView` of the result is exactly what a later read returns. */
+/**
+ * Builds the rows for a recall; `toRecallView` of the result is exactly what a later read returns.
+ *
+ * The last guard before the database (docs/ARCHITECTURE.md "The recall log"): every column of
+ * the row is held to the rule for untrusted JSON's depth and text (no NUL, no unpaired
+ * surrogate). PGlite's jsonb parser runs out of WebAssembly memory on a value ~1,100 levels deep
+ * and then answers nothing until a restart; a NUL fails the statement. A row that breaks it is
+ * logged instead as a failed recall (`unloggable_value`) whose message says where and why; the
+ * value itself is not kept.
+ */
 export function recallRow(input: LogRecallInput): RecallRow {
+  const row = buildRow(input);
+  const problem = rowProblem(row);
+  return problem ? buildRow(unloggable(input, problem)) : row;
+}
+
+function buildRow(input: LogRecallInput): RecallRow {
   const { outcome, error, request } = input;
   const confidence = outcome?.confidence ?? null;
   const selector = outcome?.selector ?? null;

@@ -9,6 +9,7 @@ import { runSelector } from "@/lib/selectors";
 import { DEFAULT_THRESHOLDS } from "@/lib/recall/thresholds";
 import { StoreError, type MemoryStore, type StoreRecallOutcome } from "@/lib/stores/types";
 import { logRecall, recallRow, toRecallView, type LogRecallInput } from "./repository";
+import { unloggedReason } from "./row-guard";
 import type { RecallBody } from "./schemas";
 import type { LoggedRequest, LoggedRecall } from "./types";
 
@@ -119,7 +120,9 @@ export async function runRecall(
     },
   });
   await logRecall(prisma, row, options.sendOrderedWrite);
-  if (failure) throw new RecallFailedError(failure.status, failure.code, failure.message, id);
+  // An answer the log could not take is logged as failed (row-guard.ts): shown as it was logged.
+  const refused = failure ?? unloggedReason(row);
+  if (refused) throw new RecallFailedError(refused.status, refused.code, refused.message, id);
   // The stored row reads back as exactly this view (the API test holds it to that).
   return toRecallView(row);
 }

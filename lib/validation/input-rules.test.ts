@@ -1,6 +1,16 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { dateProblem, findInputProblems, isoDateTime, textProblem, withInputRules } from "./input-rules";
+import {
+  dateProblem,
+  describeProblem,
+  findInputProblems,
+  isoDateTime,
+  problemPath,
+  replaceBadText,
+  textProblem,
+  untrustedJsonProblem,
+  withInputRules,
+} from "./input-rules";
 
 describe("the shared input rule", () => {
   it("refuses NUL and unpaired surrogates, accepts paired ones", () => {
@@ -24,7 +34,10 @@ describe("the shared input rule", () => {
     let deep: unknown = 1;
     for (let i = 0; i < 100_000; i++) deep = [deep];
     expect(findInputProblems(deep)).toEqual(
-      [{ path: [], message: expect.stringMatching(/nested more than 32/) }].map((p) => ({ ...p, path: new Array(32).fill(0) })),
+      [{ path: [], rule: "depth", message: expect.stringMatching(/nested more than 32/) }].map((p) => ({
+        ...p,
+        path: new Array(32).fill(0),
+      })),
     );
     expect(findInputProblems({ a: ["ok", "x\u0000"], ["k\u0000"]: 1, d: new Date(-1) }).map((p) => p.path)).toEqual([
       [],
@@ -41,5 +54,39 @@ describe("the shared input rule", () => {
     expect(result.success).toBe(false);
     expect(result.error!.issues[0]!.path).toEqual(["extra", "deep"]);
     expect(schema.parse({ q: "fine" }).q).toBe("fine");
+  });
+});
+
+describe("the rule for untrusted JSON", () => {
+  it("names the rule a value breaks: depth, size, string length, text", () => {
+    let deep: unknown = 1;
+    for (let i = 0; i < 5_000; i++) deep = { x: deep };
+    expect(untrustedJsonProblem(deep)).toMatchObject({ rule: "depth", message: expect.stringMatching(/more than 64 levels/) });
+    let ok: unknown = 1;
+    for (let i = 0; i < 64; i++) ok = [ok];
+    expect(untrustedJsonProblem(ok)).toBeNull();
+    expect(untrustedJsonProblem({ results: new Array(300_000).fill(0) })).toMatchObject({ rule: "size", path: ["results"] });
+    expect(untrustedJsonProblem({ a: "x".repeat(1_000_001) })).toMatchObject({ rule: "string_length", path: ["a"] });
+    expect(untrustedJsonProblem({ results: [{ summary: "a\u0000b" }] })).toMatchObject({
+      rule: "text",
+      path: ["results", 0, "summary"],
+    });
+    expect(untrustedJsonProblem({ ["k\uD800"]: 1 })).toMatchObject({ rule: "text", message: expect.stringMatching(/^a key/) });
+    expect(untrustedJsonProblem({ results: [{ memory_id: "m", summary: "😀 fine", score: 0.5 }] })).toBeNull();
+  });
+
+  it("counts values without queueing them: a million-item array is refused at once", () => {
+    const started = performance.now();
+    expect(untrustedJsonProblem(new Array(1_000_000).fill({ a: 1 }))).toMatchObject({ rule: "size" });
+    expect(performance.now() - started).toBeLessThan(5_000); // a guard against queueing, not a timing claim
+  });
+
+  it("describes a problem in one line with a bounded path", () => {
+    const path = Array.from({ length: 40 }, (_, i) => (i % 2 ? i : "k".repeat(100)));
+    const text = describeProblem({ path, message: "nested more than 64 levels deep", rule: "depth" });
+    expect(text).toMatch(/^k{39}…\.1\./);
+    expect(text).toMatch(/\.…: nested more than 64 levels deep \(rule: depth\)$/);
+    expect(problemPath([])).toBe("(the whole value)");
+    expect(replaceBadText("a\u0000b\uD800c😀")).toBe("a\uFFFDb\uFFFDc😀");
   });
 });

@@ -11,6 +11,10 @@
  * - Pass-through JSON (`request.filters`, a result's `context`…) at most `MAX_INPUT_DEPTH` deep:
  *   deeper values overflow the stack of `JSON.stringify` when they are written.
  *
+ * JSON from elsewhere (a memory service's answer, a proxied answer, OTLP attributes) is held to
+ * the same walk with `UNTRUSTED_JSON_LIMITS` (deeper, plus a count of values and a string length)
+ * through `untrustedJsonProblem`; the recall log's writer checks every row with it last.
+ *
  * Client-safe (zod only): the forms validate with the same schemas the routes do. The walk is
  * iterative, so a 20,000-deep value is reported, never a stack overflow.
  */
@@ -24,18 +28,54 @@ export const MAX_INPUT_YEAR = 9999;
 const MIN_TIME = Date.UTC(MIN_INPUT_YEAR, 0, 1);
 const MAX_TIME = Date.UTC(MAX_INPUT_YEAR + 1, 0, 1) - 1;
 
+/** Which part of the rule a value broke (named in a remote answer's 502 and in the log). */
+export type InputRuleName = "text" | "date" | "depth" | "size" | "string_length";
+
 export interface InputProblem {
   path: (string | number)[];
   message: string;
+  rule?: InputRuleName;
 }
 
+/**
+ * Limits of the rule. `maxNodes` (every value and key counted) and `maxStringLength` are off unless
+ * given: a request body is already bounded by its byte limit and its schema.
+ */
+export interface InputLimits {
+  maxDepth?: number;
+  /** Problems reported at most (the walk stops there). */
+  limit?: number;
+  maxNodes?: number;
+  maxStringLength?: number;
+}
+
+/**
+ * The rule for JSON this app did not write and will store or show (docs/ARCHITECTURE.md "Bad
+ * input"): a memory service's answers, proxied answers, OTLP attributes. Deeper than request
+ * bodies (a result's `context` is the service's user data, three levels in), but far below what
+ * breaks the database: PGlite's jsonb parser runs out of WebAssembly memory near 1,100 levels and
+ * `JSON.stringify` overflows the stack near 4,000. 200,000 values and 1,000,000 characters a
+ * string are far past any recall page (k ≤ 100) and below the 10 MB an answer is read up to.
+ */
+export const UNTRUSTED_JSON_LIMITS = {
+  maxDepth: 64,
+  maxNodes: 200_000,
+  maxStringLength: 1_000_000,
+} as const satisfies InputLimits;
+
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+const LONE_SURROGATES = new RegExp(LONE_SURROGATE.source, "g");
 
 /** Why a string is refused, or null when it is fine. */
 export function textProblem(text: string): string | null {
   if (text.includes("\u0000")) return "contains a NUL character (\\u0000), which cannot be stored";
   if (LONE_SURROGATE.test(text)) return "contains an unpaired UTF-16 surrogate (not valid Unicode)";
   return null;
+}
+
+/** The text with every NUL and unpaired surrogate replaced by U+FFFD (for words about a refused value). */
+export function replaceBadText(text: string): string {
+  return text.replaceAll("\u0000", "\uFFFD").replace(LONE_SURROGATES, "\uFFFD");
 }
 
 /** Why a date is refused, or null when it is inside 1970–9999. */
@@ -55,43 +95,73 @@ function isPlainObject(value: object): boolean {
   return proto === Object.prototype || proto === null;
 }
 
+type Pending = { value: unknown; path: (string | number)[]; depth: number };
+
 /**
- * Every problem of a value (strings, object keys, Dates, nesting), up to `limit` of them. Only
- * plain objects and arrays are walked; a nested value deeper than `maxDepth` is one problem and
- * is not walked further.
+ * Every problem of a value (strings, object keys, Dates, nesting, and with the limits given, its
+ * count of values and the length of its strings), up to `limit` of them. Only plain objects and
+ * arrays are walked; a nested value deeper than `maxDepth` is one problem and is not walked
+ * further; past `maxNodes` the walk stops with one problem. Iterative: no value can overflow the
+ * stack here.
  */
-export function findInputProblems(value: unknown, options: { maxDepth?: number; limit?: number } = {}): InputProblem[] {
+export function findInputProblems(value: unknown, options: InputLimits = {}): InputProblem[] {
   const maxDepth = options.maxDepth ?? MAX_INPUT_DEPTH;
   const limit = options.limit ?? 20;
+  const maxNodes = options.maxNodes ?? Infinity;
+  const maxString = options.maxStringLength ?? Infinity;
   const problems: InputProblem[] = [];
-  const stack: { value: unknown; path: (string | number)[]; depth: number }[] = [{ value, path: [], depth: 0 }];
+  const stringProblem = (text: string, path: (string | number)[], what: "text" | "a key"): InputProblem | null => {
+    if (text.length > maxString) {
+      return { path, rule: "string_length", message: `${what} is longer than ${maxString} characters` };
+    }
+    const problem = textProblem(text);
+    return problem ? { path, rule: "text", message: `${what} ${problem}` } : null;
+  };
+  let nodes = 0;
+  const stack: Pending[] = [{ value, path: [], depth: 0 }];
   while (stack.length > 0 && problems.length < limit) {
     const { value: current, path, depth } = stack.pop()!;
+    if (++nodes > maxNodes) {
+      problems.push({ path, rule: "size", message: `holds more than ${maxNodes} values` });
+      break;
+    }
     if (typeof current === "string") {
-      const problem = textProblem(current);
-      if (problem) problems.push({ path, message: `text ${problem}` });
+      const problem = stringProblem(current, path, "text");
+      if (problem) problems.push(problem);
       continue;
     }
     if (typeof current !== "object" || current === null) continue;
     if (current instanceof Date) {
       const problem = dateProblem(current);
-      if (problem) problems.push({ path, message: `the date ${problem}` });
+      if (problem) problems.push({ path, rule: "date", message: `the date ${problem}` });
       continue;
     }
     const isArray = Array.isArray(current);
     if (!isArray && !isPlainObject(current)) continue;
     if (depth >= maxDepth) {
-      problems.push({ path, message: `nested more than ${maxDepth} levels deep` });
+      problems.push({ path, rule: "depth", message: `nested more than ${maxDepth} levels deep` });
       continue;
     }
-    const children: { value: unknown; path: (string | number)[]; depth: number }[] = [];
+    const children: Pending[] = [];
     if (isArray) {
-      (current as unknown[]).forEach((item, i) => children.push({ value: item, path: [...path, i], depth: depth + 1 }));
+      const items = current as unknown[];
+      // Counted before the children are queued, so a five-million-item array costs nothing.
+      if (nodes + stack.length + items.length > maxNodes) {
+        problems.push({ path, rule: "size", message: `holds more than ${maxNodes} values` });
+        break;
+      }
+      items.forEach((item, i) => children.push({ value: item, path: [...path, i], depth: depth + 1 }));
     } else {
-      for (const [key, item] of Object.entries(current)) {
-        const problem = textProblem(key);
+      const entries = Object.entries(current);
+      if (nodes + stack.length + 2 * entries.length > maxNodes) {
+        problems.push({ path, rule: "size", message: `holds more than ${maxNodes} values` });
+        break;
+      }
+      for (const [key, item] of entries) {
+        nodes++;
+        const problem = stringProblem(key, path, "a key");
         if (problem) {
-          problems.push({ path, message: `a key ${problem}` });
+          problems.push(problem);
           continue;
         }
         children.push({ value: item, path: [...path, key], depth: depth + 1 });
@@ -100,7 +170,30 @@ export function findInputProblems(value: unknown, options: { maxDepth?: number; 
     // Reversed so problems come out in document order.
     for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]!);
   }
-  return problems;
+  return problems.slice(0, limit);
+}
+
+/** The first problem of untrusted JSON under the rule (UNTRUSTED_JSON_LIMITS unless given), or null. */
+export function untrustedJsonProblem(value: unknown, limits: InputLimits = UNTRUSTED_JSON_LIMITS): InputProblem | null {
+  return findInputProblems(value, { ...limits, limit: 1 })[0] ?? null;
+}
+
+/**
+ * Where a problem is, in words: `results.0.context.a.b…` (the first 12 steps, each cut to 40
+ * characters), or `(the whole value)`.
+ */
+export function problemPath(path: readonly (string | number)[]): string {
+  if (path.length === 0) return "(the whole value)";
+  const steps = path.slice(0, 12).map((step) => {
+    const text = String(step);
+    return text.length > 40 ? `${text.slice(0, 39)}…` : text;
+  });
+  return `${steps.join(".")}${path.length > 12 ? ".…" : ""}`;
+}
+
+/** One line for a problem: "results.0.summary: text contains a NUL character … (rule: text)". */
+export function describeProblem(problem: InputProblem): string {
+  return `${problemPath(problem.path)}: ${problem.message}${problem.rule ? ` (rule: ${problem.rule})` : ""}`;
 }
 
 /** The rule as a zod refinement: adds one issue per problem. */

@@ -16,6 +16,7 @@ import { round3 } from "@/lib/recall/numeric";
 import { RecallRequestSchema, type RecallResponse } from "@/lib/recall/schemas";
 import { decodeRecallResponse } from "@/lib/recall/wire";
 import { StoreError } from "@/lib/stores/types";
+import { describeProblem, untrustedJsonProblem } from "@/lib/validation/input-rules";
 import {
   AnswerTooLarge,
   capitalize,
@@ -208,12 +209,12 @@ export class RemoteMemoryService {
     return parsed.data;
   }
 
-  private badResponse(what: string, why: string): StoreError {
+  private badResponse(what: string, why: string, extra: Record<string, unknown> = {}): StoreError {
     return new StoreError(
       502,
       "remote_bad_response",
       this.config.redact(`${capitalize(this.describe())} answered with something that is not ${what} (${why}).`),
-      { store: this.config.name },
+      { store: this.config.name, ...extra },
     );
   }
 
@@ -257,12 +258,22 @@ export class RemoteMemoryService {
     const ms = round3(performance.now() - started);
 
     if (response.status < 200 || response.status >= 300) throw this.httpError(response, text);
+    const what = options.what === "recall" ? "a RecallResponse" : options.what === "list" ? "a memory list" : "memory stats";
     let json: unknown;
     try {
+      // JSON.parse is iterative in V8: any depth parses; the rule below bounds what goes further.
       json = JSON.parse(text);
     } catch {
-      const what = options.what === "recall" ? "a RecallResponse" : options.what === "list" ? "a memory list" : "memory stats";
       throw this.badResponse(what, text.trim() === "" ? "an empty body" : "the body is not JSON");
+    }
+    // The rule for untrusted JSON (docs/ARCHITECTURE.md "Bad input"), before anything decodes,
+    // shows or logs the answer: a value nested too deep, too large, or with text no database
+    // stores is a 502 naming the rule, logged as a failed recall.
+    const problem = untrustedJsonProblem(json);
+    if (problem) {
+      throw this.badResponse(what, `it breaks the rule for untrusted JSON at ${describeProblem(problem)}`, {
+        rule: problem.rule,
+      });
     }
     return { status: response.status, ms, json };
   }
