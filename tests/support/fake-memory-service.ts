@@ -17,13 +17,16 @@
  *   (malformed JSON), a chunked stream written piece by piece, a delay, a request that never
  *   answers, a dropped connection.
  * - Every request is recorded (method, path, query, headers, body).
+ * - `gzip: true` (or `--gzip`, or `POST /__fake/gzip {"on": true}`): answers compressed as
+ *   behind Starlette's GZipMiddleware when the request asks for gzip (gzip-middleware.ts); a
+ *   scripted answer's `encoding` forces a coding, and `bytes` answers exact bytes (a gzip bomb).
  *
  * Test-only control routes, without auth: `GET /__fake/health`, `GET /__fake/requests`,
- * `POST /__fake/next` (body: one answer or an array), `POST /__fake/reset`.
+ * `POST /__fake/next` (body: one answer or an array), `POST /__fake/reset`, `POST /__fake/gzip`.
  *
  * From a script (e.g. Playwright's webServer), runs until SIGTERM/SIGINT:
  *   node --import tsx tests/support/fake-memory-service.ts --port 4010 \
- *     [--host 127.0.0.1] [--api-key kagura_test_key] [--context-id <uuid>]
+ *     [--host 127.0.0.1] [--api-key kagura_test_key] [--context-id <uuid>] [--gzip]
  * It prints `fake memory service listening on http://127.0.0.1:4010` once ready.
  *
  * Self-contained on purpose (node:http only): it must not share the client's decoders.
@@ -31,6 +34,7 @@
 import { randomUUID } from "node:crypto";
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { endAnswer, negotiateGzip, startStream, type Coding } from "./gzip-middleware";
 import { argValue, portArg, runDoubleAsScript, type ScriptedDouble } from "./run-double";
 import { FAKE_API_KEY, FAKE_CONTEXT_ID, fullRecallResponse, errorEnvelope, FAKE_MEMORIES } from "./fake-memory-service-fixtures";
 
@@ -43,12 +47,16 @@ interface AnswerBase {
   /** Wait this long before answering. */
   delayMs?: number;
   headers?: Record<string, string>;
+  /** Compress a json, error or raw answer in this coding whatever the request asked. */
+  encoding?: Coding;
 }
 
 export type ScriptedAnswer =
   | (AnswerBase & { json: unknown; status?: number })
   | (AnswerBase & { error: number; code?: string; message?: string; details?: Record<string, unknown> })
   | (AnswerBase & { raw: string; status?: number; contentType?: string })
+  /** These exact bytes (with `headers`, e.g. a Content-Encoding they are already in); in-process only. */
+  | (AnswerBase & { bytes: Uint8Array; status?: number; contentType?: string })
   /** Chunked, one piece every `intervalMs` (e.g. server-sent events). */
   | (AnswerBase & { stream: string[]; intervalMs?: number; status?: number; contentType?: string })
   /** Accept the request and never answer (until the client gives up or the server closes). */
@@ -74,6 +82,8 @@ export interface FakeMemoryServiceOptions {
   host?: string;
   /** The default recall answer when nothing is scripted (default: the full response cut to k). */
   recall?: (body: { query: string; k: number; [key: string]: unknown }) => unknown;
+  /** Behind GZipMiddleware: answers of 500 bytes or more gzip-compressed when asked (default off). */
+  gzip?: boolean;
 }
 
 /** Its `requests` leave out the control routes. */
@@ -82,15 +92,28 @@ export interface FakeMemoryService extends ScriptedDouble<RecordedRequest, Scrip
   url: string;
   apiKey: string;
   contextId: string;
+  /** Turns GZipMiddleware on or off (reset() restores the option it started with). */
+  setGzip: (on: boolean) => void;
 }
 
 const API_PREFIX = "/api/v1/memory";
 
-function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+function sendJson(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+  encoding?: Coding,
+): void {
   if (res.destroyed || res.headersSent) return;
   const text = JSON.stringify(body);
-  res.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(text), ...headers });
-  res.end(text);
+  endAnswer(
+    res,
+    status,
+    { "content-type": "application/json", "content-length": Buffer.byteLength(text), ...headers },
+    text,
+    encoding,
+  );
 }
 
 function readBody(req: IncomingMessage): Promise<string> {
@@ -159,6 +182,7 @@ export async function startFakeMemoryService(options: FakeMemoryServiceOptions =
   const requests: RecordedRequest[] = [];
   let queue: ScriptedAnswer[] = [];
   const timers = new Set<NodeJS.Timeout>();
+  let gzip = options.gzip ?? false;
 
   const takeScripted = (path: string): ScriptedAnswer | undefined => {
     const index = queue.findIndex((a) => a.path === undefined || a.path === path);
@@ -188,25 +212,33 @@ export async function startFakeMemoryService(options: FakeMemoryServiceOptions =
           ...(answer.details !== undefined ? { details: answer.details } : {}),
         });
         const headers = { ...(answer.error === 503 ? { "retry-after": "5" } : {}), ...answer.headers };
-        sendJson(res, answer.error, envelope, headers);
+        sendJson(res, answer.error, envelope, headers, answer.encoding);
       } else if ("stream" in answer) {
         if (res.headersSent) return;
-        res.writeHead(answer.status ?? 200, { "content-type": answer.contentType ?? "text/event-stream", ...answer.headers });
+        const out = startStream(res, answer.status ?? 200, {
+          "content-type": answer.contentType ?? "text/event-stream",
+          ...answer.headers,
+        });
         const pieces = [...answer.stream];
         const next = () => {
           if (res.destroyed) return;
           const piece = pieces.shift();
-          if (piece === undefined) return void res.end();
-          res.write(piece);
+          if (piece === undefined) return out.end();
+          out.write(piece);
           later(answer.intervalMs ?? 20, next);
         };
         next();
       } else if ("raw" in answer) {
         if (res.headersSent) return;
-        res.writeHead(answer.status ?? 200, { "content-type": answer.contentType ?? "application/json", ...answer.headers });
-        res.end(answer.raw);
+        const headers = { "content-type": answer.contentType ?? "application/json", ...answer.headers };
+        endAnswer(res, answer.status ?? 200, headers, answer.raw, answer.encoding);
+      } else if ("bytes" in answer) {
+        if (res.headersSent) return;
+        const headers = { "content-type": answer.contentType ?? "application/json", ...answer.headers };
+        res.writeHead(answer.status ?? 200, { ...headers, "content-length": answer.bytes.byteLength });
+        res.end(answer.bytes);
       } else {
-        sendJson(res, answer.status ?? 200, answer.json, answer.headers);
+        sendJson(res, answer.status ?? 200, answer.json, answer.headers, answer.encoding);
       }
     });
   };
@@ -335,7 +367,18 @@ export async function startFakeMemoryService(options: FakeMemoryServiceOptions =
     if (url.pathname === "/__fake/reset" && req.method === "POST") {
       queue = [];
       requests.length = 0;
+      gzip = options.gzip ?? false;
       return sendJson(res, 200, { status: "ok" });
+    }
+    if (url.pathname === "/__fake/gzip" && req.method === "POST") {
+      try {
+        const parsed = JSON.parse(raw) as { on?: unknown };
+        if (typeof parsed.on !== "boolean") throw new Error("on");
+        gzip = parsed.on;
+        return sendJson(res, 200, { gzip });
+      } catch {
+        return sendJson(res, 400, { error: "bad_json", message: 'POST /__fake/gzip takes {"on": true|false}' });
+      }
     }
     if (url.pathname === "/__fake/next" && req.method === "POST") {
       try {
@@ -355,6 +398,7 @@ export async function startFakeMemoryService(options: FakeMemoryServiceOptions =
   const server: Server = createServer((req, res) => {
     void (async () => {
       const url = new URL(req.url ?? "/", "http://fake.invalid");
+      negotiateGzip(req, res, gzip && !url.pathname.startsWith("/__fake/"));
       const raw = await readBody(req);
       if (url.pathname.startsWith("/__fake/")) return handleControl(req, res, url, raw);
       let body: unknown;
@@ -401,6 +445,10 @@ export async function startFakeMemoryService(options: FakeMemoryServiceOptions =
     reset: () => {
       queue = [];
       requests.length = 0;
+      gzip = options.gzip ?? false;
+    },
+    setGzip: (on: boolean) => {
+      gzip = on;
     },
     close: () =>
       new Promise<void>((resolve, reject) => {
@@ -422,6 +470,7 @@ async function startFromArgs(args: readonly string[]): Promise<{ double: FakeMem
     host: argValue(args, "--host") ?? process.env.FAKE_MEMORY_SERVICE_HOST ?? "127.0.0.1",
     apiKey: argValue(args, "--api-key") ?? process.env.FAKE_MEMORY_SERVICE_API_KEY ?? FAKE_API_KEY,
     contextId: argValue(args, "--context-id") ?? process.env.FAKE_MEMORY_SERVICE_CONTEXT_ID ?? FAKE_CONTEXT_ID,
+    gzip: args.includes("--gzip") || process.env.FAKE_MEMORY_SERVICE_GZIP === "1",
   });
   return { double, url: double.url };
 }
