@@ -1,8 +1,14 @@
 import { describe, expect, it } from "vitest";
-import { downstreamResponseHeaders, upstreamRequestHeaders, withoutSessionCookie } from "./proxy-headers";
+import {
+  contentCodings,
+  decodedResponseHeaders,
+  downstreamResponseHeaders,
+  upstreamRequestHeaders,
+  withoutSessionCookie,
+} from "./proxy-headers";
 
 describe("upstreamRequestHeaders", () => {
-  it("forwards the agent's headers, its Authorization included, as sent", () => {
+  it("forwards the agent's headers, its Authorization included, as sent, but asks for identity", () => {
     const out = upstreamRequestHeaders([
       ["Authorization", "Bearer kagura_agent"],
       ["Content-Type", "application/json"],
@@ -13,7 +19,8 @@ describe("upstreamRequestHeaders", () => {
     expect(out).toEqual({
       authorization: "Bearer kagura_agent",
       "content-type": "application/json",
-      "accept-encoding": "gzip, br",
+      // Next drops Content-Encoding from the answer: the service is asked for uncompressed bytes.
+      "accept-encoding": "identity",
       "x-request-id": "abc",
       "user-agent": "agent/1.0",
     });
@@ -38,12 +45,15 @@ describe("upstreamRequestHeaders", () => {
       ["Recall-Inspector-Auth", "Bearer ri_secret"],
       ["accept", "application/json"],
     ]);
-    expect(out).toEqual({ accept: "application/json" });
+    expect(out).toEqual({ accept: "application/json", "accept-encoding": "identity" });
   });
 
   it("keeps other cookies but never the dashboard's session", () => {
-    expect(upstreamRequestHeaders([["cookie", "recall_inspector_session=sealed; a=1; b=2"]])).toEqual({ cookie: "a=1; b=2" });
-    expect(upstreamRequestHeaders([["cookie", "recall_inspector_session=sealed"]])).toEqual({});
+    expect(upstreamRequestHeaders([["cookie", "recall_inspector_session=sealed; a=1; b=2"]])).toEqual({
+      cookie: "a=1; b=2",
+      "accept-encoding": "identity",
+    });
+    expect(upstreamRequestHeaders([["cookie", "recall_inspector_session=sealed"]])).toEqual({ "accept-encoding": "identity" });
     expect(withoutSessionCookie(" a=1 ;recall_inspector_session = x; b=2")).toBe("a=1; b=2");
   });
 });
@@ -66,5 +76,32 @@ describe("downstreamResponseHeaders", () => {
       ["Set-Cookie", "b=2"],
       ["Retry-After", "5"],
     ]);
+  });
+});
+
+describe("content codings", () => {
+  it("lists the codings in the order applied, identity and blanks left out", () => {
+    expect(contentCodings("gzip")).toEqual(["gzip"]);
+    expect(contentCodings(" GZip , br")).toEqual(["gzip", "br"]);
+    expect(contentCodings("identity")).toEqual([]);
+    expect(contentCodings(", ,")).toEqual([]);
+    expect(contentCodings(null)).toEqual([]);
+  });
+
+  it("describes a decoded answer: no Content-Encoding or Content-Length, a strong ETag made weak", () => {
+    expect(
+      decodedResponseHeaders([
+        ["Content-Type", "application/json"],
+        ["Content-Encoding", "gzip"],
+        ["Content-Length", "312"],
+        ["ETag", '"abc"'],
+        ["Vary", "Accept-Encoding"],
+      ]),
+    ).toEqual([
+      ["Content-Type", "application/json"],
+      ["ETag", 'W/"abc"'],
+      ["Vary", "Accept-Encoding"],
+    ]);
+    expect(decodedResponseHeaders([["etag", 'W/"weak"']])).toEqual([["etag", 'W/"weak"']]);
   });
 });

@@ -5,6 +5,11 @@
  * the x-forwarded-* that Next adds, Host, which is the service's) and what belongs to the
  * dashboard (its key header, its session cookie). Every answer header comes back except the
  * hop-by-hop ones, which Node writes itself.
+ *
+ * Content codings: Next drops `Content-Encoding` and `Content-Length` from every route-handler
+ * answer (its sendResponse), so compressed bytes cannot reach the agent with the header that says
+ * so. The service is asked for `identity` instead of what the agent accepts, and an answer coded
+ * anyway is decoded on the way (answer-decoding.ts) and described by `decodedResponseHeaders`.
  */
 import { SESSION_COOKIE } from "@/lib/auth/session";
 
@@ -23,10 +28,14 @@ const HOP_BY_HOP = new Set([
   "upgrade",
 ]);
 
+/** What the proxy accepts from the service, whatever the agent accepts (see above). */
+export const UPSTREAM_ACCEPT_ENCODING = "identity";
+
 /** Request headers the dashboard's own hop adds or owns. */
 const NOT_FORWARDED = new Set([
   "host",
   "content-length", // recomputed from the bytes forwarded
+  "accept-encoding", // UPSTREAM_ACCEPT_ENCODING instead
   PROXY_KEY_HEADER,
   "x-forwarded-for",
   "x-forwarded-host",
@@ -59,6 +68,7 @@ export function upstreamRequestHeaders(entries: Iterable<[string, string]>): Rec
     }
     out[name] = value;
   }
+  out["accept-encoding"] = UPSTREAM_ACCEPT_ENCODING;
   return out;
 }
 
@@ -77,5 +87,30 @@ export function downstreamResponseHeaders(raw: readonly [string, string][]): [st
   return raw.filter(([rawName]) => {
     const name = rawName.toLowerCase();
     return !HOP_BY_HOP.has(name) && !listed.has(name);
+  });
+}
+
+/**
+ * The content codings a Content-Encoding value names, in the order they were applied, identity
+ * left out: "gzip, br" → ["gzip", "br"] (undo br first). Several headers arrive joined by ", ".
+ */
+export function contentCodings(value: string | null | undefined): string[] {
+  return (value ?? "")
+    .split(",")
+    .map((c) => c.trim().toLowerCase())
+    .filter((c) => c !== "" && c !== "identity");
+}
+
+/**
+ * The answer headers once its content codings are undone: no Content-Encoding, no Content-Length
+ * (both described the coded bytes; the decoded answer is sent chunked), and a strong ETag made
+ * weak (RFC 9110 §8.8.1: the bytes are no longer the ones it named).
+ */
+export function decodedResponseHeaders(raw: readonly [string, string][]): [string, string][] {
+  return raw.flatMap(([name, value]): [string, string][] => {
+    const lower = name.toLowerCase();
+    if (lower === "content-encoding" || lower === "content-length") return [];
+    if (lower === "etag" && !value.trimStart().startsWith("W/")) return [[name, `W/${value.trim()}`]];
+    return [[name, value]];
   });
 }

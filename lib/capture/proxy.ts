@@ -6,16 +6,25 @@ import { readBodyBytes, toApiError, withSecurityHeaders } from "@/lib/api/route"
 import { guardRequest } from "@/lib/security/guard";
 import { guardInputOf, serverAllowedHosts } from "@/lib/security/hosts";
 import { getRemoteStores, RemoteStoreConfigError, type RemoteStoreConfig } from "@/lib/stores/remote";
-import { forward, UpstreamError } from "./forward";
+import { decodedBody, unsupportedCoding } from "./answer-decoding";
+import { forward, UpstreamError, type UpstreamAnswer } from "./forward";
 import { captureProxiedRecall, isRecallCall, MAX_CAPTURE_BYTES } from "./proxy-capture";
-import { downstreamResponseHeaders, PROXY_KEY_HEADER, upstreamRequestHeaders } from "./proxy-headers";
+import {
+  contentCodings,
+  decodedResponseHeaders,
+  downstreamResponseHeaders,
+  PROXY_KEY_HEADER,
+  upstreamRequestHeaders,
+} from "./proxy-headers";
 
 /**
  * The recall proxy, `/proxy/{store}/…` (docs/ARCHITECTURE.md "Capture from production"): the
  * agent points its memory-service base URL here and changes nothing else. The request goes to
- * the store's service unchanged and the answer comes back unchanged, streamed; a recall call's
- * request and answer are copied on the way and logged once the answer has been sent (source
- * "proxy"), so logging adds no wait and its failure never reaches the agent.
+ * the store's service unchanged (but for Accept-Encoding: identity) and the answer comes back
+ * unchanged, streamed — decoded when the service compressed it anyway, because Next drops
+ * Content-Encoding from route-handler answers (proxy-headers.ts); a recall call's request and
+ * answer are copied on the way and logged once the answer has been sent (source "proxy"), so
+ * logging adds no wait and its failure never reaches the agent.
  *
  * The dashboard's own failures (the guard, its key, an unknown store, the service down or
  * silent) answer in the dashboard's envelope; the service's own answers, errors included, pass
@@ -45,10 +54,9 @@ export async function proxyRequest(request: NextRequest, storeName: string): Pro
       throw upstreamFailure(error, store);
     });
 
-    const headers = new Headers();
-    for (const [name, value] of downstreamResponseHeaders(answer.headers)) headers.append(name, value);
+    const { headers, body: answerBody } = await decoded(answer, store);
     headers.set("cache-control", withNoTransform(headers.get("cache-control")));
-    let stream = answer.body;
+    let stream = answerBody;
     if (stream && isRecallCall(request.method, rest) && body) {
       stream = stream.pipeThrough(
         copyThenCapture((copied) =>
@@ -57,7 +65,6 @@ export async function proxyRequest(request: NextRequest, storeName: string): Pro
             requestBody: body,
             status: answer.status,
             contentType: headers.get("content-type"),
-            contentEncoding: headers.get("content-encoding"),
             responseBody: copied,
             latencyMs: performance.now() - started,
           }),
@@ -68,6 +75,37 @@ export async function proxyRequest(request: NextRequest, storeName: string): Pro
   } catch (error) {
     return withSecurityHeaders(errorResponse(error instanceof ApiError ? error : toApiError(error)));
   }
+}
+
+/**
+ * The answer's headers and body as the agent gets them: as sent, or with its content codings
+ * undone (a 502 in the envelope for a coding the proxy does not know: passing the bytes on
+ * without their Content-Encoding would hand the agent bytes it cannot read).
+ */
+async function decoded(
+  answer: UpstreamAnswer,
+  store: RemoteStoreConfig,
+): Promise<{ headers: Headers; body: ReadableStream<Uint8Array> | null }> {
+  let list = downstreamResponseHeaders(answer.headers);
+  const codings = contentCodings(new Headers(list).get("content-encoding"));
+  let body = answer.body;
+  if (codings.length > 0) {
+    const unknown = unsupportedCoding(codings);
+    if (unknown !== null) {
+      await body?.cancel().catch(() => undefined);
+      throw new ApiError(
+        502,
+        "upstream_unsupported_encoding",
+        `The memory service of store "${store.name}" answered in a content coding the proxy cannot undo ("${unknown.slice(0, 40)}"), although it was asked for identity; gzip, deflate and br are undone.`,
+        { store: store.name, content_encoding: unknown.slice(0, 100) },
+      );
+    }
+    list = decodedResponseHeaders(list);
+    if (body) body = decodedBody(body, codings);
+  }
+  const headers = new Headers();
+  for (const [name, value] of list) headers.append(name, value);
+  return { headers, body };
 }
 
 /**
@@ -138,7 +176,8 @@ function upstreamFailure(error: unknown, store: RemoteStoreConfig): ApiError {
 /**
  * Passes every chunk on untouched and keeps a copy (up to MAX_CAPTURE_BYTES); when the last chunk
  * has gone to the agent, hands the copy to `done`, without waiting for it. A copy cut at the cap
- * is dropped (null): a recall answer is kilobytes.
+ * is dropped (null, logged as too large to inspect): a recall answer is kilobytes, and the copy
+ * must not hold an answer that inflated a thousandfold.
  */
 function copyThenCapture(done: (copied: Buffer | null) => Promise<unknown>): TransformStream<Uint8Array, Uint8Array> {
   const chunks: Uint8Array[] = [];

@@ -237,8 +237,15 @@ describe("through /proxy/{store}/…, the agent gets what the service answered, 
     expect(garbage.bytes.toString("utf8")).toBe("{not json");
     const unknown = await expectSame("/api/v1/nowhere");
     expect(unknown.status).toBe(404);
-    // Errors and an unreadable answer are not recalls (the last one is a warning in the log).
-    expect(await proxiedRows()).toHaveLength(before);
+    // The service's errors are not recalls; an answered recall it could not read is a failed one.
+    const rows = await proxiedRows();
+    expect(rows).toHaveLength(before + 1);
+    expect(rows.at(-1)).toMatchObject({ query: "garbage", status: "error", error: { code: "remote_bad_response" } });
+
+    // A request the log cannot read (an empty context_id is no RecallRequest) passes, and is a warning.
+    const odd = JSON.stringify({ query: "odd", k: 2, filters: { context_id: FAKE_CONTEXT_ID }, context_id: "" });
+    await expectSame(RECALL, { body: odd }, () => fake.setNext({ path: RECALL, json: fullRecallResponse() }));
+    expect(await proxiedRows()).toHaveLength(before + 1);
   });
 
   it("streams: the first piece reaches the agent on its own, before the service has written the rest", async () => {
@@ -344,7 +351,7 @@ describe("the agent's key", () => {
       }
     }
     expect(rows).toBeGreaterThan(0);
-    expect(printed.length).toBeGreaterThan(0); // the unreadable answer's warning, at least
+    expect(printed.length).toBeGreaterThan(0); // the unreadable request's warning, at least
     for (const line of printed) expect(line).not.toContain(AGENT_KEY);
   });
 });
