@@ -14,6 +14,7 @@ const BENCHES: Record<string, () => Promise<{ run: (args: string[]) => Promise<v
   eval: () => import("./bench/eval"),
   embed: () => import("./bench/embed"),
   proxy: () => import("./bench/proxy"),
+  "proxy-bomb": () => import("./bench/proxy-bomb"),
   otlp: () => import("./bench/otlp"),
 };
 
