@@ -14,7 +14,7 @@
  */
 import { authConfigProblem } from "./auth/config";
 import { resolveDatabaseConfig } from "./db/config";
-import { embedderConfigProblem } from "./embeddings/config";
+import { readEmbeddingsConfig } from "./embeddings/config";
 import { readRerankConfig } from "./rerank/config";
 import { readLlmSelectorConfig } from "./selectors/llm";
 import { readRemoteStoreConfigs, REMOTE_STORE_SINGLE_VARS } from "./stores/remote/config";
@@ -84,9 +84,9 @@ export const ENV_SETTINGS: readonly EnvSetting[] = [
   },
   {
     names: ["EMBEDDINGS_BASE_URL", "EMBEDDINGS_MODEL", "EMBEDDINGS_DIMENSIONS", "EMBEDDINGS_API_KEY", "EMBEDDINGS_TIMEOUT_MS"],
-    default: "unset",
+    default: "unset (timeout `30000`)",
     meaning:
-      "Embed with an OpenAI-compatible `/v1/embeddings` endpoint instead of the bundled Universal Sentence Encoder lite. After switching, run `npm run reembed`.",
+      "Embed with an OpenAI-compatible `/v1/embeddings` endpoint instead of the bundled Universal Sentence Encoder lite: `EMBEDDINGS_BASE_URL` (e.g. `https://api.openai.com/v1`; `/embeddings` is appended), `EMBEDDINGS_MODEL` and `EMBEDDINGS_DIMENSIONS` (its vector size) are the minimum; the key and the timeout are optional. After switching, run `npm run reembed`.",
     scope: "app",
     checks: {
       EMBEDDINGS_BASE_URL: httpUrl,
@@ -239,13 +239,7 @@ export function checkEnv(env: Env = process.env): void {
   }
   const parsers: [string, () => unknown][] = [
     ["DATABASE_URL", () => resolveDatabaseConfig(env)],
-    [
-      "EMBEDDINGS_BASE_URL",
-      () => {
-        const problem = embedderConfigProblem(env);
-        if (problem) throw new Error(problem);
-      },
-    ],
+    ["EMBEDDINGS_BASE_URL", () => readEmbeddingsConfig(env)],
     ["REMOTE_STORES", () => readRemoteStoreConfigs(env)],
     ["SELECTOR_LLM_BASE_URL", () => readLlmSelectorConfig(env)],
     ["RERANK_BASE_URL", () => readRerankConfig(env)],

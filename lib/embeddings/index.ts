@@ -1,10 +1,10 @@
 import { processSingleton } from "../process-singleton";
-import { embedderConfigProblem } from "./config";
+import { readEmbeddingsConfig } from "./config";
 import { OpenAICompatibleEmbedder } from "./openai-compatible";
 import type { Embedder } from "./types";
 import { UseLiteEmbedder } from "./use-lite";
 
-export { configuredEmbedderId, USE_LITE_ID } from "./config";
+export { configuredEmbedderId, readEmbeddingsConfig, USE_LITE_ID, type EmbeddingsConfig } from "./config";
 export * from "./types";
 
 /**
@@ -17,20 +17,7 @@ export function getEmbedder(): Embedder {
 }
 
 export function createEmbedder(env: Readonly<Record<string, string | undefined>>): Embedder {
-  const baseUrl = env.EMBEDDINGS_BASE_URL?.trim();
-  const model = env.EMBEDDINGS_MODEL?.trim();
-  if (baseUrl && model) {
-    const problem = embedderConfigProblem(env);
-    if (problem) throw new Error(problem);
-    const dims = Number(env.EMBEDDINGS_DIMENSIONS);
-    const timeout = Number(env.EMBEDDINGS_TIMEOUT_MS);
-    return new OpenAICompatibleEmbedder({
-      baseUrl,
-      model,
-      apiKey: env.EMBEDDINGS_API_KEY?.trim() || undefined,
-      dimensions: dims,
-      timeoutMs: Number.isFinite(timeout) && timeout > 0 ? timeout : undefined,
-    });
-  }
-  return new UseLiteEmbedder();
+  // Throws EmbeddingsConfigError for a wrong setting (also refused at boot by lib/env.ts).
+  const config = readEmbeddingsConfig(env);
+  return config ? new OpenAICompatibleEmbedder(config) : new UseLiteEmbedder();
 }

@@ -1,51 +1,56 @@
 import { z } from "zod";
 import { AnswerTooLargeError, postJson, type PostedAnswer } from "@/lib/post-json";
+import type { EmbeddingsConfig } from "./config";
 import { assertEmbeddable, EmbeddingServiceError, normalize, type Embedder } from "./types";
 
-export interface OpenAICompatibleOptions {
-  /** e.g. https://api.openai.com/v1 or http://127.0.0.1:11434/v1 (the `/embeddings` path is appended). */
-  baseUrl: string;
-  model: string;
-  apiKey?: string;
-  /** Size of the model's vectors; an answer of another size is refused. */
-  dimensions: number;
-  timeoutMs?: number;
-  /** Texts per request. */
-  batchSize?: number;
-  fetch?: typeof fetch;
-}
+/** Texts a request: OpenAI takes up to 2048; 128 keeps each answer a few MiB at most. */
+export const EMBEDDINGS_BATCH_SIZE = 128;
 
 const ResponseSchema = z.object({
-  data: z.array(z.object({ index: z.number().int().min(0), embedding: z.array(z.number()) })),
+  data: z.array(
+    z.object({
+      index: z.number().int().min(0),
+      // Floats, as asked (no `encoding_format` is sent: "float" is its default, and a server that
+      // does not know the field may refuse it); base64 of little-endian float32s, what
+      // `encoding_format: "base64"` answers, is read too, for a gateway that asks for it.
+      embedding: z.union([z.array(z.number()), z.string()]),
+    }),
+  ),
 });
 
-/** Any OpenAI-compatible `/v1/embeddings` endpoint (OpenAI, Ollama, vLLM, llama.cpp server…). */
+/**
+ * Any OpenAI-compatible `/v1/embeddings` endpoint (OpenAI, Ollama, vLLM, llama.cpp server…). Its
+ * settings come whole from `readEmbeddingsConfig` (config.ts), defaults applied there.
+ */
 export class OpenAICompatibleEmbedder implements Embedder {
   readonly id: string;
   readonly dim: number;
-  private readonly options: Required<Omit<OpenAICompatibleOptions, "apiKey">> & Pick<OpenAICompatibleOptions, "apiKey">;
+  private readonly fetch: typeof fetch;
 
-  constructor(options: OpenAICompatibleOptions) {
-    this.options = { timeoutMs: 30_000, batchSize: 128, fetch: globalThis.fetch, ...options };
-    this.id = `openai-compatible:${options.model}`;
-    this.dim = options.dimensions;
+  constructor(
+    private readonly config: EmbeddingsConfig,
+    options: { fetch?: typeof fetch } = {},
+  ) {
+    this.fetch = options.fetch ?? globalThis.fetch;
+    this.id = `openai-compatible:${config.model}`;
+    this.dim = config.dimensions;
   }
 
   async embed(texts: readonly string[]): Promise<Float32Array[]> {
     assertEmbeddable(texts);
     const out: Float32Array[] = [];
-    for (let start = 0; start < texts.length; start += this.options.batchSize) {
-      out.push(...(await this.request(texts.slice(start, start + this.options.batchSize))));
+    for (let start = 0; start < texts.length; start += EMBEDDINGS_BATCH_SIZE) {
+      out.push(...(await this.request(texts.slice(start, start + EMBEDDINGS_BATCH_SIZE))));
     }
     return out;
   }
 
   private async request(input: readonly string[]): Promise<Float32Array[]> {
-    const { baseUrl, model, apiKey, timeoutMs } = this.options;
+    const { baseUrl, model, apiKey, timeoutMs } = this.config;
     const url = `${baseUrl.replace(/\/+$/, "")}/embeddings`;
     let response: PostedAnswer;
     try {
-      response = await postJson(this.options.fetch, url, {
+      response = await postJson(this.fetch, url, {
         apiKey,
         body: { model, input },
         signal: AbortSignal.timeout(timeoutMs),
@@ -86,13 +91,26 @@ export class OpenAICompatibleEmbedder implements Embedder {
         "bad_response",
       );
     }
-    const wrong = rows.find((row) => row.embedding.length !== this.dim);
-    if (wrong) {
+    const vectors = rows.map((row) => toFloats(row.embedding));
+    const wrong = vectors.find((vector) => vector === null || vector.length !== this.dim);
+    if (wrong !== undefined) {
       throw new EmbeddingServiceError(
-        `The embeddings endpoint ${url} returned ${wrong.embedding.length}-dimensional vectors; EMBEDDINGS_DIMENSIONS says ${this.dim}.`,
+        wrong === null
+          ? `The embeddings endpoint ${url} returned a base64 embedding that is not float32s.`
+          : `The embeddings endpoint ${url} returned ${wrong.length}-dimensional vectors; EMBEDDINGS_DIMENSIONS says ${this.dim}.`,
         "bad_response",
       );
     }
-    return rows.map((row) => normalize(Float32Array.from(row.embedding)));
+    return (vectors as Float32Array[]).map((vector) => normalize(vector));
   }
+}
+
+/** A row's embedding as floats; null for base64 that is not a whole number of float32s. */
+function toFloats(embedding: number[] | string): Float32Array | null {
+  if (typeof embedding !== "string") return Float32Array.from(embedding);
+  const bytes = Buffer.from(embedding, "base64");
+  if (bytes.length % 4 !== 0) return null;
+  const out = new Float32Array(bytes.length / 4);
+  for (let i = 0; i < out.length; i++) out[i] = bytes.readFloatLE(i * 4);
+  return out;
 }

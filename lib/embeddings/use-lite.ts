@@ -1,7 +1,6 @@
-import os from "node:os";
 import path from "node:path";
 import { Worker } from "node:worker_threads";
-import { configuredEmbeddingWorkers, USE_LITE_ID } from "./config";
+import { embeddingWorkerCount, queryWorkerEnabled, USE_LITE_ID } from "./config";
 import { assertEmbeddable, EmbeddingServiceError, normalize, type Embedder } from "./types";
 
 const DIM = 512;
@@ -58,8 +57,8 @@ export class UseLiteEmbedder implements Embedder {
 
   /** `workerFile`: the worker script (tests start one that crashes). */
   constructor(
-    private readonly workerCount = defaultWorkerCount(),
-    private readonly queryWorker = process.env.EMBEDDING_QUERY_WORKER !== "0",
+    private readonly workerCount = embeddingWorkerCount(),
+    private readonly queryWorker = queryWorkerEnabled(),
     private readonly workerFile = workerPath(),
   ) {
     this.bulkStarts = !queryWorker;
@@ -215,10 +214,6 @@ export class UseLiteEmbedder implements Embedder {
     }
     this.pump();
   }
-}
-
-function defaultWorkerCount(): number {
-  return configuredEmbeddingWorkers() ?? Math.max(1, Math.min(2, os.availableParallelism()));
 }
 
 function workerPath(): string {
