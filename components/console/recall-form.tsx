@@ -153,7 +153,7 @@ export function RecallForm({
           label="Search mode"
           value={form.search_mode}
           onChange={(v) => set("search_mode", v)}
-          options={SEARCH_MODES}
+          options={searchModes(storeList.find((s) => s.name === form.store)?.kind)}
         />
         <Field id={ids.selector} label="Selector">
           <select
@@ -267,6 +267,14 @@ const SEARCH_MODES: readonly (readonly [FormState["search_mode"], string])[] = [
   ["semantic", "Semantic only"],
   ["keyword", "Keyword (BM25) only"],
 ];
+
+/**
+ * The modes, "Auto" first (the default): no mode is sent, so a memory service keeps its own
+ * query routing; the embedded store runs hybrid.
+ */
+function searchModes(kind: StoreOption["kind"] | undefined): readonly (readonly [FormState["search_mode"], string])[] {
+  return [["auto", kind === "remote" ? "Auto (service default)" : "Auto (hybrid)"], ...SEARCH_MODES];
+}
 const TAGS_MATCH: readonly (readonly [FormState["tags_match"], string])[] = [
   ["any", "any of them"],
   ["all", "all of them"],

@@ -236,6 +236,7 @@ function loggedRequestOf(
     k: request.k,
     // The service resolves an unset mode to hybrid.
     search_mode: request.search_mode ?? "hybrid",
+    ...(request.search_mode == null ? { search_mode_auto: true as const } : {}),
     use_rerank: request.use_rerank,
     selector:
       !selector || (!selector.applied && selector.reason === "disabled")

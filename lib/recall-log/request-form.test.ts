@@ -82,3 +82,19 @@ describe("rerunBody and filtersText", () => {
     expect(splitList("a, b,a")).toEqual(["a", "b"]);
   });
 });
+
+describe("search mode: Auto unless the user picked one", () => {
+  it("the form starts on Auto and sends no mode; a picked mode is sent", () => {
+    expect(DEFAULT_FORM.search_mode).toBe("auto");
+    const auto = bodyFromForm({ ...DEFAULT_FORM, query: "q" });
+    expect(auto).not.toHaveProperty("search_mode");
+    expect(RecallBodySchema.parse(auto).search_mode).toBeUndefined();
+    expect(bodyFromForm({ ...DEFAULT_FORM, query: "q", search_mode: "keyword" }).search_mode).toBe("keyword");
+  });
+
+  it("a recall that left the mode to the store reopens on Auto", () => {
+    expect(formFromRequest({ ...base, search_mode: "hybrid", search_mode_auto: true }).form.search_mode).toBe("auto");
+    expect(formFromRequest({ ...base, search_mode: "hybrid" }).form.search_mode).toBe("hybrid");
+    expect(rerunBody({ ...base, search_mode: "hybrid", search_mode_auto: true }, { k: 20 })).not.toHaveProperty("search_mode");
+  });
+});

@@ -10,7 +10,8 @@ export interface FormState {
   store: string;
   query: string;
   k: number;
-  search_mode: LoggedRequest["search_mode"];
+  /** "auto": none sent, the store picks (the embedded store hybrid, a memory service its router). */
+  search_mode: LoggedRequest["search_mode"] | "auto";
   selector: LoggedRequest["selector"];
   use_rerank: boolean;
   /** Memory types, comma-separated as typed ("" for all). */
@@ -24,7 +25,7 @@ export const DEFAULT_FORM: FormState = {
   store: "embedded",
   query: "",
   k: 5,
-  search_mode: "hybrid",
+  search_mode: "auto",
   selector: "off",
   use_rerank: false,
   types: "",
@@ -70,7 +71,7 @@ export function formFromRequest(request: LoggedRequest): FormFromRequest {
       store: request.store,
       query: request.query,
       k: request.k,
-      search_mode: request.search_mode,
+      search_mode: request.search_mode_auto ? "auto" : request.search_mode,
       selector: request.selector,
       use_rerank: request.use_rerank === true,
       types: join([...new Set(types)]),
@@ -107,7 +108,7 @@ export function bodyFromForm(form: FormState): RecallBodyInput {
     store: form.store,
     query: form.query,
     k: form.k,
-    search_mode: form.search_mode,
+    ...(form.search_mode === "auto" ? {} : { search_mode: form.search_mode }),
     selector: form.selector,
     use_rerank: form.use_rerank,
     ...(Object.keys(filters).length > 0 ? { filters } : {}),

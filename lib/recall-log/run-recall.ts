@@ -55,7 +55,8 @@ export async function runRecall(
     store: body.store,
     query: body.query,
     k: body.k,
-    search_mode: body.search_mode,
+    search_mode: body.search_mode ?? "hybrid",
+    ...(body.search_mode === undefined ? { search_mode_auto: true as const } : {}),
     use_rerank: body.use_rerank,
     selector: body.selector,
     ...(body.filters ? { filters: body.filters } : {}),
@@ -64,7 +65,8 @@ export async function runRecall(
   const storeRequest = {
     query: body.query,
     k: body.k,
-    searchMode: body.search_mode,
+    searchMode: body.search_mode ?? "hybrid",
+    searchModeChosen: body.search_mode !== undefined,
     useRerank: body.use_rerank,
     filters: body.filters && { types: body.filters.types, tags: body.filters.tags, tagsMatch: body.filters.tags_match },
   };

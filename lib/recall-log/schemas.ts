@@ -33,7 +33,9 @@ export const RecallBodySchema = withInputRules(
       .max(8000, "query is longer than 8000 characters")
       .refine((q) => q.trim().length > 0, "query is empty"),
     k: RecallSettingsShape.k,
-    search_mode: RecallSettingsShape.search_mode,
+    // Unset leaves the mode to the store: the embedded store runs hybrid, a memory service picks
+    // (hybrid, or its query router's lane), so the console does not override its routing.
+    search_mode: SearchModeSchema.optional(),
     use_rerank: RecallSettingsShape.use_rerank,
     selector: RecallSettingsShape.selector,
     filters: RecallFiltersInputSchema.optional(),

@@ -28,6 +28,8 @@ export interface LoggedRequest {
   query: string;
   k: number;
   search_mode: SearchMode;
+  /** The caller left the mode to the store; `search_mode` is the default it ran (hybrid). */
+  search_mode_auto?: true;
   use_rerank: boolean;
   selector: "off" | "gap" | "llm";
   filters?: Record<string, unknown>;

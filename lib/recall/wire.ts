@@ -5,7 +5,7 @@
  * (docs/ARCHITECTURE.md "Wire translation"). Pure: no I/O.
  */
 import { z } from "zod";
-import { backgroundMeanFromProminence, type Basis, type ConfidenceResult } from "./confidence";
+import { backgroundMeanFromProminence, computeConfidence, type Basis, type ConfidenceResult } from "./confidence";
 import { zodIssuesText } from "./errors";
 import type { SearchMode } from "./merge";
 import { RecallResponseSchema, type RecallConfidence, type RecallResponse } from "./schemas";
@@ -20,7 +20,8 @@ export type LoggedConfidence = ConfidenceResult & {
   background_derived?: boolean;
   /**
    * Who worked the block out when it is not a service's statement: `"scores"` — computed here by
-   * the fallback rules from the returned scores alone (an OpenTelemetry span that stated none).
+   * the fallback rules from the returned scores alone (an OpenTelemetry span that stated none, a
+   * service's older answer without a block).
    */
   computed_from?: "scores";
 };
@@ -46,11 +47,34 @@ export interface LoggedResult {
 export const UNSPECIFIED_DEGRADED_REASON = "unspecified";
 
 /**
+ * The service's older documented answer read as the newer one: its results name the memory
+ * `id`, not `memory_id` (it also carries a `total` and no confidence block, which the loose
+ * schema keeps and `confidenceOfAnswer` makes up for). Anything else is returned as it is.
+ */
+export function newerAnswerShape(json: unknown): unknown {
+  const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+  const older = (r: unknown): r is Record<string, unknown> & { id: string } =>
+    isRecord(r) && (r.memory_id === undefined || r.memory_id === null) && typeof r.id === "string";
+  if (!isRecord(json) || !Array.isArray(json.results) || !json.results.some(older)) return json;
+  return {
+    ...json,
+    results: json.results.map((r: unknown) => {
+      if (!older(r)) return r;
+      const { id, ...rest } = r;
+      return { memory_id: id, ...rest };
+    }),
+  };
+}
+
+/**
  * `RecallResponse` with the `selector` key left undecoded: the selector block is newer than the
  * API description, so a malformed one must not sink the rest of the answer. Decode it with
- * `decodeSelectorBlock`.
+ * `decodeSelectorBlock`. The older answer shape is read too (`newerAnswerShape`).
  */
-export const LenientRecallResponseSchema = RecallResponseSchema.extend({ selector: z.unknown().optional() });
+export const LenientRecallResponseSchema = z.preprocess(
+  newerAnswerShape,
+  RecallResponseSchema.extend({ selector: z.unknown().optional() }),
+);
 
 /**
  * The one rule for a selector block: a valid one is kept as sent (tolerantly — missing keys stay
@@ -107,6 +131,25 @@ export function confidenceFromWire(
     threshold_values: { ...DEFAULT_THRESHOLDS },
     trace: [],
   };
+}
+
+/**
+ * The fallback rules over the returned scores alone, marked as computed here: what a recall
+ * whose answer states no block is judged by (docs/ARCHITECTURE.md "Wire translation"). The one
+ * home for it: OpenTelemetry spans without a block, the service's older answer.
+ */
+export function confidenceFromScores(scores: readonly number[]): LoggedConfidence {
+  const result = computeConfidence({ hybridScores: scores.filter((s) => Number.isFinite(s)) });
+  return { ...result, threshold_values: { ...DEFAULT_THRESHOLDS }, computed_from: "scores" };
+}
+
+/** An answer's block as stated (`confidenceFromWire`), or computed from its result scores when it states none. */
+export function confidenceOfAnswer(
+  response: Pick<RecallResponse, "confidence" | "results">,
+  context: { degraded?: boolean; searchMode?: SearchMode | null } = {},
+): LoggedConfidence {
+  if (response.confidence) return confidenceFromWire(response.confidence, context);
+  return confidenceFromScores(response.results.flatMap((r) => (typeof r.score === "number" ? [r.score] : [])));
 }
 
 const RATIONALE_PREFIXES: readonly (readonly [string, Basis])[] = [

@@ -13,6 +13,11 @@ export interface StoreRecallRequest {
   query: string;
   k: number;
   searchMode: SearchMode;
+  /**
+   * False when the caller left the mode to the store: `searchMode` is then the default it runs
+   * (hybrid) and is logged under, and a remote service is sent none, so it picks (its router).
+   */
+  searchModeChosen?: boolean;
   useRerank?: boolean;
   filters?: { types?: string[]; tags?: string[]; tagsMatch?: "any" | "all" };
 }

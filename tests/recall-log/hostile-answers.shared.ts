@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { callRoute } from "../support/call-route";
 import { scratchDatabase, type DATABASE_KINDS, type ScratchDatabase } from "../support/databases";
 import { startFakeMemoryService, type FakeMemoryService } from "../support/fake-memory-service";
-import { FAKE_API_KEY, FAKE_CONTEXT_ID, S1_CONFIDENCE } from "../support/fake-memory-service-fixtures";
+import { FAKE_API_KEY, FAKE_CONTEXT_ID, olderRecallResponse, S1_CONFIDENCE } from "../support/fake-memory-service-fixtures";
 
 /**
  * Issue #31 items 1 and 5 through the real route handlers: a memory service whose answer holds a
@@ -116,6 +116,23 @@ export async function hostileAnswerTests(kind: (typeof DATABASE_KINDS)[number]):
       expect(answer.status).toBe(502);
       expect(String(answer.json.message)).toMatch(/results\.0\.summary/);
       await expectAlive();
+    });
+
+    it("issue #28: without a picked mode none is sent and the recall reopens on Auto; the older answer is logged with its computed block", async () => {
+      fake.reset();
+      fake.setNext({ path: "/api/v1/memory/recall", json: olderRecallResponse() });
+      const answer = await callRoute(recallRoute.POST, { body: { store: "hostile", query: "deploy" } });
+      expect(answer.status).toBe(200);
+      expect(fake.requests.at(-1)!.body).not.toHaveProperty("search_mode");
+      expect(answer.json.request).toMatchObject({ search_mode: "hybrid", search_mode_auto: true });
+      expect(answer.json.confidence).toMatchObject({ computed_from: "scores" });
+      const logged = await callRoute(recallByIdRoute.GET, { params: { id: answer.json.id } });
+      expect(logged.json).toEqual(answer.json);
+
+      const picked = await callRoute(recallRoute.POST, { body: { store: "hostile", query: "deploy", search_mode: "semantic" } });
+      expect(picked.status).toBe(200);
+      expect(fake.requests.at(-1)!.body).toMatchObject({ search_mode: "semantic" });
+      expect(picked.json.request.search_mode_auto).toBeUndefined();
     });
   });
 }

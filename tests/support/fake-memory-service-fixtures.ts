@@ -1,6 +1,8 @@
 /**
  * What the fake memory service (fake-memory-service.ts) answers by default: the §3.4 REST
  * examples of docs/memory-service-api.md (a full, an empty, a degraded and a selector answer),
+ * and the real variants a client meets (the service's older documented answer; extra fields and
+ * reordered keys),
  * the service's error envelope, the key and context it accepts, and the small fixed corpus of its
  * list and stats routes. Tests import these to script answers and to state what they expect.
  *
@@ -150,6 +152,58 @@ export function selectorRecallResponse(): Record<string, unknown> {
       dropped: 2,
       dropped_memory_ids: results.slice(1).map((r) => r.memory_id),
     },
+  };
+}
+
+/**
+ * The service's older documented answer (its API reference before the confidence block): results
+ * name the memory `id`, the page carries a `total`, and there is no `confidence`, `related_tags`
+ * or `memory_id`.
+ */
+export function olderRecallResponse(): Record<string, unknown> {
+  return {
+    results: [
+      {
+        id: "3f1c2a9e-8b7d-4c6e-a5f4-1e2d3c4b5a69",
+        summary: "JWT expiry caused 401 errors after the Friday deploy",
+        context_summary: "Postmortem of the Friday deploy",
+        score: 0.95,
+        created_at: "2026-06-01T09:12:00Z",
+      },
+      {
+        id: "5b2e7c1d-4a3f-4e8b-9d6c-2f1e0d9c8b7a",
+        summary: "Refresh access tokens 60 seconds before they expire",
+        context_summary: "Fix for the 401 storm",
+        score: 0.41,
+        created_at: "2026-06-02T10:00:00Z",
+      },
+      {
+        id: "9c8d7e6f-5a4b-4c3d-8e2f-1a0b9c8d7e6f",
+        summary: "Auth service runbook: rotating signing keys",
+        context_summary: null,
+        score: 0.38,
+        created_at: "2026-05-20T08:00:00Z",
+      },
+    ],
+    total: 3,
+  };
+}
+
+/**
+ * The full answer as a newer service might write it: keys in another order at every level, and
+ * fields this description does not list (at the top, in a result, in the confidence block).
+ */
+export function variantRecallResponse(): Record<string, unknown> {
+  const full = fullRecallResponse();
+  const reorder = (o: Record<string, unknown>) => Object.fromEntries(Object.entries(o).reverse());
+  return {
+    request_id: "req_01J9ZK3V7B6Q",
+    confidence: reorder({ ...S1_CONFIDENCE, calibration: "v2", pool_mean: 0.59 }),
+    related_tags: full.related_tags,
+    results: (full.results as Record<string, unknown>[]).map((r, i) =>
+      reorder({ ...r, rank: i + 1, highlights: [{ field: "summary", start: 0, end: 3 }], access_count: 12 }),
+    ),
+    latency_ms: 41.2,
   };
 }
 

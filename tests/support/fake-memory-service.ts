@@ -167,8 +167,10 @@ function validateRecall(body: unknown): ValidationIssue[] {
       type: "string_pattern_mismatch",
     });
   }
-  if (b.use_rerank !== undefined && typeof b.use_rerank !== "boolean") {
-    issues.push({ loc: ["body", "use_rerank"], msg: "Input should be a valid boolean", type: "bool_type" });
+  for (const flag of ["use_rerank", "include_explore_hints", "include_superseded"] as const) {
+    if (b[flag] !== undefined && typeof b[flag] !== "boolean") {
+      issues.push({ loc: ["body", flag], msg: "Input should be a valid boolean", type: "bool_type" });
+    }
   }
   if (b.filters !== undefined && b.filters !== null && (typeof b.filters !== "object" || Array.isArray(b.filters))) {
     issues.push({ loc: ["body", "filters"], msg: "Input should be a valid dictionary", type: "dict_type" });

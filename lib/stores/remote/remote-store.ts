@@ -12,11 +12,13 @@
  *   "The confidence block");
  * - `thresholds` the default profile (the reference constants are hard-coded in the service);
  * - `trace` empty (the service does not report which rules fired).
+ * The service's older answer (results by `id`, a `total`, no block) is read too: the block is
+ * computed from the result scores by the fallback rules and marked `computed_from: "scores"`.
  */
 import type { SearchMode } from "@/lib/recall/merge";
 import type { MemoryResponse, RecallResponse } from "@/lib/recall/schemas";
 import type { IngestedSelectorBlock } from "@/lib/recall/selector-block";
-import { confidenceFromWire, decodeSelectorBlock, degradedFromWire, type LoggedConfidence } from "@/lib/recall/wire";
+import { confidenceOfAnswer, decodeSelectorBlock, degradedFromWire, type LoggedConfidence } from "@/lib/recall/wire";
 import {
   StoreError,
   type MemoryStore,
@@ -130,7 +132,8 @@ export function toRemoteParams(request: StoreRecallRequest, storeName = "remote"
   return {
     query: request.query,
     k: request.k,
-    search_mode: request.searchMode,
+    // Only a mode the user picked: unset lets the service route the query (spec §2.2).
+    ...(request.searchModeChosen === false ? {} : { search_mode: request.searchMode }),
     use_rerank: request.useRerank ?? false,
     filters,
   };
@@ -142,21 +145,14 @@ export function toRemoteParams(request: StoreRecallRequest, storeName = "remote"
  *
  * @param context.searchMode the mode the recall asked for, when known (helps infer the basis
  *   when the rationale is missing or unrecognised).
- * @throws StoreError 502 when the response has no confidence block or a result has no score.
+ * @throws StoreError 502 when a result has no score. An answer without a confidence block (the
+ *   service's older shape) is judged by the fallback rules over its scores, marked `computed_from`.
  */
 export function toRemoteOutcome(
   response: RecallResponse,
   context: { searchMode?: SearchMode | null; remoteMs?: number; warnings?: string[]; storeName?: string } = {},
 ): RemoteStoreRecallOutcome {
   const storeName = context.storeName ?? "remote";
-  if (!response.confidence) {
-    throw new StoreError(
-      502,
-      "remote_bad_response",
-      `The remote store "${storeName}" answered without a confidence block; this dashboard needs a service version that reports recall confidence.`,
-      { store: storeName },
-    );
-  }
   const results = response.results.map((item, index) => toResultItem(item, index, storeName));
   const degraded = degradedFromWire(response);
   const decoded = decodeSelectorBlock(response.selector);
@@ -164,7 +160,8 @@ export function toRemoteOutcome(
 
   return {
     results,
-    confidence: confidenceFromWire(response.confidence, { degraded: degraded !== undefined, searchMode: context.searchMode }),
+    // The service's older answer states no block: computed here from its scores, marked computed_from.
+    confidence: confidenceOfAnswer(response, { degraded: degraded !== undefined, searchMode: context.searchMode }),
     candidates: null,
     timings: context.remoteMs === undefined ? {} : { remote_ms: context.remoteMs },
     ...(degraded ? { degraded } : {}),

@@ -16,7 +16,9 @@ import {
   degradedRecallResponse,
   emptyRecallResponse,
   fullRecallResponse,
+  olderRecallResponse,
   selectorRecallResponse,
+  variantRecallResponse,
 } from "../../support/fake-memory-service-fixtures";
 import { configFor, rejection, SECRET_QUERY } from "./helpers";
 
@@ -229,14 +231,37 @@ describe("RemoteStore against the fake memory service", () => {
     expect(outcome.warnings[0]).toMatch(/selector block was malformed/);
   });
 
-  it("refuses a response without a confidence block or a result without a score (502)", async () => {
-    const { confidence: _c, ...noConfidence } = fullRecallResponse();
-    fake.setNext({ json: noConfidence });
-    const missing = await rejection(store.recall(REQUEST));
-    expect(missing).toBeInstanceOf(StoreError);
-    expect(missing).toMatchObject({ status: 502, code: "remote_bad_response" });
-    expect((missing as StoreError).message).toMatch(/without a confidence block/);
+  it("reads the service's older documented answer (id, total, no confidence): level computed from the scores, marked", async () => {
+    fake.setNext({ json: olderRecallResponse() });
+    const outcome = await store.recall(REQUEST);
+    expect(outcome.results.map((r) => r.memory_id)).toEqual((olderRecallResponse().results as { id: string }[]).map((r) => r.id));
+    expect(outcome.results[0]).toMatchObject({ summary: "JWT expiry caused 401 errors after the Friday deploy", score: 0.95 });
+    expect(outcome.confidence).toMatchObject({ computed_from: "scores", result_count: 3, basis: "zscore" });
+    expect(["high", "moderate", "low", "none"]).toContain(outcome.confidence.level);
+    expect(outcome.warnings).toEqual([]);
+  });
 
+  it("reads an answer with extra fields and keys in another order as the plain one", async () => {
+    fake.setNext({ json: variantRecallResponse() });
+    const variant = await store.recall(REQUEST);
+    fake.setNext({ json: fullRecallResponse() });
+    const plain = await store.recall(REQUEST);
+    expect(variant.confidence).toEqual(plain.confidence);
+    expect(variant.results.map((r) => [r.memory_id, r.summary, r.score])).toEqual(
+      plain.results.map((r) => [r.memory_id, r.summary, r.score]),
+    );
+    expect(variant.results[0]).toMatchObject({ rank: 1, access_count: 12 });
+  });
+
+  it("sends search_mode only when the user picked one, so the service keeps its own routing", async () => {
+    await store.recall({ query: "q", k: 5, searchMode: "hybrid", searchModeChosen: false });
+    await store.recall({ query: "q", k: 5, searchMode: "keyword", searchModeChosen: true });
+    const [auto, picked] = fake.requests.map((r) => r.body as Record<string, unknown>);
+    expect(auto).not.toHaveProperty("search_mode");
+    expect(picked).toMatchObject({ search_mode: "keyword" });
+  });
+
+  it("refuses a result without a score (502)", async () => {
     const full = fullRecallResponse();
     const results = (full.results as Record<string, unknown>[]).map(({ score: _s, ...r }) => r);
     fake.setNext({ json: { ...full, results } });
