@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { withInputRules } from "@/lib/validation/input-rules";
 import { ApiKeyScopeSchema } from "./scopes";
 
 /** Wire schemas of sign-in and API keys, shared by the route handlers and the forms. */
@@ -6,10 +7,13 @@ export const SignInBodySchema = z.strictObject({
   password: z.string().min(1, "Enter the password.").max(1000),
 });
 
-export const CreateApiKeyBodySchema = z.strictObject({
-  name: z.string().trim().min(1, "Give the key a name (who or what uses it).").max(80),
-  scope: ApiKeyScopeSchema,
-});
+/** The shared input rule (docs/ARCHITECTURE.md "Bad input"): a NUL or lone surrogate is a 422, not a 500. */
+export const CreateApiKeyBodySchema = withInputRules(
+  z.strictObject({
+    name: z.string().trim().min(1, "Give the key a name (who or what uses it).").max(80),
+    scope: ApiKeyScopeSchema,
+  }),
+);
 export type CreateApiKeyBody = z.infer<typeof CreateApiKeyBodySchema>;
 
 export const ApiKeyViewSchema = z.object({
