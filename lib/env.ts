@@ -161,6 +161,17 @@ export const ENV_SETTINGS: readonly EnvSetting[] = [
     scope: "app",
   },
   {
+    names: ["TRUSTED_PROXY_HOPS"],
+    default: "`0`",
+    meaning:
+      "How many reverse proxies in front of the app append the address they saw to `X-Forwarded-For`. `0`: that header is ignored (any client can write it) and the sign-in limiter counts by the connection's address; `1` behind one nginx/Caddy: the header's last entry is the client.",
+    scope: "app",
+    checks: {
+      TRUSTED_PROXY_HOPS: (value) =>
+        wholeNumberIn(value, 0, 10) !== undefined ? undefined : `must be a whole number in 0…10, got "${value}"`,
+    },
+  },
+  {
     names: ["NEXT_DIST_DIR"],
     default: "`.next`",
     meaning: "Where `next build` writes, so a second build can live beside `.next`.",

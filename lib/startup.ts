@@ -1,3 +1,4 @@
+import { hookHttpServers } from "./api/node-server";
 import { authConfig } from "./auth/config";
 import { decideStartup, listeningAddresses } from "./auth/exposure";
 import { DatabaseSetupError } from "./db/config";
@@ -21,6 +22,8 @@ export async function startApp(): Promise<void> {
   try {
     checkEnv(process.env);
     checkSignIn();
+    // Client addresses, TRACE, Node's 431/400 and the headers on Next's own answers (docs/ARCHITECTURE.md "Security").
+    hookHttpServers();
     // Before the open: a stop signal during it still closes the database once it is open.
     closeDatabaseOnShutdown();
     const remotes = getRemoteStores();
