@@ -1,6 +1,7 @@
 import { NextResponse, type NextRequest } from "next/server";
 import { isAssetPath, SIGN_IN_PATH } from "@/lib/auth/access";
 import { authConfig } from "@/lib/auth/config";
+import { runningPrisma } from "@/lib/auth/running-database";
 import { hasSession } from "@/lib/auth/session";
 import { guardRequest, SECURITY_HEADERS, type Refusal } from "@/lib/security/guard";
 import { guardInputOf, serverAllowedHosts } from "@/lib/security/hosts";
@@ -9,6 +10,9 @@ import { guardInputOf, serverAllowedHosts } from "@/lib/security/hosts";
  * Next 16's request proxy (formerly middleware; Node.js, before every page, docs/ARCHITECTURE.md
  * "Security"): refuses unknown Host names (DNS rebinding), cross-site writes and non-JSON bodies,
  * sends pages to sign-in when sign-in is on, and puts the security headers on every answer.
+ * A page needs a live session, as the API does: the cookie's session must still be recorded in
+ * the database (signed out, it is not), read through the database the server opened at start
+ * (lib/auth/running-database.ts; the proxy runs in the server's process, Node.js only in Next 16).
  *
  * API routes are not matched: with a proxy in front, Next buffers every request body (up to
  * proxyClientMaxBodySize) before the handler runs, which would defeat the handlers' own size
@@ -20,7 +24,13 @@ export async function proxy(request: NextRequest): Promise<NextResponse> {
 
   const { pathname, search } = request.nextUrl;
   const auth = authConfig();
-  if (auth.enabled && !isAssetPath(pathname) && pathname !== SIGN_IN_PATH && !(await hasSession(request, auth))) {
+  if (
+    auth.enabled &&
+    !isAssetPath(pathname) &&
+    pathname !== SIGN_IN_PATH &&
+    // A database that fails the check signs no one in: the page goes to sign-in, never a 500.
+    !(await hasSession(request, auth, await runningPrisma()).catch(() => false))
+  ) {
     const target = new URL(SIGN_IN_PATH, request.url);
     if (pathname !== "/" || search) target.searchParams.set("next", pathname + search);
     return secure(NextResponse.redirect(target, 303));

@@ -40,3 +40,12 @@ export function takeProcessSingleton<T>(key: string): T | undefined {
   delete slots[name];
   return value;
 }
+
+/**
+ * The value under `key` if one was made, without making it: for code that may use a singleton
+ * but must not open it (the request proxy reads the database the server opened at start).
+ */
+export function peekProcessSingleton<T>(key: string): T | undefined {
+  const name = `recallInspector:${key}`;
+  return name in slots ? (slots[name] as T) : undefined;
+}

@@ -8,6 +8,7 @@ import { Notice } from "@/components/ui/notice";
 import { EmptyState, ErrorState, LoadingState } from "@/components/ui/states";
 import { DataTable } from "@/components/ui/table";
 import { VisuallyHidden } from "@/components/ui/visually-hidden";
+import { SessionsPanel } from "./sessions-panel";
 import styles from "./settings.module.css";
 import { CreateApiKeyBodySchema } from "@/lib/auth/schemas";
 import { API_KEY_SCOPES, SCOPE_DESCRIPTIONS, type ApiKeyScope } from "@/lib/auth/scopes";
@@ -31,10 +32,13 @@ export function ApiKeysPanel() {
         ) : session.isError ? (
           <ErrorState title="Could not read the sign-in state." error={session.error} onRetry={() => void session.refetch()} />
         ) : session.data.auth_enabled ? (
-          <p>
-            Sign-in is <strong>on</strong>: pages need the team password, and API clients an API key sent as{" "}
-            <code>Authorization: Bearer &lt;key&gt;</code>.
-          </p>
+          <>
+            <p>
+              Sign-in is <strong>on</strong>: pages need the team password, and API clients an API key sent as{" "}
+              <code>Authorization: Bearer &lt;key&gt;</code>.
+            </p>
+            {session.data.signed_in ? <SessionsPanel /> : null}
+          </>
         ) : (
           <Notice tone="warning">
             <p>

@@ -31,7 +31,7 @@ export async function authorizeApi(request: NextRequest, options: { keyHeader?: 
     if (!access.ok) throw new ApiError(access.status, access.code, access.message, { scope: key.scope });
     return { kind: "key", id: key.id, scope: key.scope };
   }
-  if (await hasSession(request, config)) return { kind: "session" };
+  if (await hasSession(request, config, await getPrisma())) return { kind: "session" };
   throw new ApiError(SIGN_IN_REQUIRED.status, SIGN_IN_REQUIRED.code, SIGN_IN_REQUIRED.message);
 }
 

@@ -50,3 +50,17 @@ export function useRevokeApiKey() {
     onSuccess: () => void client.invalidateQueries({ queryKey: authKeys.apiKeys }),
   });
 }
+
+/** How many browsers are signed in (GET /api/auth/sessions; signed-in people only). */
+export function useLiveSessions(enabled = true) {
+  return useQuery({
+    queryKey: [...authKeys.session, "live"] as const,
+    queryFn: () => fetchJson<{ live: number }>("/api/auth/sessions"),
+    enabled,
+  });
+}
+
+/** "Sign out everywhere": ends every session, this browser's too. */
+export function postSignOutEverywhere(): Promise<{ ended: number }> {
+  return fetchJson("/api/auth/sessions", { method: "DELETE" });
+}
