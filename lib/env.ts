@@ -124,12 +124,17 @@ export const ENV_SETTINGS: readonly EnvSetting[] = [
     scope: "app",
   },
   {
-    names: ["RERANK_BASE_URL", "RERANK_MODEL", "RERANK_API_KEY", "RERANK_TIMEOUT_MS", "RERANK_BATCH_SIZE"],
-    default: "unset (timeout `10000`, batch `32`)",
+    names: ["RERANK_BASE_URL", "RERANK_MODEL", "RERANK_PROTOCOL", "RERANK_API_KEY", "RERANK_TIMEOUT_MS", "RERANK_BATCH_SIZE"],
+    default: "unset (protocol `cohere`, timeout `10000`, batch `32`)",
     meaning:
-      "A reranker for the embedded store: any endpoint speaking the common `/rerank` protocol (Cohere, Jina, vLLM, text-embeddings-inference), posted to `{RERANK_BASE_URL}/rerank` with `{model, query, documents, top_n}`, at most `RERANK_BATCH_SIZE` documents a request (text-embeddings-inference's default limit is 32), the batches sent together. Without it `use_rerank: true` is refused on the embedded store. The key never reaches the browser, a log line or the history.",
+      "A reranker for the embedded store. `RERANK_PROTOCOL=cohere` (Cohere, Jina, vLLM, the memory service's `/v1/rerank`) posts `{model, query, documents, top_n}` and needs `RERANK_MODEL`; `tei` (text-embeddings-inference) posts `{query, texts, truncate}` and needs no model. Posted to `RERANK_BASE_URL` as is when its path ends in `/rerank`, else to `{RERANK_BASE_URL}/rerank` (e.g. `https://api.cohere.com/v2`, `https://api.jina.ai/v1`, `http://tei:8080`). At most `RERANK_BATCH_SIZE` documents a request (text-embeddings-inference's default limit is 32), the batches sent together. Without it `use_rerank: true` is refused on the embedded store. The key never reaches the browser, a log line or the history.",
     scope: "app",
-    checks: { RERANK_BASE_URL: httpUrl, RERANK_TIMEOUT_MS: positiveInt(600_000), RERANK_BATCH_SIZE: positiveInt(1000) },
+    checks: {
+      RERANK_BASE_URL: httpUrl,
+      RERANK_PROTOCOL: oneOf("cohere", "tei"),
+      RERANK_TIMEOUT_MS: positiveInt(600_000),
+      RERANK_BATCH_SIZE: positiveInt(1000),
+    },
   },
   {
     names: ["AUTH_PASSWORD"],

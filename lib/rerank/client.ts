@@ -1,17 +1,19 @@
 /**
- * The reranker client: POSTs to `{base}/rerank` in the common protocol, Cohere-style
- * `{model, query, documents, top_n}` → `{results: [{index, relevance_score}]}`; the bare array
- * `[{index, score}]` that text-embeddings-inference answers is read as well. Documents go in
- * batches of at most `batchSize` (text-embeddings-inference refuses more than 32 a request unless
- * started with `--max-client-batch-size`), sent together and merged: a cross-encoder scores each
- * (query, document) pair on its own, so the batches' scores are comparable. Every failure is a
+ * The reranker client, in the configured protocol (config.ts): Cohere-style `{model, query,
+ * documents, top_n}` → `{results: [{index, relevance_score}]}` (extra keys such as `id`, `meta`,
+ * `usage`, a result's `document` are ignored), or text-embeddings-inference's `{query, texts,
+ * truncate}` → `[{index, score}]`. Either answer shape is read whatever the protocol, so an
+ * endpoint that answers the other way still works. Documents go in batches of at most
+ * `batchSize` (text-embeddings-inference refuses more than 32 a request unless started with
+ * `--max-client-batch-size`), sent together and merged: a cross-encoder scores each (query,
+ * document) pair on its own, so the batches' scores are comparable. Every failure is a
  * `RerankError` with a reason from one list, so the store can degrade visibly (the unreranked
  * pool stands, a notice says why). The key goes only into the Authorization header: never into
  * a message, a log line or the history.
  */
 import { z } from "zod";
 import { AnswerTooLargeError, postJson, type PostedAnswer } from "@/lib/post-json";
-import { rerankUrl, type RerankConfig } from "./config";
+import type { RerankConfig } from "./config";
 
 export type RerankFailure = "timeout" | "unreachable" | "http_error" | "bad_response";
 
@@ -41,7 +43,7 @@ const BareAnswer = z.array(z.object({ index: Index, score: Score }));
 const QUOTE_CHARS = 200;
 
 /**
- * The relevance of each document, best first as the endpoint ordered them. Throws RerankError on
+ * The relevance of each document scored, best first (ties by index). Throws RerankError on
  * a timeout, an unreachable endpoint, a non-2xx status, or an answer that is not one of the two
  * shapes (or names an index outside `documents`, or one twice).
  */
@@ -55,7 +57,9 @@ export async function rerank(
   const timeout = AbortSignal.timeout(config.timeoutMs);
   const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
   const call = { config, query: request.query, signal, timeout, outer: options.signal, doFetch: options.fetch ?? fetch };
-  if (documents.length <= config.batchSize) return rerankBatch(call, documents, Math.min(request.topN, documents.length));
+  if (documents.length <= config.batchSize) {
+    return bestFirst(await rerankBatch(call, documents, Math.min(request.topN, documents.length)));
+  }
   const offsets: number[] = [];
   for (let start = 0; start < documents.length; start += config.batchSize) offsets.push(start);
   // Every score of every batch is needed to merge them, so each batch asks for all of its documents.
@@ -65,10 +69,12 @@ export async function rerank(
       return (await rerankBatch(call, batch, batch.length)).map((s) => ({ index: s.index + start, score: s.score }));
     }),
   );
-  return batches
-    .flat()
-    .sort((a, b) => b.score - a.score || a.index - b.index)
-    .slice(0, Math.max(0, request.topN));
+  return bestFirst(batches.flat()).slice(0, Math.max(0, request.topN));
+}
+
+/** Best first, ties by index: an endpoint's own order is not relied on (Cohere's answers may come in another). */
+function bestFirst(scores: RerankScore[]): RerankScore[] {
+  return scores.sort((a, b) => b.score - a.score || a.index - b.index);
 }
 
 interface BatchCall {
@@ -87,14 +93,10 @@ async function rerankBatch(
   documents: readonly string[],
   topN: number,
 ): Promise<RerankScore[]> {
-  const url = rerankUrl(config.baseUrl);
+  const { url } = config;
   let answer: PostedAnswer;
   try {
-    answer = await postJson(doFetch, url, {
-      apiKey: config.apiKey,
-      body: { model: config.model, query, documents, top_n: topN },
-      signal,
-    });
+    answer = await postJson(doFetch, url, { apiKey: config.apiKey, body: requestBody(config, query, documents, topN), signal });
   } catch (error) {
     if (error instanceof AnswerTooLargeError) throw new RerankError("bad_response", `The reranker at ${url} ${error.message}.`);
     if (timeout.aborted) throw new RerankError("timeout", `The reranker did not answer within ${config.timeoutMs} ms.`);
@@ -105,7 +107,7 @@ async function rerankBatch(
   if (!answer.ok) {
     throw new RerankError(
       "http_error",
-      `The reranker answered HTTP ${answer.status}: ${quote(text, config.apiKey)}`,
+      `The reranker answered HTTP ${answer.status}: ${quote(text, config.apiKey)}${protocolHint(config, answer.status, text)}`,
       answer.status,
     );
   }
@@ -137,6 +139,31 @@ async function rerankBatch(
     seen.add(s.index);
   }
   return scores;
+}
+
+/** The request in the configured protocol; `top_n` is at most the documents sent (the reference's rule). */
+function requestBody(config: RerankConfig, query: string, documents: readonly string[], topN: number) {
+  if (config.protocol === "tei") {
+    // TEI answers every text (it has no top_n); `truncate` cuts a text past the model's window
+    // instead of failing the whole request with a 413.
+    return { query, texts: documents, truncate: true };
+  }
+  return { model: config.model, query, documents, top_n: Math.min(topN, documents.length) };
+}
+
+/**
+ * A 422 that names the other protocol's field is the protocol set the wrong way round: said in
+ * the message, which is what the user reads in the recall's notice.
+ */
+function protocolHint(config: RerankConfig, status: number, text: string): string {
+  if (status !== 422 && status !== 400) return "";
+  if (config.protocol === "cohere" && /\btexts\b/.test(text)) {
+    return " (this looks like text-embeddings-inference: set RERANK_PROTOCOL=tei)";
+  }
+  if (config.protocol === "tei" && /\bdocuments\b/.test(text)) {
+    return " (this endpoint wants Cohere-style documents: unset RERANK_PROTOCOL or set it to cohere)";
+  }
+  return "";
 }
 
 function describe(error: unknown): string {
