@@ -7,6 +7,7 @@
  */
 import { z } from "zod";
 import { issuesFromZod, ThresholdsError } from "@/lib/recall/errors";
+import { withInputRules } from "@/lib/validation/input-rules";
 import {
   CUSTOM_PROFILE_NAME,
   DEFAULT_PROFILE_NAME,
@@ -65,13 +66,18 @@ export const ProfileNameSchema = z
   .string()
   .regex(PROFILE_NAME_PATTERN, "must be 1–64 letters, digits, '.', '_' or '-', starting with a letter or digit");
 
-/** `POST /api/profiles` and the profile form: thresholds are merged over the reference values. */
-export const ProfileInputSchema = z.strictObject({
-  name: ProfileNameSchema,
-  thresholds: ThresholdsOverrideSchema.omit({ name: true }).default({}),
-  pool_size: PoolSizeSchema.optional(),
-  description: z.string().max(2_000).nullable().optional(),
-});
+/**
+ * `POST /api/profiles` and the profile form: thresholds are merged over the reference values; the
+ * description passes the one input rule (docs/ARCHITECTURE.md "Bad input").
+ */
+export const ProfileInputSchema = withInputRules(
+  z.strictObject({
+    name: ProfileNameSchema,
+    thresholds: ThresholdsOverrideSchema.omit({ name: true }).default({}),
+    pool_size: PoolSizeSchema.optional(),
+    description: z.string().max(2_000).nullable().optional(),
+  }),
+);
 export type ProfileInput = z.input<typeof ProfileInputSchema>;
 
 /**

@@ -9,6 +9,7 @@
  * confirmed), and the check that every labeled id belongs to the recall.
  */
 import { z } from "zod";
+import { withInputRules } from "@/lib/validation/input-rules";
 
 export const PRESENT_LABELS = ["yes", "no", "unsure"] as const;
 export type PresentLabel = (typeof PRESENT_LABELS)[number];
@@ -39,29 +40,32 @@ export const MAX_LABELED_IDS = 2_000;
 /**
  * The body of `PUT /api/recalls/{id}/labels`. Every field is optional and only what is sent
  * changes: `present: null` clears the present label, `results: {id: null}` clears one memory's
- * label and leaves the others, `labeler: null` (or "") forgets the name.
+ * label and leaves the others, `labeler: null` (or "") forgets the name. Every text (the labeler,
+ * each memory id) passes the one input rule (docs/ARCHITECTURE.md "Bad input").
  */
-export const LabelsPatchSchema = z
-  .strictObject({
-    present: z.enum(PRESENT_LABELS, "present is one of yes, no, unsure (or null to clear it)").nullable().optional(),
-    results: z
-      .record(z.string(), z.boolean("a result label is true (relevant), false (not relevant) or null (clear it)").nullable())
-      // Keys checked here rather than by the record's key schema, whose message would be "Invalid key in record".
-      .refine((r) => Object.keys(r).every((id) => id.length > 0), "a memory id is empty")
-      .refine((r) => Object.keys(r).every((id) => id.length <= 200), "a memory id is longer than 200 characters")
-      .refine((r) => Object.keys(r).length <= MAX_LABELED_IDS, `at most ${MAX_LABELED_IDS} memory ids per save`)
-      .optional(),
-    labeler: z
-      .string()
-      .trim()
-      .max(LABELER_MAX_CHARS, `labeler is longer than ${LABELER_MAX_CHARS} characters`)
-      .transform((name) => (name === "" ? null : name))
-      .nullable()
-      .optional(),
-  })
-  .refine((p) => p.present !== undefined || p.results !== undefined || p.labeler !== undefined, {
-    message: "send at least one of present, results, labeler",
-  });
+export const LabelsPatchSchema = withInputRules(
+  z
+    .strictObject({
+      present: z.enum(PRESENT_LABELS, "present is one of yes, no, unsure (or null to clear it)").nullable().optional(),
+      results: z
+        .record(z.string(), z.boolean("a result label is true (relevant), false (not relevant) or null (clear it)").nullable())
+        // Keys checked here rather than by the record's key schema, whose message would be "Invalid key in record".
+        .refine((r) => Object.keys(r).every((id) => id.length > 0), "a memory id is empty")
+        .refine((r) => Object.keys(r).every((id) => id.length <= 200), "a memory id is longer than 200 characters")
+        .refine((r) => Object.keys(r).length <= MAX_LABELED_IDS, `at most ${MAX_LABELED_IDS} memory ids per save`)
+        .optional(),
+      labeler: z
+        .string()
+        .trim()
+        .max(LABELER_MAX_CHARS, `labeler is longer than ${LABELER_MAX_CHARS} characters`)
+        .transform((name) => (name === "" ? null : name))
+        .nullable()
+        .optional(),
+    })
+    .refine((p) => p.present !== undefined || p.results !== undefined || p.labeler !== undefined, {
+      message: "send at least one of present, results, labeler",
+    }),
+);
 
 export type LabelsPatch = z.output<typeof LabelsPatchSchema>;
 

@@ -21,6 +21,11 @@ const recallsRoute = await import("@/app/api/recalls/route");
 const insightsRoute = await import("@/app/api/insights/route");
 const exportRoute = await import("@/app/api/recalls/export/route");
 const retentionRoute = await import("@/app/api/recalls/retention/route");
+const labelsRoute = await import("@/app/api/recalls/[id]/labels/route");
+const profilesRoute = await import("@/app/api/profiles/route");
+const fitRoute = await import("@/app/api/profiles/fit/route");
+const whatIfRoute = await import("@/app/api/what-if/route");
+const storeProfileRoute = await import("@/app/api/stores/[name]/profile/route");
 const { getDatabase } = await import("@/lib/db");
 const { getEmbedder } = await import("@/lib/embeddings");
 
@@ -324,5 +329,59 @@ describe("methods and exports", () => {
     });
     expect(ok.status).toBe(200);
     expect((await ok.text()).trim().split("\n").length).toBe((await counts()).recalls);
+  });
+});
+
+describe("issue #31.2: every text field through the one string rule", () => {
+  let recallId = "";
+  beforeAll(async () => {
+    const { status, json } = await callRoute(recallRoute.POST, { body: { query: "kafka lag", search_mode: "keyword" } });
+    expect(status).toBe(200);
+    recallId = json.id;
+  });
+
+  const profileCount = async () => (await getDatabase()).prisma.thresholdProfile.count();
+  const assignments = async () => (await getDatabase()).prisma.storeProfile.count();
+
+  it.each([
+    ["a NUL", NUL],
+    ["an unpaired high surrogate", LONE_HIGH],
+    ["an unpaired low surrogate", LONE_LOW],
+  ])(
+    "%s answers 422 in the envelope on labels, profiles, what-if and a store's profile, and stores nothing",
+    async (_what, bad) => {
+      const before = { ...(await counts()), profiles: await profileCount(), assignments: await assignments() };
+      const calls = [
+        callRoute(labelsRoute.PUT, { method: "PUT", params: { id: recallId }, body: { labeler: bad } }),
+        callRoute(labelsRoute.PUT, { method: "PUT", params: { id: recallId }, body: { results: { [bad]: true } } }),
+        callRoute(profilesRoute.POST, { body: { name: "nul-test", description: bad } }),
+        callRoute(whatIfRoute.POST, { body: { profile: bad } }),
+        callRoute(whatIfRoute.POST, { body: { profile: "default", filters: { store: bad } } }),
+        callRoute(storeProfileRoute.PUT, { method: "PUT", params: { name: "embedded" }, body: { profile: bad } }),
+        callRoute(fitRoute.POST, { body: { recall_filters: {}, name: "fit-nul", description: bad } }),
+      ];
+      for (const { status, json } of await Promise.all(calls)) {
+        expect(status).toBe(422);
+        expectEnvelope(json);
+      }
+      expect({ ...(await counts()), profiles: await profileCount(), assignments: await assignments() }).toEqual(before);
+      const { json } = await callRoute(recallsRoute.GET, { url: "/api/recalls?label=labeled" });
+      expect(json.items.map((r: { id: string }) => r.id)).not.toContain(recallId);
+    },
+  );
+
+  it("a fit's recall_filters are History's filters: an unknown key, a NUL in one, or 40 levels deep answer 422 and save nothing", async () => {
+    const before = await profileCount();
+    for (const recall_filters of [{ zzz: NUL }, { zzz: deep(40) }, { zzz: "x" }, { store: NUL }, { level: "loud" }]) {
+      const { status, json } = await callRoute(fitRoute.POST, { body: { recall_filters, name: "fit-bad" } });
+      expect(status).toBe(422);
+      expectEnvelope(json);
+    }
+    const unknown = await callRoute(fitRoute.POST, { body: { recall_filters: { zzz: "x", level: "high" } } });
+    expect(unknown.json.message).toMatch(/zzz/);
+    expect(await profileCount()).toBe(before);
+    // Good filters still reach the fit (here: too few labels, a 422 of its own).
+    const good = await callRoute(fitRoute.POST, { body: { recall_filters: { store: "embedded", level: "high" } } });
+    expect(good.json.error).toBe("not_enough_labels");
   });
 });

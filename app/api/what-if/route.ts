@@ -7,20 +7,24 @@ import { getProfile } from "@/lib/profiles";
 import { whatIf } from "@/lib/profiles/what-if";
 import { HistoryFiltersSchema } from "@/lib/recall-log/history";
 import { ThresholdsOverrideSchema } from "@/lib/recall/thresholds";
+import { withInputRules } from "@/lib/validation/input-rules";
 
 export const dynamic = "force-dynamic";
 
-const Body = z
-  .strictObject({
-    profile: z.string().min(1).max(64).optional(),
-    thresholds: ThresholdsOverrideSchema.omit({ name: true }).optional(),
-    pool_size: PoolSizeSchema.optional(),
-    filters: z.record(z.string(), z.unknown()).default({}),
-  })
-  .refine((b) => b.profile !== undefined || b.thresholds !== undefined, {
-    message: "give a profile, thresholds, or both (thresholds edit the profile's constants)",
-    path: ["profile"],
-  });
+// The one input rule over every text, the filters' unknown keys included (docs/ARCHITECTURE.md "Bad input").
+const Body = withInputRules(
+  z
+    .strictObject({
+      profile: z.string().min(1).max(64).optional(),
+      thresholds: ThresholdsOverrideSchema.omit({ name: true }).optional(),
+      pool_size: PoolSizeSchema.optional(),
+      filters: z.record(z.string(), z.unknown()).default({}),
+    })
+    .refine((b) => b.profile !== undefined || b.thresholds !== undefined, {
+      message: "give a profile, thresholds, or both (thresholds edit the profile's constants)",
+      path: ["profile"],
+    }),
+);
 
 /**
  * Levels of logged recalls recomputed under a profile — saved, edited live (`thresholds` over

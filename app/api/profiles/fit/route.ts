@@ -6,22 +6,46 @@ import { profileFromInput, ProfileNameSchema } from "@/lib/calibration/profile";
 import { getPrisma } from "@/lib/db";
 import { saveProfile } from "@/lib/profiles";
 import { examplesFromRecalls, examplesFromRun } from "@/lib/profiles/labeled";
-import { HistoryFiltersSchema } from "@/lib/recall-log/history";
+import { HISTORY_FILTER_KEYS, HistoryFiltersSchema } from "@/lib/recall-log/history";
+import { replaceBadText, withInputRules } from "@/lib/validation/input-rules";
 
 export const dynamic = "force-dynamic";
 
-const FitBody = z.union([
-  z.strictObject({
-    run_id: z.uuid("run_id is an evaluation run's id"),
-    name: ProfileNameSchema.optional(),
-    description: z.string().max(2000).optional(),
-  }),
-  z.strictObject({
-    recall_filters: z.record(z.string(), z.unknown()),
-    name: ProfileNameSchema.optional(),
-    description: z.string().max(2000).optional(),
-  }),
-]);
+/**
+ * History's filters as the fit takes them: only History's keys (a typo is not saved as if it
+ * filtered), each value as History's own schema reads it, so what is saved in the profile's
+ * source is a filter History can open.
+ */
+const RecallFiltersInput = z.record(z.string(), z.unknown()).superRefine((filters, ctx) => {
+  const known: readonly string[] = HISTORY_FILTER_KEYS;
+  const unknown = Object.keys(filters).filter((key) => !known.includes(key));
+  if (unknown.length > 0) {
+    const named = unknown.slice(0, 5).map((key) => JSON.stringify(replaceBadText(key).slice(0, 40)));
+    ctx.addIssue({
+      code: "custom",
+      message: `takes History's filters (${known.join(", ")}), not ${named.join(", ")}${unknown.length > 5 ? ", …" : ""}`,
+    });
+    return;
+  }
+  const parsed = HistoryFiltersSchema.safeParse(filters);
+  if (!parsed.success) for (const issue of parsed.error.issues) ctx.addIssue({ ...issue, code: "custom", input: undefined });
+});
+
+// The one input rule over every text and the filters' depth (docs/ARCHITECTURE.md "Bad input").
+const FitBody = withInputRules(
+  z.union([
+    z.strictObject({
+      run_id: z.uuid("run_id is an evaluation run's id"),
+      name: ProfileNameSchema.optional(),
+      description: z.string().max(2000).optional(),
+    }),
+    z.strictObject({
+      recall_filters: RecallFiltersInput,
+      name: ProfileNameSchema.optional(),
+      description: z.string().max(2000).optional(),
+    }),
+  ]),
+);
 
 /**
  * Fits a profile from labels (an evaluation run, or labeled recalls matching History filters):

@@ -4,11 +4,12 @@ import { getPrisma } from "@/lib/db";
 import { assignStoreProfile } from "@/lib/profiles";
 import { listStores } from "@/lib/stores/registry";
 import { ApiError } from "@/lib/api/errors";
+import { withInputRules } from "@/lib/validation/input-rules";
 
 export const dynamic = "force-dynamic";
 
 const Params = z.object({ name: z.string().min(1).max(100) });
-const Body = z.strictObject({ profile: z.string().min(1).max(64) });
+const Body = withInputRules(z.strictObject({ profile: z.string().min(1).max(64) }));
 
 /** Which threshold profile a store's levels are judged with: `{profile}` → `{store, profile}`. */
 export const PUT = apiRoute({ params: Params, body: Body }, async ({ params, body }) => {
