@@ -119,10 +119,19 @@ test("the page shows the rates of the ingested recalls, in the browser's zone, a
   await expect(recalls.value).toHaveText("5");
   const applied = await stat(page, "stat-applied-rate");
   await expect(applied.value).toHaveText("80%");
-  await expect(applied.detail).toHaveText("4 of 5 recalls that did not fail");
+  await expect(applied.detail).toHaveText("4 of 5 recalls that did not fail; evaluation runs left out");
   const drop = await stat(page, "stat-drop-rate");
   await expect(drop.value).toHaveText("70.6%");
-  await expect(drop.detail).toHaveText("24 of 34 results dropped");
+  await expect(drop.detail).toHaveText("24 of 34 results dropped; evaluation runs left out");
+  // The filter bar says what the default leaves out, in words; "All sources" is one choice away.
+  await expect(page.getByTestId("insights-source-note")).toHaveText(
+    "Evaluation runs are left out: their recalls are test traffic. Choose “All sources” to count them.",
+  );
+  await page.getByTestId("insights-source").selectOption("all");
+  await expect(page).toHaveURL(/[?&]source=all(&|$)/);
+  await expect(page.getByTestId("insights-source-note")).toHaveText("Every source is counted, evaluation runs included.");
+  await expect(recalls.value).toHaveText("5");
+  await expect(drop.detail).toHaveText("24 of 34 results dropped; every source, evaluation runs included");
   const lost = await stat(page, "stat-lost-any");
   await expect(lost.value).toHaveText("75%");
   const weak = await stat(page, "stat-weak-hit");

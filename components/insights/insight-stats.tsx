@@ -3,7 +3,9 @@
 import Link from "next/link";
 import { countOf, formatCount, formatPercent } from "@/lib/format";
 import { drill, type DrillScope } from "@/lib/insights/links";
+import { sourcesWords } from "@/lib/insights/format";
 import type { InsightsResponse, InsightStats } from "@/lib/insights/schema";
+import type { RecallSource } from "@/lib/recall-log/sources";
 import { panelNoteClassName } from "@/components/ui/panel";
 import styles from "./insights.module.css";
 
@@ -66,57 +68,67 @@ function ofTotal(count: number, total: number, noun: string, what: string): stri
   return `${formatCount(count)} of ${countOf(total, noun)} ${what}`;
 }
 
-export function HeadlineStats({ totals, scope }: { totals: InsightStats; scope: DrillScope }) {
+export function HeadlineStats({
+  totals,
+  scope,
+  sources,
+}: {
+  totals: InsightStats;
+  scope: DrillScope;
+  /** The sources counted (the answer's `filters.sources`; null: every one): said under every figure. */
+  sources: readonly RecallSource[] | null;
+}) {
   const leveled = totals.high + totals.moderate + totals.low + totals.none;
+  const from = sourcesWords(sources);
   const ranOn = "the selector ran on";
   const stats: StatSpec[] = [
     {
       testId: "stat-recalls",
       label: "Recalls",
       value: formatCount(totals.recalls),
-      detail: totals.failed > 0 ? `${formatCount(totals.failed)} failed (volume only)` : "none failed",
+      detail: `${totals.failed > 0 ? `${formatCount(totals.failed)} failed (volume only)` : "none failed"}; ${from}`,
       href: drill.all(scope),
     },
     {
       testId: "stat-applied-rate",
       label: "Selector ran",
       value: formatPercent(totals.applied_rate),
-      detail: ofTotal(totals.applied, totals.ok, "recall", "that did not fail"),
+      detail: `${ofTotal(totals.applied, totals.ok, "recall", "that did not fail")}; ${from}`,
       href: drill.applied(scope),
     },
     {
       testId: "stat-drop-rate",
       label: "Drop rate",
       value: formatPercent(totals.drop_rate),
-      detail: ofTotal(totals.dropped, totals.kept + totals.dropped, "result", "dropped"),
+      detail: `${ofTotal(totals.dropped, totals.kept + totals.dropped, "result", "dropped")}; ${from}`,
       href: drill.lostAny(scope),
     },
     {
       testId: "stat-failure-rate",
       label: "Selector failures",
       value: formatPercent(totals.failure_rate),
-      detail: ofTotal(totals.selector_failed, totals.tried, "recall", "it ran or tried on"),
+      detail: `${ofTotal(totals.selector_failed, totals.tried, "recall", "it ran or tried on")}; ${from}`,
       href: drill.selectorFailed(scope),
     },
     {
       testId: "stat-lost-any",
       label: "Lost ≥ 1 result",
       value: formatPercent(totals.lost_any_rate),
-      detail: ofTotal(totals.lost_any, totals.applied, "recall", ranOn),
+      detail: `${ofTotal(totals.lost_any, totals.applied, "recall", ranOn)}; ${from}`,
       href: drill.lostAny(scope),
     },
     {
       testId: "stat-top-dropped",
       label: "Level on a dropped memory",
       value: formatPercent(totals.top_dropped_rate),
-      detail: ofTotal(totals.top_dropped, totals.applied, "recall", ranOn),
+      detail: `${ofTotal(totals.top_dropped, totals.applied, "recall", ranOn)}; ${from}`,
       href: drill.topDropped(scope),
     },
     {
       testId: "stat-weak-hit",
       label: "Weak-hit rate",
       value: formatPercent(totals.weak_hit_rate),
-      detail: ofTotal(totals.none + totals.low, leveled, "recall", "with a level (none + low)"),
+      detail: `${ofTotal(totals.none + totals.low, leveled, "recall", "with a level (none + low)")}; ${from}`,
       href: drill.weakHits(scope),
     },
   ];

@@ -3,11 +3,13 @@
 import { Button } from "@/components/ui/button";
 import { FilterActions, FilterBar, FilterGroup, FilterSelect, TIME_RANGE_CLASSES } from "@/components/filters/filter-controls";
 import { TimeRangePicker } from "@/components/filters/time-range-picker";
-import type { InsightBucket } from "@/lib/insights/schema";
+import type { InsightBucket, InsightSourceChoice } from "@/lib/insights/schema";
 import type { Level } from "@/lib/recall/confidence";
 import { levelWord } from "@/lib/recall-log/format";
 import { HISTORY_LEVELS } from "@/lib/recall-log/history";
+import { RECALL_SOURCE_LABELS, RECALL_SOURCES } from "@/lib/recall-log/sources";
 import { allowedBuckets, spanOf, type InsightsUrlState } from "./insights-url";
+import styles from "./insights.module.css";
 
 /** A new range keeps the chosen bucket while it fits (at most 2,000 of them), else takes the range's default. */
 function keepBucket(next: InsightsUrlState): InsightsUrlState {
@@ -19,6 +21,21 @@ function levelOptions(any: string, chosen: readonly Level[] | undefined): [strin
   const options: [string, string][] = [["", any], ...HISTORY_LEVELS.map((l): [string, string] => [l, levelWord(l)])];
   if (chosen && chosen.length > 1) options.push([chosen.join(","), chosen.map(levelWord).join(" or ")]);
   return options;
+}
+
+/** The Source picker: unset leaves evaluation runs (test traffic) out of every figure. */
+const SOURCE_OPTIONS: [string, string][] = [
+  ["", "All but evaluation runs"],
+  ["all", "All sources"],
+  ...RECALL_SOURCES.map((s): [string, string] => [s, RECALL_SOURCE_LABELS[s]]),
+];
+
+/** What the figures count, said in the bar (not in a tooltip). */
+export function sourceNote(source: InsightSourceChoice | undefined): string {
+  if (source === undefined)
+    return "Evaluation runs are left out: their recalls are test traffic. Choose “All sources” to count them.";
+  if (source === "all") return "Every source is counted, evaluation runs included.";
+  return `Only recalls from: ${RECALL_SOURCE_LABELS[source]}.`;
 }
 
 const BUCKET_WORDS: Record<InsightBucket, string> = { hour: "Hours", day: "Days", week: "Weeks" };
@@ -82,6 +99,13 @@ export function InsightsFilterBar({
         options={[["", "All stores"], ...stores.map((s): [string, string] => [s, s])]}
       />
       <FilterSelect
+        label="Source"
+        value={state.source ?? ""}
+        onChange={(v) => onChange({ ...state, source: (v || undefined) as InsightSourceChoice | undefined })}
+        options={SOURCE_OPTIONS}
+        testId="insights-source"
+      />
+      <FilterSelect
         label="Selector model"
         value={state.selector_model ?? ""}
         onChange={(v) => onChange({ ...state, selector_model: v || undefined })}
@@ -119,6 +143,9 @@ export function InsightsFilterBar({
           Refresh
         </Button>
       </FilterActions>
+      <p className={styles.sourceNote} data-testid="insights-source-note">
+        {sourceNote(state.source)}
+      </p>
     </FilterBar>
   );
 }

@@ -24,6 +24,8 @@ describe("Insights URL state", () => {
     const states: InsightsUrlState[] = [
       { range: "24h", bucket: "hour", store: "prod", selector_model: "score-gap", tz: "UTC" },
       { range: "7d" },
+      { range: "7d", source: "all" },
+      { range: "30d", source: "proxy" },
       {
         range: null,
         from: new Date("2025-01-09T05:00:00.000Z"),
@@ -47,6 +49,7 @@ describe("Insights URL state", () => {
     expect(read("from=yesterday&to=2025-01-01T00:00:00Z").invalid).toMatch(/^from: /);
     expect(read("bucket=minute").invalid).toMatch(/^bucket: /);
     expect(read("tz=%2B02:00").invalid).toMatch(/^tz: /);
+    expect(read("source=tests").invalid).toMatch(/^source: expected console, ingest, proxy, otel, eval, all/);
     expect(read("from=2024-01-01T00:00:00Z&to=2025-01-01T00:00:00Z&bucket=hour").invalid).toMatch(/more than 2,000/);
     expect(read("range=1y")).toMatchObject({ range: "30d" });
   });

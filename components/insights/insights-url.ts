@@ -1,7 +1,8 @@
 /**
  * The Insights page's state as it lives in the URL: a range preset (`range=24h|7d|30d`, the
  * default 30d when nothing is set) or a custom `from`/`to`, the `bucket`, History's filters
- * `store`, `selector_model`, `level`, `profile_level`, `profile`, and `tz` when someone chose a
+ * `store`, `selector_model`, `level`, `profile_level`, `profile`, the `source` (unset: every source
+ * but evaluation runs; `all`; or one source), and `tz` when someone chose a
  * zone other than the browser's; what the page shows, not what it asks: `judge` (the profile
  * whose levels the level chart draws) and `bands` (the store and scale of the percentile bands).
  * Pure; unit-tested in insights-url.test.ts.
@@ -13,7 +14,9 @@ import {
   BUCKET_MS,
   estimateBuckets,
   INSIGHT_BUCKETS,
+  INSIGHT_SOURCE_CHOICES,
   isTimeZoneName,
+  type InsightSourceChoice,
   MAX_INSIGHT_BUCKETS,
   type InsightBucket,
 } from "@/lib/insights/schema";
@@ -33,6 +36,8 @@ export interface InsightsUrlState {
   level?: Level[] | undefined;
   profile_level?: Level[] | undefined;
   profile?: string | undefined;
+  /** Unset: every source but evaluation runs; "all"; or one source. */
+  source?: InsightSourceChoice | undefined;
   /** The level chart's judge: a profile's name; unset for the reference rules. */
   judge?: string | undefined;
   /** The percentile bands' series (`store` + "\u0000" + `unit`); unset: the one with most recalls. */
@@ -110,6 +115,12 @@ export function readInsightsUrl(params: ParamSource): ReadInsightsUrl {
     return value;
   };
   const profile = short("profile");
+  const rawSource = text("source");
+  let source: InsightSourceChoice | undefined;
+  if (rawSource !== undefined) {
+    if ((INSIGHT_SOURCE_CHOICES as readonly string[]).includes(rawSource)) source = rawSource as InsightSourceChoice;
+    else problems.push(`source: expected ${INSIGHT_SOURCE_CHOICES.join(", ")}`);
+  }
   const judge = short("judge");
   const bands = short("bands");
 
@@ -123,6 +134,7 @@ export function readInsightsUrl(params: ParamSource): ReadInsightsUrl {
     ...(level ? { level } : {}),
     ...(profileLevel ? { profile_level: profileLevel } : {}),
     ...(profile ? { profile } : {}),
+    ...(source ? { source } : {}),
     ...(judge ? { judge } : {}),
     ...(bands ? { bands } : {}),
     ...(tz ? { tz } : {}),
@@ -152,6 +164,7 @@ export function writeInsightsUrl(state: InsightsUrlState): string {
   if (state.level?.length) params.set("level", state.level.join(","));
   if (state.profile_level?.length) params.set("profile_level", state.profile_level.join(","));
   if (state.profile) params.set("profile", state.profile);
+  if (state.source) params.set("source", state.source);
   if (state.judge) params.set("judge", state.judge);
   if (state.bands) params.set("bands", state.bands);
   if (state.tz) params.set("tz", state.tz);
@@ -202,6 +215,7 @@ export function insightsApiParams(state: InsightsUrlState, now: number, tz: stri
   if (state.level?.length) params.set("level", state.level.join(","));
   if (state.profile_level?.length) params.set("profile_level", state.profile_level.join(","));
   if (state.profile) params.set("profile", state.profile);
+  if (state.source) params.set("source", state.source);
   return params;
 }
 

@@ -69,6 +69,7 @@ function scopeOf(data: InsightsResponse): DrillScope {
     level: data.filters.level,
     profile_level: data.filters.profile_level,
     profile: data.filters.profile,
+    sources: data.filters.sources,
   };
 }
 
@@ -260,7 +261,7 @@ export function InsightsView() {
             </section>
           ) : (
             <>
-              <HeadlineStats totals={data.totals} scope={scope} />
+              <HeadlineStats totals={data.totals} scope={scope} sources={data.filters.sources} />
               <LabelStats labels={data.labels} />
               <div className={styles.charts}>
                 <section className={panelClassName} aria-label="Selector over time">

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { bucketLabel, bucketTick, parseWallClock } from "./format";
+import { bucketLabel, bucketTick, parseWallClock, sourcesWords } from "./format";
 
 describe("insight formatting", () => {
   it("labels buckets from their wall-clock start, whatever zone formats them", () => {
@@ -13,5 +13,15 @@ describe("insight formatting", () => {
     expect(bucketLabel("2025-01-09T00:00", "day")).toBe("Thu, Jan 9, 2025");
     expect(bucketLabel("2025-01-06T00:00", "week")).toBe("Week of Mon, Jan 6, 2025");
     expect(bucketLabel("garbage", "day")).toBe("garbage");
+  });
+});
+
+describe("sourcesWords", () => {
+  it("says which sources a sample holds", () => {
+    expect(sourcesWords(["console", "ingest", "proxy", "otel"])).toBe("evaluation runs left out");
+    expect(sourcesWords(null)).toBe("every source, evaluation runs included");
+    expect(sourcesWords(["console", "ingest", "proxy", "otel", "eval"])).toBe("every source, evaluation runs included");
+    expect(sourcesWords(["eval"])).toBe("Evaluation runs only");
+    expect(sourcesWords(["console", "proxy"])).toBe("from Console, Proxy");
   });
 });

@@ -3,6 +3,7 @@
  * labels are read from the wall-clock `local_start` the API sends, so they never depend on the
  * zone of the machine that formats them.
  */
+import { RECALL_SOURCE_LABELS, RECALL_SOURCES, type RecallSource } from "@/lib/recall-log/sources";
 import type { InsightBucket } from "./schema";
 
 interface Wall {
@@ -57,4 +58,16 @@ export function bucketLabel(localStart: string, bucket: InsightBucket): string {
 /** The bucket unit as words: "hour", "day", "week (Monday to Sunday)". */
 export function bucketWords(bucket: InsightBucket): string {
   return bucket === "week" ? "week (Monday to Sunday)" : bucket;
+}
+
+/**
+ * Which recalls a figure's sample holds, by source, for the line under every rate: the answer's
+ * `filters.sources` (null: every source).
+ */
+export function sourcesWords(sources: readonly RecallSource[] | null): string {
+  if (sources === null || RECALL_SOURCES.every((s) => sources.includes(s))) return "every source, evaluation runs included";
+  const left = RECALL_SOURCES.filter((s) => !sources.includes(s));
+  if (left.length === 1 && left[0] === "eval") return "evaluation runs left out";
+  if (sources.length === 1) return `${RECALL_SOURCE_LABELS[sources[0]!]} only`;
+  return `from ${sources.map((s) => RECALL_SOURCE_LABELS[s]).join(", ")}`;
 }

@@ -70,3 +70,12 @@ describe("drill-downs keep the level filters", () => {
     expect(new URLSearchParams(drill.judge(scope, null).split("?")[1]).has("profile")).toBe(false);
   });
 });
+
+describe("drill-downs by source", () => {
+  const scope = { from: new Date("2025-01-09T05:00:00Z"), to: new Date("2025-01-12T05:00:00Z") };
+  it("pass one source on to History; a set of them cannot be", () => {
+    expect(drill.all({ ...scope, sources: ["proxy"] })).toContain("source=proxy");
+    expect(drill.all({ ...scope, sources: ["console", "ingest", "proxy", "otel"] })).not.toContain("source=");
+    expect(drill.all({ ...scope, sources: null })).not.toContain("source=");
+  });
+});

@@ -4,6 +4,7 @@
  * exactly what it counts, with the caveats said where a History filter is broader. Pure.
  */
 import { historyFilterParams, type HistoryFilters } from "@/lib/recall-log/history";
+import type { RecallSource } from "@/lib/recall-log/sources";
 
 export interface DrillScope {
   from: Date;
@@ -14,6 +15,11 @@ export interface DrillScope {
   level?: HistoryFilters["level"] | null;
   profile_level?: HistoryFilters["profile_level"] | null;
   profile?: string | null | undefined;
+  /**
+   * The answer's sources. History filters by one source: one is passed on; the default (every
+   * source but evaluation runs) cannot be, so its drill-downs list evaluation runs' recalls too.
+   */
+  sources?: readonly RecallSource[] | null | undefined;
 }
 
 /** `/recalls?…` for the scope plus any further History filters. */
@@ -26,6 +32,7 @@ export function historyHref(scope: DrillScope, extra: HistoryFilters = {}): stri
     ...(scope.level?.length ? { level: scope.level } : {}),
     ...(scope.profile_level?.length ? { profile_level: scope.profile_level } : {}),
     ...(scope.profile ? { profile: scope.profile } : {}),
+    ...(scope.sources?.length === 1 ? { source: scope.sources[0] } : {}),
     ...extra,
   };
   return `/recalls?${historyFilterParams(filters).toString()}`;

@@ -18,7 +18,16 @@ describe("InsightsQuerySchema", () => {
       tz: "UTC",
       store: undefined,
       selector_model: undefined,
+      // Evaluation runs are test traffic: left out unless asked for.
+      sources: ["console", "ingest", "proxy", "otel"],
     });
+  });
+
+  it("takes one source or all of them", () => {
+    expect(schema.parse({ source: "all" }).sources).toEqual(["console", "ingest", "proxy", "otel", "eval"]);
+    expect(schema.parse({ source: "eval" }).sources).toEqual(["eval"]);
+    expect(schema.parse({ source: "" }).sources).toEqual(["console", "ingest", "proxy", "otel"]);
+    expect(issues({ source: "tests" })[0]!.path).toBe("source");
   });
 
   it("parses every parameter, empty ones counting as unsent", () => {
@@ -39,6 +48,7 @@ describe("InsightsQuerySchema", () => {
       tz: "Asia/Kolkata",
       store: "beta",
       selector_model: "gpt-x",
+      sources: ["console", "ingest", "proxy", "otel"],
     });
     expect(schema.parse({ store: "", tz: "" })).toMatchObject({ tz: "UTC", store: undefined });
     // `to` alone: the 30 days before it.

@@ -6,6 +6,7 @@ import { z } from "zod";
 import type { Level } from "@/lib/recall/confidence";
 import type { SelectorReasonKind } from "@/lib/recall/selector-reasons";
 import { HistoryFiltersSchema } from "@/lib/recall-log/history";
+import { RECALL_SOURCES, type RecallSource } from "@/lib/recall-log/sources";
 import { isoDateTime, withInputRules } from "@/lib/validation/input-rules";
 
 export const INSIGHT_BUCKETS = ["hour", "day", "week"] as const;
@@ -39,6 +40,24 @@ export function isTimeZoneName(tz: string): boolean {
 
 const IsoDateTime = isoDateTime();
 
+/**
+ * The sources Insights counts when none is asked for: every one but evaluation runs, whose
+ * recalls are test traffic (a run of the demo set is 106 recalls) and would swamp the selector
+ * and level figures a PM reads.
+ */
+export const DEFAULT_INSIGHT_SOURCES: readonly RecallSource[] = RECALL_SOURCES.filter((s) => s !== "eval");
+
+/** `source=all`: every source, evaluation runs included. */
+export const ALL_SOURCES = "all";
+export const INSIGHT_SOURCE_CHOICES = [...RECALL_SOURCES, ALL_SOURCES] as const;
+export type InsightSourceChoice = (typeof INSIGHT_SOURCE_CHOICES)[number];
+
+/** The sources a `source` parameter counts (absent: the default, every source but eval). */
+export function insightSources(choice: InsightSourceChoice | undefined): RecallSource[] {
+  if (choice === undefined) return [...DEFAULT_INSIGHT_SOURCES];
+  return choice === ALL_SOURCES ? [...RECALL_SOURCES] : [choice];
+}
+
 const shape = {
   /** Inclusive start; default: `to` minus 30 days. */
   from: IsoDateTime.optional(),
@@ -55,6 +74,10 @@ const shape = {
   level: z.string().optional(),
   profile_level: z.string().optional(),
   profile: z.string().optional(),
+  /** One source, or "all"; absent: every source but evaluation runs (see DEFAULT_INSIGHT_SOURCES). */
+  source: z
+    .enum(INSIGHT_SOURCE_CHOICES, `source takes ${INSIGHT_SOURCE_CHOICES.join(", ")} (absent: every source but eval)`)
+    .optional(),
 };
 
 /** The filters Insights shares with History, by History's names and meaning. */
@@ -80,6 +103,8 @@ export interface InsightsQuery {
   profile_level?: Level[] | undefined;
   /** Recalls judged by this threshold profile, as History's `profile`. */
   profile?: string | undefined;
+  /** Where the recalls came from; undefined: every source (the query string's default leaves eval out). */
+  sources?: RecallSource[] | undefined;
 }
 
 /** The most buckets a range can need (each end may cut into one more). */
@@ -125,6 +150,7 @@ export function insightsQuerySchema(now: () => Date = () => new Date()) {
           ...(level ? { level: [...level] } : {}),
           ...(profile_level ? { profile_level: [...profile_level] } : {}),
           ...(profile ? { profile } : {}),
+          sources: insightSources(q.source),
         };
       }),
     ),
@@ -275,6 +301,8 @@ export interface InsightFilters {
   level: Level[] | null;
   profile_level: Level[] | null;
   profile: string | null;
+  /** The sources counted; null: every one. */
+  sources: RecallSource[] | null;
 }
 
 /**

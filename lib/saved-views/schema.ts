@@ -34,6 +34,7 @@ export const SAVED_VIEW_KEYS: Record<SavedViewPage, readonly string[]> = {
     "level",
     "profile_level",
     "profile",
+    "source",
     "judge",
     "bands",
     "tz",

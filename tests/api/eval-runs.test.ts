@@ -20,6 +20,8 @@ const runRoute = await import("@/app/api/eval-runs/[id]/route");
 const cancelRoute = await import("@/app/api/eval-runs/[id]/cancel/route");
 const exportRoute = await import("@/app/api/eval-runs/[id]/export/route");
 const recallRoute = await import("@/app/api/recalls/[id]/route");
+const insightsRoute = await import("@/app/api/insights/route");
+const consoleRecallRoute = await import("@/app/api/recall/route");
 const { getDatabase } = await import("@/lib/db");
 const { getEmbedder } = await import("@/lib/embeddings");
 const { getEmbeddedStore } = await import("@/lib/stores/index");
@@ -264,6 +266,35 @@ describe("evaluation runs", () => {
     expect(run.progress.done).toBeLessThan(400);
     expect(run.items.length).toBeLessThanOrEqual(run.progress.done + 1);
   }, 120_000);
+
+  it("leaves the run's recalls out of Insights' default figures: the totals are those from before the run", async () => {
+    // One console recall, so the default figures are not empty.
+    expect(
+      (await callRoute(consoleRecallRoute.POST, { body: { query: "who is on call this week", selector: "gap" } })).status,
+    ).toBe(200);
+    const window = `from=${new Date(Date.now() - 3_600_000).toISOString()}&to=${new Date(Date.now() + 3_600_000).toISOString()}`;
+    const insights = async (extra = "") => (await callRoute(insightsRoute.GET, { url: `/api/insights?${window}${extra}` })).json;
+    const before = await insights();
+    const evalBefore = await insights("&source=eval");
+    expect(before.totals.recalls).toBeGreaterThanOrEqual(1);
+
+    const id = await createSet("insights check", [
+      { query: "who is on call this week", relevant: [] },
+      { query: "kafka consumer lag alert", relevant: [] },
+      { query: "moons of Jupiter", relevant: [] },
+    ]);
+    const started = await callRoute(runsRoute.POST, { body: { dataset_id: id, selector: "gap", k: 10 } });
+    expect(started.status).toBe(202);
+    await evalQueueIdle();
+    expect((await callRoute(runRoute.GET, { params: { id: started.json.id } })).json.status).toBe("done");
+
+    const after = await insights();
+    expect(after.totals).toEqual(before.totals);
+    expect(after.filters.sources).toEqual(["console", "ingest", "proxy", "otel"]);
+    // Asked for, they are there.
+    expect((await insights("&source=eval")).totals.recalls).toBe(evalBefore.totals.recalls + 3);
+    expect((await insights("&source=all")).totals.recalls).toBe(before.totals.recalls + evalBefore.totals.recalls + 3);
+  });
 
   it("refuses the LLM selector when no LLM is configured (it would measure selector off), and stores no run", async () => {
     expect(process.env.SELECTOR_LLM_BASE_URL).toBeUndefined();

@@ -310,7 +310,14 @@ describe.each(DATABASE_KINDS)("insights on %s", (kind) => {
     expect(beta.by_store.map((s) => s.store)).toEqual(["beta"]);
     expect(beta.most_dropped.items.every((i) => i.store === "beta")).toBe(true);
     expect(beta.disagreements.top_dropped).toEqual({ total: 0, items: [] });
-    expect(beta.filters).toEqual({ store: "beta", selector_model: null, level: null, profile_level: null, profile: null });
+    expect(beta.filters).toEqual({
+      store: "beta",
+      selector_model: null,
+      level: null,
+      profile_level: null,
+      profile: null,
+      sources: null,
+    });
 
     const gpt = await getInsights(prisma, query({ selector_model: "gpt-x" }), { listSize: 30 });
     expect(counts(gpt.totals)).toMatchObject({
@@ -612,6 +619,7 @@ describe("GET /api/insights", () => {
       tz: "UTC",
       store: undefined,
       selector_model: undefined,
+      sources: ["console", "ingest", "proxy", "otel"],
     });
   });
 });

@@ -170,7 +170,14 @@ describe.each(DATABASE_KINDS)("insights by profile on %s", (kind) => {
     expect(await count({ profile: "default" })).toBe(0); // the reference judged P4 and P6: no profile name
 
     const useLite = await getInsights(prisma, query({ profile: "use-lite" }));
-    expect(useLite.filters).toEqual({ store: null, selector_model: null, level: null, profile_level: null, profile: "use-lite" });
+    expect(useLite.filters).toEqual({
+      store: null,
+      selector_model: null,
+      level: null,
+      profile_level: null,
+      profile: "use-lite",
+      sources: null,
+    });
     expect(mixOf(useLite.judges[0]!)).toEqual([2, 1, 1, 0]); // the reference level of P1, P2, P3, P5
     expect(useLite.judges.map((j) => j.profile)).toEqual([null, "use-lite"]);
     // Most-dropped memories are filtered through the memory rollup's own level columns.

@@ -1,4 +1,5 @@
 /** What every Insights answer shares: the filters it echoes and the one database error it names. */
+import { RECALL_SOURCES } from "@/lib/recall-log/sources";
 import type { InsightFilters, InsightsQuery } from "../schema";
 
 /** A time zone PostgreSQL does not know (its tz database may lag the browser's). */
@@ -25,5 +26,6 @@ export function filtersOf(q: InsightsQuery): InsightFilters {
     level: q.level ?? null,
     profile_level: q.profile_level ?? null,
     profile: q.profile ?? null,
+    sources: q.sources && q.sources.length < RECALL_SOURCES.length ? [...q.sources] : null,
   };
 }

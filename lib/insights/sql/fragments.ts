@@ -4,6 +4,7 @@
  */
 import { Prisma } from "@prisma/client";
 import { historyWhereSql } from "@/lib/recall-log/history-sql";
+import { RECALL_SOURCES } from "@/lib/recall-log/sources";
 import { COUNTER_KEYS } from "../rates";
 import type { Span } from "../range";
 import type { InsightsQuery } from "../schema";
@@ -27,8 +28,20 @@ export function filtersSql(q: InsightsQuery, alias: string): Prisma.Sql {
     profile_level: q.profile_level,
     profile: q.profile,
   };
-  if (Object.values(filters).every((v) => v === undefined)) return Prisma.empty;
-  return Prisma.sql` AND ${historyWhereSql(filters, alias)}`;
+  const source = sourcesSql(q, alias);
+  if (Object.values(filters).every((v) => v === undefined)) return source;
+  return Prisma.sql` AND ${historyWhereSql(filters, alias)}${source}`;
+}
+
+/**
+ * ` AND source = ANY(…)` unless every source is counted. History filters by one source; Insights
+ * by a set (by default every one but evaluation runs), so this condition is its own. Both rollups
+ * carry "source" (prisma/migrations/*_insights_source).
+ */
+function sourcesSql(q: InsightsQuery, alias: string): Prisma.Sql {
+  const sources = q.sources;
+  if (sources === undefined || RECALL_SOURCES.every((s) => sources.includes(s))) return Prisma.empty;
+  return Prisma.sql` AND ${col(alias, "source")} = ANY(${[...sources]}::text[])`;
 }
 
 export function spanSql(column: Prisma.Sql, span: Span | null): Prisma.Sql {
