@@ -183,6 +183,77 @@ describe("LLM selector: applied", () => {
   });
 });
 
+describe("LLM selector: answers as OpenAI-compatible servers send them", () => {
+  it("content as an array of parts: the text parts are the answer, thinking parts are not", async () => {
+    llm.setNext({
+      parts: [
+        { type: "thinking", thinking: 'Should I keep m5? {"keep": ["m5"]} no.' },
+        { type: "text", text: '{"keep": ' },
+        { type: "text", text: '["m1", "m3"]}' },
+      ],
+    });
+    const run = await selector().select({ query: QUERY, page: PAGE5 });
+    expect(run.block).toMatchObject({ applied: true });
+    expect(run.keptIds).toEqual(["m1", "m3"]);
+    expect(run.trace?.raw_answer).toBe('{"keep": ["m1", "m3"]}');
+  });
+
+  it("parts with no text part are an empty answer (refused); a refusal part is a refusal", async () => {
+    llm.setNext({ parts: [{ type: "thinking", thinking: "hmm" }] });
+    expectUnselected(await selector().select({ query: QUERY, page: PAGE5 }), "refused");
+    llm.setNext({ parts: [{ type: "refusal", refusal: "I can't help with that." }] });
+    const run = await selector().select({ query: QUERY, page: PAGE5 });
+    expectUnselected(run, "refused");
+    expect(run.detail).toContain("can't help");
+  });
+
+  it("fenced JSON after prose is applied", async () => {
+    llm.setNext({ content: 'Here you go:\n\n```json\n{\n  "keep": ["m2"]\n}\n```\n' });
+    expect((await selector().select({ query: QUERY, page: PAGE5 })).keptIds).toEqual(["m2"]);
+  });
+
+  it("reasoning_content beside the content is ignored: the content is the answer", async () => {
+    llm.setNext({ content: '{"keep": ["m1"]}', reasoningContent: 'First I thought {"keep": ["m4", "m5"]}.' });
+    const run = await selector().select({ query: QUERY, page: PAGE5 });
+    expect(run.keptIds).toEqual(["m1"]);
+    expect(run.trace?.raw_answer).toBe('{"keep": ["m1"]}');
+  });
+
+  it("reasoning only, no content: refused (never read as the answer), truncated at the token limit, the reasoning in the trace", async () => {
+    llm.setNext({ content: null, reasoningContent: 'I would keep {"keep": ["m1"]}' });
+    const run = await selector().select({ query: QUERY, page: PAGE5 });
+    expectUnselected(run, "refused");
+    expect(run.detail).toMatch(/reasoning_content only/);
+    expect(run.trace?.raw_answer).toMatch(/^\(reasoning only, no answer\) I would keep/);
+    llm.setNext({ content: "", reasoningContent: "Let me think about each of the", finishReason: "length" });
+    const cut = await selector().select({ query: QUERY, page: PAGE5 });
+    expectUnselected(cut, "truncated");
+    expect(cut.detail).toMatch(/still reasoning/);
+  });
+
+  it("the default answers carry OpenAI's extra fields and are applied", async () => {
+    const run = await selector().select({ query: "parts-please", page: PAGE5 });
+    expect(run.keptIds).toEqual(["m1", "m2"]);
+    expect((await selector().select({ query: "fenced-please", page: PAGE5 })).keptIds).toEqual(["m1", "m2"]);
+    expect((await selector().select({ query: "reasoning-please", page: PAGE5 })).keptIds).toEqual(["m1", "m2"]);
+  });
+
+  it("anything else is bad_response, quoting what came back (200 characters, the key blanked)", async () => {
+    const body = { choices: [{ message: { content: { keep: ["m1"] } } }], note: `sk-test-123 ${"x".repeat(400)}` };
+    llm.setNext({ status: 200, body });
+    const run = await selector().select({ query: QUERY, page: PAGE5 });
+    expectUnselected(run, "bad_response");
+    expect(run.detail).toMatch(/not a chat completion \(choices\.0\.message\.content: /);
+    expect(run.detail).toContain('{"choices":[{"message":{"content":{"keep":["m1"]}}}],"note":"[key] xxx');
+    expect(run.detail!.length).toBeLessThan(200 + 200);
+    expect(run.trace?.raw_answer).not.toContain("sk-test-123");
+    llm.setNext({ status: 200, body: "<html>502 Bad Gateway</html>" });
+    const html = await selector().select({ query: QUERY, page: PAGE5 });
+    expectUnselected(html, "bad_response");
+    expect(html.detail).toMatch(/not JSON: <html>502 Bad Gateway<\/html>/);
+  });
+});
+
 describe("LLM selector: the request", () => {
   it("POSTs a chat completion with the model, system + user messages, temperature 0 and the Bearer key", async () => {
     llm.setNext({ content: '{"keep": ["m1"]}' });

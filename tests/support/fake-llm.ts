@@ -1,6 +1,14 @@
 /**
  * A loopback test double for an OpenAI-compatible LLM (docs/ARCHITECTURE.md "Tests"): a real HTTP server on
- * 127.0.0.1 speaking the chat-completions protocol, so the real selector client is what runs.
+ * 127.0.0.1 speaking the chat-completions protocol as OpenAI publishes it, so the real selector
+ * client is what runs. Strict where OpenAI is: a body without `model` or `messages`, a message
+ * without `role`, or a key OpenAI does not know (`Unrecognized request argument supplied`) is a 400
+ * in OpenAI's error envelope. Its answers carry what real servers add beside the answer
+ * (`system_fingerprint`, `service_tier`, `logprobs: null`, `annotations`, usage details), and one
+ * fixture per answer variant seen from OpenAI-compatible servers: `content` as a string, as an
+ * array of parts (`parts`: `thinking` + `text`, as some servers answer for reasoning models),
+ * `reasoning_content` beside the content with `tool_calls: []` (vLLM, DeepSeek, llama.cpp), a
+ * refusal.
  *
  * In tests:
  *
@@ -25,7 +33,10 @@
  * - `garbage-please`: prose without JSON;
  * - `drop-all-please`: `{"keep": []}`;
  * - `keep-all-please`: every id of the page;
- * - `invent-id-please`: the first id of the page and `"mem-invented-by-llm"`, which is on no page.
+ * - `invent-id-please`: the first id of the page and `"mem-invented-by-llm"`, which is on no page;
+ * - `parts-please`: the first two ids as content parts (`thinking`, then `text`);
+ * - `fenced-please`: the first two ids in a ```json fence after a line of prose;
+ * - `reasoning-please`: the first two ids, with `reasoning_content` beside them.
  *
  * Standalone on purpose: only node built-ins, no app imports.
  */
@@ -39,9 +50,18 @@ export interface FakeUsage {
   total_tokens?: number;
 }
 
+/** One part of an array `content`: `text` is the answer, other types (`thinking`…) are not. */
+export type FakeContentPart =
+  { type: "text"; text: string } | { type: "thinking"; thinking: string } | { type: string; [key: string]: unknown };
+
 export type FakeAnswer =
-  /** A normal completion. `usage: null` omits the usage block; by default it is estimated (chars / 4). */
-  | { content: string | null; finishReason?: string; usage?: FakeUsage | null }
+  /**
+   * A normal completion. `usage: null` omits the usage block; by default it is estimated (chars / 4).
+   * `reasoningContent` adds `message.reasoning_content` (and `tool_calls: []`), as reasoning servers answer.
+   */
+  | { content: string | null; finishReason?: string; usage?: FakeUsage | null; reasoningContent?: string }
+  /** `message.content` as an array of parts. */
+  | { parts: FakeContentPart[]; finishReason?: string; usage?: FakeUsage | null }
   /** A refusal: `message.refusal` set, `content: null`. */
   | { refusal: string; usage?: FakeUsage | null }
   /** Any status with a body: a string is sent as-is (text/plain), anything else as JSON; default an OpenAI-style error. */
@@ -100,6 +120,20 @@ export function defaultAnswer(query: string | null, pageIds: readonly string[]):
   if (q.includes("drop-all-please")) return keep([]);
   if (q.includes("keep-all-please")) return keep(pageIds);
   if (q.includes("invent-id-please")) return keep([...pageIds.slice(0, 1), INVENTED_ID]);
+  if (q.includes("parts-please")) {
+    return {
+      parts: [
+        { type: "thinking", thinking: "The first two look relevant." },
+        { type: "text", text: JSON.stringify({ keep: pageIds.slice(0, 2) }) },
+      ],
+    };
+  }
+  if (q.includes("fenced-please")) {
+    return { content: `Here is my selection:\n\n\`\`\`json\n${JSON.stringify({ keep: pageIds.slice(0, 2) }, null, 2)}\n\`\`\`` };
+  }
+  if (q.includes("reasoning-please")) {
+    return { content: JSON.stringify({ keep: pageIds.slice(0, 2) }), reasoningContent: `Maybe ${pageIds.at(-1)} too? No.` };
+  }
   return keep(pageIds.slice(0, 2));
 }
 
@@ -118,6 +152,61 @@ function lastUserMessage(body: unknown): string {
 
 function estimateTokens(text: string): number {
   return Math.max(1, Math.ceil(text.length / 4));
+}
+
+/** Chat-completions request keys OpenAI knows (any other is refused, as OpenAI refuses it). */
+const CHAT_KEYS = new Set([
+  "model",
+  "messages",
+  "temperature",
+  "top_p",
+  "n",
+  "stream",
+  "stream_options",
+  "stop",
+  "max_tokens",
+  "max_completion_tokens",
+  "presence_penalty",
+  "frequency_penalty",
+  "logit_bias",
+  "logprobs",
+  "top_logprobs",
+  "user",
+  "response_format",
+  "seed",
+  "tools",
+  "tool_choice",
+  "parallel_tool_calls",
+  "reasoning_effort",
+  "metadata",
+  "store",
+  "service_tier",
+  "modalities",
+  "audio",
+  "prediction",
+  "web_search_options",
+]);
+
+/** What OpenAI's API would refuse in the body, in its words, or null. */
+function requestProblem(body: unknown): string | null {
+  if (typeof body !== "object" || body === null || Array.isArray(body)) {
+    return "We could not parse the JSON body of your request.";
+  }
+  const b = body as Record<string, unknown>;
+  const unknown = Object.keys(b).find((k) => !CHAT_KEYS.has(k));
+  if (unknown) return `Unrecognized request argument supplied: ${unknown}`;
+  if (typeof b.model !== "string" || b.model === "") return "you must provide a model parameter";
+  if (!Array.isArray(b.messages) || b.messages.length === 0) return "'messages' must contain at least one message.";
+  for (const [i, m] of (b.messages as unknown[]).entries()) {
+    const role = (m as { role?: unknown } | null)?.role;
+    if (typeof role !== "string" || !["system", "developer", "user", "assistant", "tool"].includes(role)) {
+      return `Invalid value for 'messages[${i}].role'.`;
+    }
+  }
+  if (b.temperature !== undefined && (typeof b.temperature !== "number" || b.temperature < 0 || b.temperature > 2)) {
+    return "Invalid 'temperature': must be a number in 0…2.";
+  }
+  return null;
 }
 
 export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLlm> {
@@ -160,15 +249,23 @@ export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLl
       return;
     }
     const body = request.body as { model?: unknown; messages?: { content?: unknown }[] };
-    const content = "refusal" in answer ? null : answer.content;
+    const content = "refusal" in answer ? null : "parts" in answer ? answer.parts : answer.content;
     const promptChars = (body.messages ?? []).reduce((n, m) => n + (typeof m?.content === "string" ? m.content.length : 0), 0);
-    const completion = content ?? ("refusal" in answer ? answer.refusal : "");
+    const completion =
+      typeof content === "string"
+        ? content
+        : Array.isArray(content)
+          ? JSON.stringify(content)
+          : "refusal" in answer
+            ? answer.refusal
+            : "";
     const estimated = { prompt_tokens: Math.max(1, Math.ceil(promptChars / 4)), completion_tokens: estimateTokens(completion) };
     const usage =
       answer.usage === null
         ? undefined
         : (answer.usage ?? { ...estimated, total_tokens: estimated.prompt_tokens + estimated.completion_tokens });
     counter += 1;
+    const reasoning = "reasoningContent" in answer ? answer.reasoningContent : undefined;
     sendJson(res, 200, {
       id: `chatcmpl-fake-${counter}`,
       object: "chat.completion",
@@ -177,11 +274,28 @@ export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLl
       choices: [
         {
           index: 0,
-          message: { role: "assistant", content, refusal: "refusal" in answer ? answer.refusal : null },
+          message: {
+            role: "assistant",
+            content,
+            refusal: "refusal" in answer ? answer.refusal : null,
+            annotations: [],
+            ...(reasoning !== undefined ? { reasoning_content: reasoning, tool_calls: [] } : {}),
+          },
+          logprobs: null,
           finish_reason: "refusal" in answer ? "stop" : (answer.finishReason ?? "stop"),
         },
       ],
-      ...(usage ? { usage } : {}),
+      ...(usage
+        ? {
+            usage: {
+              ...usage,
+              prompt_tokens_details: { cached_tokens: 0, audio_tokens: 0 },
+              completion_tokens_details: { reasoning_tokens: 0, audio_tokens: 0 },
+            },
+          }
+        : {}),
+      service_tier: "default",
+      system_fingerprint: "fp_fake0001",
     });
   };
 
@@ -230,11 +344,9 @@ export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLl
         });
         return;
       }
-      const b = body as { model?: unknown; messages?: unknown } | null;
-      if (typeof b !== "object" || b === null || typeof b.model !== "string" || !Array.isArray(b.messages)) {
-        sendJson(res, 400, {
-          error: { message: "fake-llm: body must be JSON with model and messages", type: "invalid_request_error" },
-        });
+      const problem = requestProblem(body);
+      if (problem) {
+        sendJson(res, 400, { error: { message: problem, type: "invalid_request_error", param: null, code: null } });
         return;
       }
       deliver(res, queue.shift() ?? defaultAnswer(query, pageIds), request);

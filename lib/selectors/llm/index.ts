@@ -31,17 +31,57 @@ export * from "./config";
 export { parseKeepList, type KeepListParse } from "./keep-list";
 export { buildSelectorPrompt, LLM_SELECTOR_PROMPT_VERSION, SELECTOR_SYSTEM_PROMPT } from "./prompt";
 
+/**
+ * One part of an array `content` (several OpenAI-compatible servers answer reasoning models this
+ * way): `{type: "text", text}` parts are the answer; `{type: "refusal", refusal}` a refusal;
+ * any other type (`thinking`, `reasoning`, images…) is not the answer and is skipped.
+ */
+const ContentPartSchema = z.looseObject({ type: z.string(), text: z.unknown().optional(), refusal: z.unknown().optional() });
+
+/**
+ * The part of a chat completion (OpenAI's schema) the selector reads; other keys
+ * (`system_fingerprint`, `logprobs`, `tool_calls`, …) are allowed and ignored.
+ */
 const ChatCompletionSchema = z.object({
   choices: z
     .array(
       z.object({
-        message: z.object({ content: z.string().nullish(), refusal: z.string().nullish() }).nullish(),
+        message: z
+          .object({
+            content: z.union([z.string(), z.array(ContentPartSchema)]).nullish(),
+            refusal: z.string().nullish(),
+            // Reasoning servers (vLLM, DeepSeek, llama.cpp) put the model's thinking here, beside the answer.
+            reasoning_content: z.string().nullish(),
+          })
+          .nullish(),
         finish_reason: z.string().nullish(),
       }),
     )
     .min(1),
   usage: z.unknown().optional(),
 });
+
+type ChatMessage = NonNullable<z.infer<typeof ChatCompletionSchema>["choices"][number]["message"]>;
+
+/** The answer's text (text parts joined), any refusal (the field or a refusal part), and the reasoning. */
+export function readMessage(message: ChatMessage | null | undefined): { text: string; refusal?: string; reasoning?: string } {
+  const content = message?.content;
+  let text = "";
+  const refusals: string[] = [];
+  if (typeof content === "string") text = content;
+  else if (Array.isArray(content)) {
+    for (const part of content) {
+      if (part.type === "text" && typeof part.text === "string") text += part.text;
+      else if (part.type === "refusal" && typeof part.refusal === "string") refusals.push(part.refusal);
+    }
+  }
+  const refusal = [message?.refusal ?? "", ...refusals].map((r) => r.trim()).find((r) => r !== "");
+  const reasoning = message?.reasoning_content?.trim();
+  return { text, ...(refusal ? { refusal } : {}), ...(reasoning ? { reasoning } : {}) };
+}
+
+/** How much of an answer that is not a chat completion the detail quotes. */
+const BAD_ANSWER_QUOTE_CHARS = 200;
 
 /** The endpoint's `usage`, keeping only well-formed counts. */
 export function readUsage(raw: unknown): SelectorUsage | undefined {
@@ -72,7 +112,8 @@ export function createLlmSelector(config: LlmSelectorConfig, options: LlmSelecto
   const doFetch = options.fetch ?? globalThis.fetch;
   const url = chatCompletionsUrl(config.baseUrl);
   // An endpoint may echo the request (headers included) in an error body: the key never reaches the trace.
-  const capAnswer = (text: string) => (config.apiKey ? capText(text).split(config.apiKey).join("[key]") : capText(text));
+  const blank = (text: string) => (config.apiKey ? text.split(config.apiKey).join("[key]") : text);
+  const capAnswer = (text: string) => capText(blank(text));
 
   async function select(input: SelectorInput, signal?: AbortSignal): Promise<SelectorRun> {
     const started = performance.now();
@@ -126,27 +167,45 @@ export function createLlmSelector(config: LlmSelectorConfig, options: LlmSelecto
 
     if (!ok) {
       return notAppliedRun(model, page, "http_error", started, {
-        detail: `${url} answered ${status}: ${snippet(text)}`,
+        detail: `${url} answered ${status}: ${snippet(blank(text))}`,
         trace: { ...trace, http_status: status, raw_answer: capAnswer(text) },
       });
     }
 
-    let body: z.infer<typeof ChatCompletionSchema>;
+    // What came back, for a bad answer's detail: its start, one line, the key blanked.
+    const quoted = () => {
+      const flat = blank(text).replace(/\s+/g, " ").trim();
+      return flat.length > BAD_ANSWER_QUOTE_CHARS ? `${flat.slice(0, BAD_ANSWER_QUOTE_CHARS)}…` : flat;
+    };
+    let json: unknown;
     try {
-      body = ChatCompletionSchema.parse(JSON.parse(text));
+      json = JSON.parse(text);
     } catch {
       return notAppliedRun(model, page, "bad_response", started, {
-        detail: `${url} answered ${status} with something that is not a chat completion.`,
+        detail: `${url} answered ${status} with something that is not JSON: ${quoted() || "(empty body)"}`,
         trace: { ...trace, raw_answer: capAnswer(text) },
       });
     }
+    const checked = ChatCompletionSchema.safeParse(json);
+    if (!checked.success) {
+      const issue = checked.error.issues[0];
+      const where = issue && issue.path.length > 0 ? ` (${issue.path.join(".")}: ${issue.message})` : "";
+      return notAppliedRun(model, page, "bad_response", started, {
+        detail: `${url} answered ${status} with something that is not a chat completion${where}: ${quoted()}`,
+        trace: { ...trace, raw_answer: capAnswer(text) },
+      });
+    }
+    const body = checked.data;
     const usage = readUsage(body.usage);
     const choice = body.choices[0]!;
     const finish = choice.finish_reason ?? undefined;
-    const refusal = choice.message?.refusal?.trim();
-    const raw = choice.message?.content ?? "";
-    const said: SelectorTrace = { ...trace, raw_answer: capAnswer(refusal || raw) };
+    const { text: raw, refusal, reasoning } = readMessage(choice.message);
+    // `reasoning_content` is the model's thinking, not its answer: never searched for the keep list.
     const content = raw.replace(/<think>[\s\S]*?<\/think>/gi, "").trim();
+    const said: SelectorTrace = {
+      ...trace,
+      raw_answer: capAnswer(refusal || (content === "" && reasoning ? `(reasoning only, no answer) ${reasoning}` : raw)),
+    };
 
     if (finish === "content_filter") {
       return notAppliedRun(model, page, "refused", started, {
@@ -165,12 +224,16 @@ export function createLlmSelector(config: LlmSelectorConfig, options: LlmSelecto
       return finish === "length"
         ? notAppliedRun(model, page, "truncated", started, {
             usage,
-            detail: "The answer hit the token limit before any content.",
+            detail: reasoning
+              ? "The answer hit the token limit while the model was still reasoning, before any content."
+              : "The answer hit the token limit before any content.",
             trace: said,
           })
         : notAppliedRun(model, page, "refused", started, {
             usage,
-            detail: "The model answered with empty content.",
+            detail: reasoning
+              ? "The model reasoned but gave no answer (reasoning_content only; it is not read as the answer)."
+              : "The model answered with empty content.",
             trace: said,
           });
     }
