@@ -140,11 +140,13 @@ export function methodNotAllowed(allowed: readonly string[]) {
   return async (request: Request) => {
     const { pathname } = new URL(request.url);
     const allow = [...allowed, ...(allowed.includes("GET") ? ["HEAD"] : [])].join(", ");
-    return errorResponse(
-      new ApiError(405, "method_not_allowed", `${pathname} does not take ${request.method}; it takes ${allowed.join(", ")}.`, {
-        allowed: [...allowed],
-      }),
-      { allow },
+    return withSecurityHeaders(
+      errorResponse(
+        new ApiError(405, "method_not_allowed", `${pathname} does not take ${request.method}; it takes ${allowed.join(", ")}.`, {
+          allowed: [...allowed],
+        }),
+        { allow },
+      ),
     );
   };
 }

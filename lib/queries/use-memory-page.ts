@@ -1,7 +1,7 @@
 import { keepPreviousData, useInfiniteQuery, useQuery } from "@tanstack/react-query";
 import type { MemoryRecallFilter, MemoryRecallsPage } from "@/lib/recall-log/memory-usage-schema";
 import type { MemoryLookup, MemoryNeighbours } from "@/lib/stores/memory-schemas";
-import { fetchJson } from "./fetch-json";
+import { fetchJson, jsonRequest } from "./fetch-json";
 import { memoryKeys, retryMemoryQuery } from "./use-memories";
 
 /**
@@ -46,14 +46,14 @@ export function useMemoryNeighbours(id: string, enabled = true) {
 
 /**
  * Which of these memory ids the embedded store no longer holds (an old recall's deleted
- * memories). Ids sorted, so one recall asks once whatever order its rows come in.
+ * memories). Ids sorted, so one recall asks once whatever order its rows come in. Asked in a POST
+ * body: up to 500 ids do not fit in a URL (Node refuses headers past 16 KB with a 431).
  */
 export function useMissingMemories(ids: readonly string[], enabled = true) {
   const sorted = [...new Set(ids)].sort();
   const query = useQuery({
     queryKey: memoryPageKeys.lookup(sorted),
-    queryFn: ({ signal }) =>
-      fetchJson<MemoryLookup>(`/api/memories/lookup?ids=${encodeURIComponent(sorted.join(","))}`, { signal }),
+    queryFn: ({ signal }) => fetchJson<MemoryLookup>("/api/memories/lookup", { ...jsonRequest("POST", { ids: sorted }), signal }),
     enabled: enabled && sorted.length > 0,
     // A mark is a hint on an old page; a failed look-up just leaves the rows unmarked.
     retry: false,

@@ -1,5 +1,5 @@
 import { NextResponse } from "next/server";
-import { apiRoute } from "@/lib/api/route";
+import { apiRoute, methodNotAllowed } from "@/lib/api/route";
 import { requirePerson } from "@/lib/auth/authorize";
 import { createApiKey, listApiKeys } from "@/lib/auth/keys";
 import { CreateApiKeyBodySchema } from "@/lib/auth/schemas";
@@ -19,3 +19,8 @@ export const POST = apiRoute({ body: CreateApiKeyBodySchema, maxBodyBytes: 10_00
   const created = await createApiKey(await getPrisma(), body);
   return NextResponse.json(created, { status: 201, headers: { "Cache-Control": "no-store" } });
 });
+
+// Other methods answer 405 in the envelope.
+export const PUT = methodNotAllowed(["GET", "POST"]);
+export const PATCH = methodNotAllowed(["GET", "POST"]);
+export const DELETE = methodNotAllowed(["GET", "POST"]);

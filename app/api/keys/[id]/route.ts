@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { ApiError } from "@/lib/api/errors";
-import { apiRoute } from "@/lib/api/route";
+import { apiRoute, methodNotAllowed } from "@/lib/api/route";
 import { requirePerson } from "@/lib/auth/authorize";
 import { revokeApiKey } from "@/lib/auth/keys";
 import { getPrisma } from "@/lib/db";
@@ -16,3 +16,9 @@ export const DELETE = apiRoute({ params: Params }, async ({ params, principal })
   if (!outcome.ok) throw ApiError.notFound(`API key ${params.id}`);
   return { revoked: outcome.item };
 });
+
+// Other methods answer 405 in the envelope.
+export const GET = methodNotAllowed(["DELETE"]);
+export const POST = methodNotAllowed(["DELETE"]);
+export const PUT = methodNotAllowed(["DELETE"]);
+export const PATCH = methodNotAllowed(["DELETE"]);

@@ -1,20 +1,39 @@
+import { z } from "zod";
 import { apiRoute, methodNotAllowed } from "@/lib/api/route";
 import { getEmbeddedStore } from "@/lib/stores";
-import { MemoryLookupQuerySchema, type MemoryLookup } from "@/lib/stores/memory-schemas";
+import { MEMORY_LIMITS, MEMORY_LOOKUP_MAX_IDS, MemoryLookupQuerySchema, type MemoryLookup } from "@/lib/stores/memory-schemas";
+import { withInputRules } from "@/lib/validation/input-rules";
 
 export const dynamic = "force-dynamic";
+
+/**
+ * The same question as the query string's, in a body: 500 ids of up to 200 characters do not fit
+ * in a URL under Node's 16 KB header cap (431), and an id may hold a comma.
+ */
+const MemoryLookupBodySchema = withInputRules(
+  z.strictObject({
+    ids: z
+      .array(z.string().min(1).max(MEMORY_LIMITS.idChars, `an id is longer than ${MEMORY_LIMITS.idChars} characters`))
+      .max(MEMORY_LOOKUP_MAX_IDS, `at most ${MEMORY_LOOKUP_MAX_IDS} ids at once`)
+      .transform((ids) => [...new Set(ids)]),
+  }),
+);
+
+async function lookup(ids: string[]): Promise<MemoryLookup> {
+  const found = await (await getEmbeddedStore()).memories.existing(ids);
+  return { found: ids.filter((id) => found.has(id)), missing: ids.filter((id) => !found.has(id)) };
+}
 
 /**
  * Which of these ids (`?ids=a,b,c`) the embedded store still holds: how an old recall marks the
  * memories deleted since it ran.
  */
-export const GET = apiRoute({ query: MemoryLookupQuerySchema }, async ({ query }): Promise<MemoryLookup> => {
-  const found = await (await getEmbeddedStore()).memories.existing(query.ids);
-  return { found: query.ids.filter((id) => found.has(id)), missing: query.ids.filter((id) => !found.has(id)) };
-});
+export const GET = apiRoute({ query: MemoryLookupQuerySchema }, async ({ query }) => lookup(query.ids));
+
+/** `{ids: [...]}`: the same, for as many ids as the query string allows and more than a URL holds. */
+export const POST = apiRoute({ body: MemoryLookupBodySchema }, async ({ body }) => lookup(body.ids));
 
 // Other methods answer 405 in the envelope.
-export const POST = methodNotAllowed(["GET"]);
-export const PUT = methodNotAllowed(["GET"]);
-export const PATCH = methodNotAllowed(["GET"]);
-export const DELETE = methodNotAllowed(["GET"]);
+export const PUT = methodNotAllowed(["GET", "POST"]);
+export const PATCH = methodNotAllowed(["GET", "POST"]);
+export const DELETE = methodNotAllowed(["GET", "POST"]);
