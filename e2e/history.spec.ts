@@ -193,3 +193,62 @@ test("two recalls ticked in History open side by side, the older as A", async ({
   await expect(page.getByTestId("compare-side-a")).toContainText(`${marker} question 1`);
   await expect(page.getByTestId("compare-side-b")).toContainText(`${marker} question 2`);
 });
+
+test("at 1366 px the table fits its box: every column in view, each query at least 240 px wide on two lines", async ({
+  page,
+  request,
+  stamp,
+}) => {
+  await page.setViewportSize({ width: 1366, height: 900 });
+  // Long queries, a long store name and a source badge: the widest a row gets.
+  const queries = [
+    `who is on call this week for the payments platform and the kafka consumer lag pages (${stamp} one)`,
+    `what went wrong with VAT on Belgian invoices last quarter, and who fixed the rounding rule (${stamp} two)`,
+    `best practices (${stamp} three)`,
+  ];
+  const posted = await request.post("/api/recalls", {
+    data: {
+      recalls: queries.map((query, i) => ({
+        external_id: `e2e-history-width-${stamp}-${i}`,
+        store: `e2e-long-store-name-${stamp}`,
+        request: { query, k: 10 },
+        response: {
+          results: [{ memory_id: `m-${i}`, summary: "A memory", score: 0.8 }],
+          confidence: {
+            level: "moderate",
+            top_score: 0.8,
+            prominence: 0.5,
+            relative_margin: 3,
+            result_count: 8,
+            rationale: "e2e",
+          },
+          selector: { applied: true, model: "score-gap", kept: 1, dropped: 2, dropped_memory_ids: ["x-1", "x-2"] },
+        },
+        latency_ms: 1234.5,
+      })),
+    },
+  });
+  expect(posted.status()).toBe(201);
+
+  await page.goto(`/recalls?q=${encodeURIComponent(stamp)}`);
+  const table = page.getByTestId("history-table");
+  await expect(table.getByTestId("history-row")).toHaveCount(3);
+  // No sideways scroll: the table is no wider than its box.
+  const overflow = await table.evaluate((el) => {
+    const box = el.parentElement!;
+    return { scroll: box.scrollWidth, client: box.clientWidth, right: box.getBoundingClientRect().right };
+  });
+  expect(overflow.scroll).toBeLessThanOrEqual(overflow.client);
+  for (const header of await table.locator("thead th").all()) {
+    const rect = (await header.boundingBox())!;
+    expect(rect.x + rect.width).toBeLessThanOrEqual(overflow.right + 0.5);
+  }
+  // Every query reads at 240 px or more, on at most two lines, the whole text on hover.
+  for (const [i, link] of (await table.getByTestId("history-query").all()).entries()) {
+    const rect = (await link.boundingBox())!;
+    expect(rect.width, `query ${i}`).toBeGreaterThanOrEqual(240);
+    const lineHeight = await link.evaluate((el) => parseFloat(getComputedStyle(el).lineHeight) || 20);
+    expect(rect.height).toBeLessThanOrEqual(2 * lineHeight + 1);
+    expect(queries).toContain(await link.getAttribute("title"));
+  }
+});

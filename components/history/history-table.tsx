@@ -13,7 +13,8 @@ import { presentWord } from "@/lib/recall-log/labels";
 import { selectorReasonKind, selectorReasonKindLabel, selectorReasonLabel } from "@/lib/recall/selector-reasons";
 import styles from "./history.module.css";
 
-const timeFormat = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "medium" });
+const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: "medium" });
+const clockFormat = new Intl.DateTimeFormat(undefined, { timeStyle: "medium" });
 
 export function recallHref(id: string): string {
   return `/recalls/${encodeURIComponent(id)}`;
@@ -100,9 +101,10 @@ function HistoryRow({ item, selection }: { item: HistoryItem; selection?: Select
           />
         </td>
       ) : null}
-      <td className={`${styles.nowrap} ${styles.secondary} ${styles.timeCell}`}>
+      <td className={`${styles.secondary} ${styles.timeCell}`}>
+        {/* Date over time: two short lines leave the width to the query. */}
         <time dateTime={item.created_at} title={item.created_at}>
-          {timeFormat.format(created)}
+          <span>{dateFormat.format(created)}</span> <span>{clockFormat.format(created)}</span>
         </time>
       </td>
       <td className={`${styles.storeCell} ${styles.secondary}`}>
@@ -173,13 +175,13 @@ function HistoryRow({ item, selection }: { item: HistoryItem; selection?: Select
       <td className={`${numericCellClassName} ${styles.secondary}`} data-caption="prominence">
         {formatScore(item.prominence)}
       </td>
-      <td className={`${styles.nowrap} ${styles.secondary}`} data-testid="history-mode">
-        {item.search_mode} · k {item.k}
+      <td className={`${styles.modeCell} ${styles.secondary}`} data-testid="history-mode">
+        <span>{item.search_mode} ·</span> <span>k {item.k}</span>
       </td>
       <td className={`${numericCellClassName} ${styles.secondary}`} data-caption="results">
         {failed ? MISSING : item.returned_count}
       </td>
-      <td className={styles.nowrap} title={selector.title} data-testid="history-selector" data-caption="selector">
+      <td className={styles.selectorCell} title={selector.title} data-testid="history-selector" data-caption="selector">
         <span className={selector.dropped ? styles.dropped : selector.text === "off" ? styles.muted : undefined}>
           {selector.text}
         </span>
