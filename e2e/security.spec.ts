@@ -345,3 +345,156 @@ test("bound to 0.0.0.0 without AUTH_PASSWORD the app refuses to start, in one li
     fs.rmSync(scratch, { recursive: true, force: true });
   }
 });
+
+/** A raw HTTP call (TRACE and oversized headers are not something Playwright's client sends). */
+function rawCall(
+  port: number,
+  method: string,
+  pathname: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = http.request({ host: "127.0.0.1", port, method, path: pathname, headers }, (res) => {
+      let body = "";
+      res.setEncoding("utf8");
+      res.on("data", (chunk) => (body += chunk));
+      res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
+    });
+    req.on("error", reject);
+    req.end();
+  });
+}
+
+function expectSecurityHeaders(headers: Record<string, string | string[] | undefined>, what: string) {
+  expect(headers["content-security-policy"], what).toContain("frame-ancestors 'none'");
+  expect(headers["x-frame-options"], what).toBe("DENY");
+  expect(headers["x-content-type-options"], what).toBe("nosniff");
+  expect(headers["referrer-policy"], what).toBeTruthy();
+}
+
+test.describe("answers Next or Node make themselves (issue 31)", () => {
+  test("TRACE is a 405 in the envelope, oversized headers a 431, and every answer carries the security headers", async () => {
+    for (const pathname of ["/", "/api/health", "/api/keys", "/no/such/page"]) {
+      const trace = await rawCall(E2E_PORT, "TRACE", pathname);
+      expect(trace.status, `TRACE ${pathname}`).toBe(405);
+      expect(JSON.parse(trace.body)).toMatchObject({ error: "method_not_allowed", details: { method: "TRACE" } });
+      expectSecurityHeaders(trace.headers, `TRACE ${pathname}`);
+    }
+    const tooLarge = await rawCall(E2E_PORT, "GET", "/api/health", { "x-long": "a".repeat(20_000) });
+    expect(tooLarge.status).toBe(431);
+    expect(JSON.parse(tooLarge.body).error).toBe("headers_too_large");
+    expectSecurityHeaders(tooLarge.headers, "431");
+
+    const answers: Array<[string, string, number]> = [
+      ["OPTIONS", "/api/health", 204],
+      ["PUT", "/api/keys", 405],
+      ["GET", "/api/auth/signin", 405],
+      ["DELETE", "/api/keys", 405],
+      ["GET", "/no/such/page", 404],
+    ];
+    for (const [method, pathname, status] of answers) {
+      const answer = await rawCall(
+        E2E_PORT,
+        method,
+        pathname,
+        method === "GET" || method === "OPTIONS" ? {} : { "content-type": "application/json" },
+      );
+      expect(answer.status, `${method} ${pathname}`).toBe(status);
+      expectSecurityHeaders(answer.headers, `${method} ${pathname}`);
+      if (status === 405) expect(JSON.parse(answer.body).error).toBe("method_not_allowed");
+    }
+  });
+
+  test("the memory look-up takes its 500 ids in a POST body (a URL that long is Node's 431)", async ({ request }) => {
+    const ids = Array.from({ length: 500 }, (_, i) => `${String(i).padStart(4, "0")}-${"x".repeat(195)}`);
+    const posted = await request.post(`${APP}/api/memories/lookup`, { data: { ids } });
+    expect(posted.status()).toBe(200);
+    expect(((await posted.json()) as { missing: string[] }).missing).toHaveLength(500);
+    const viaUrl = await rawCall(E2E_PORT, "GET", `/api/memories/lookup?ids=${encodeURIComponent(ids.join(","))}`);
+    expect(viaUrl.status).toBe(431);
+    expect(JSON.parse(viaUrl.body).error).toBe("headers_too_large");
+  });
+});
+
+/** A server of its own (sign-in on, a fresh database), so the guessing below locks out no other test. */
+async function startOwnServer(scratch: string): Promise<{ port: number; stop: () => Promise<void> }> {
+  const port = await freePort();
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    PGLITE_DATA_DIR: path.join(scratch, "pglite"),
+    DEMO_CORPUS: "off",
+    AUTH_PASSWORD,
+  };
+  delete env.DATABASE_URL;
+  delete env.AUTH_DISABLED;
+  delete env.TRUSTED_PROXY_HOPS;
+  const child = spawn(path.resolve("node_modules/.bin/next"), ["start", "-p", String(port), "-H", "127.0.0.1"], {
+    env,
+    stdio: "ignore",
+  });
+  const stop = async () => {
+    if (child.exitCode !== null) return;
+    const exited = new Promise((resolve) => child.once("exit", resolve));
+    child.kill("SIGTERM");
+    await exited;
+  };
+  for (let i = 0; i < 240; i++) {
+    const health = await rawCall(port, "GET", "/api/health").catch(() => null);
+    if (health?.status === 200) return { port, stop };
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+  await stop();
+  throw new Error("the server with sign-in on did not start");
+}
+
+test("sign-in resists guessing and sign-out ends the session, on a server of its own", async ({ page }) => {
+  test.setTimeout(180_000);
+  const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "recall-inspector-e2e-guessing-"));
+  const server = await startOwnServer(scratch);
+  const base = `http://127.0.0.1:${server.port}`;
+  try {
+    // A signed-in browser; its cookie kept aside, as whoever copied it would.
+    await page.goto(`${base}/settings`);
+    await page.getByLabel("Password").fill(AUTH_PASSWORD);
+    await page.getByLabel("Password").press("Enter");
+    await expect(page).toHaveURL(`${base}/settings`);
+    const cookie = (await page.context().cookies(base)).find((c) => c.name === "recall_inspector_session")!;
+    expect(cookie).toBeTruthy();
+    const replay = { cookie: `${cookie.name}=${cookie.value}` };
+    expect((await rawCall(server.port, "GET", "/api/recalls", replay)).status).toBe(200);
+
+    // Signed out in the browser, the copied cookie no longer opens the API or a page.
+    await page.getByRole("button", { name: "Sign out" }).click();
+    await expect(page).toHaveURL(`${base}/signin`);
+    expect((await rawCall(server.port, "GET", "/api/recalls", replay)).status).toBe(401);
+    const pageAnswer = await rawCall(server.port, "GET", "/recalls", replay);
+    expect(pageAnswer.status).toBe(303);
+    expect(pageAnswer.headers.location).toContain("/signin");
+
+    // 60 wrong passwords at once: a 429 comes before the 30th, with Retry-After, in the envelope.
+    const guesses = await Promise.all(
+      Array.from({ length: 60 }, (_, i) =>
+        fetch(`${base}/api/auth/signin`, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ password: `guess ${i}` }),
+        }).then(async (r) => ({ status: r.status, retryAfter: r.headers.get("retry-after"), body: await r.json() })),
+      ),
+    );
+    const statuses = guesses.map((g) => g.status);
+    expect(
+      statuses.every((s) => s === 401 || s === 429),
+      String(statuses),
+    ).toBe(true);
+    expect(statuses.filter((s) => s === 401).length).toBeLessThan(30);
+    const refused = guesses.find((g) => g.status === 429)!;
+    expect(Number(refused.retryAfter)).toBeGreaterThanOrEqual(1);
+    expect(refused.body).toMatchObject({
+      error: "too_many_attempts",
+      details: { retry_after_seconds: Number(refused.retryAfter) },
+    });
+  } finally {
+    await server.stop();
+    fs.rmSync(scratch, { recursive: true, force: true });
+  }
+});
