@@ -188,7 +188,7 @@ export function RecallForm({
             rerank === undefined
               ? undefined
               : rerank.by === "service"
-                ? "The memory service reranks when asked."
+                ? "The memory service reranks when asked; unticked, its context's own setting decides."
                 : rerank.available
                   ? `Reranker: ${rerank.model ?? ""}`
                   : "No reranker is configured: set RERANK_BASE_URL and RERANK_MODEL (README, Configuration)."

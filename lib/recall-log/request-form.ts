@@ -110,7 +110,8 @@ export function bodyFromForm(form: FormState): RecallBodyInput {
     k: form.k,
     ...(form.search_mode === "auto" ? {} : { search_mode: form.search_mode }),
     selector: form.selector,
-    use_rerank: form.use_rerank,
+    // Unticked sends none: the store's setting decides (a memory service's context may rerank).
+    ...(form.use_rerank ? { use_rerank: true } : {}),
     ...(Object.keys(filters).length > 0 ? { filters } : {}),
   };
 }

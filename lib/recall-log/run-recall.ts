@@ -57,7 +57,8 @@ export async function runRecall(
     k: body.k,
     search_mode: body.search_mode ?? "hybrid",
     ...(body.search_mode === undefined ? { search_mode_auto: true as const } : {}),
-    use_rerank: body.use_rerank,
+    // Whether the caller asked for a rerank; unset (the store's setting) is logged as not asked.
+    use_rerank: body.use_rerank === true,
     selector: body.selector,
     ...(body.filters ? { filters: body.filters } : {}),
   };

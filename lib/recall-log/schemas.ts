@@ -36,7 +36,9 @@ export const RecallBodySchema = withInputRules(
     // Unset leaves the mode to the store: the embedded store runs hybrid, a memory service picks
     // (hybrid, or its query router's lane), so the console does not override its routing.
     search_mode: SearchModeSchema.optional(),
-    use_rerank: RecallSettingsShape.use_rerank,
+    // Unset is the store's setting (docs/ARCHITECTURE.md "Explaining a ranking"): the embedded store
+    // does not rerank, a memory service applies its context's, as the reference service does.
+    use_rerank: z.boolean().optional(),
     selector: RecallSettingsShape.selector,
     filters: RecallFiltersInputSchema.optional(),
   }),
