@@ -34,6 +34,7 @@ export {
   SCORE_GAP_MIN_RELATIVE_DROP,
   SCORE_GAP_MODEL,
   SCORE_GAP_TIE_TOLERANCE,
+  scoreGapTrace,
   type ScoreGapDecision,
 } from "./score-gap";
 

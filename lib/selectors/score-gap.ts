@@ -26,10 +26,16 @@
  *    all-but-one participant goes. Equal cosines are never split (their drop is 0).
  * 6. Kept and dropped ids are reported in page order (the block lists ≤ 20 dropped ids).
  *
- * Hybrid scores are not used: each arm is max-normalized per query, so their shape says
- * little about absolute match strength; the raw cosine is the absolute signal (docs/reference-rules.md "The confidence block").
+ * Hybrid scores are not used, although the page is ordered by them in hybrid mode: the hybrid
+ * score is 0.6 × the max-normalized cosine + 0.4 × the max-normalized BM25, so a step in it is
+ * mostly "matched a keyword or not" — a cut there would drop every semantically close result
+ * that shares no word with the query. The raw cosine is the one signal on one scale for every
+ * result (docs/reference-rules.md "The confidence block"). The price: a kept result can sit
+ * below a dropped one on the page. So the run's trace (`score_gap`, {@link scoreGapTrace}) says
+ * the signal, the gap, the threshold and the cut with both sides' ranks, the selector panel says
+ * it in words and the score distribution draws the cut on the raw cosine axis.
  */
-import type { Selector, SelectorInput, SelectorRun } from "./types";
+import type { ScoreGapTrace, Selector, SelectorInput, SelectorRun } from "./types";
 import { appliedRun, notAppliedRun, pageProblem } from "./run";
 
 /** The block's `model` for this strategy. */
@@ -138,6 +144,27 @@ export function decideScoreGap(page: SelectorInput["page"]): ScoreGapDecision {
   };
 }
 
+/** The decision as the run's trace: the signal, the threshold, the gap found and the cut with each side's page rank. */
+export function scoreGapTrace(page: SelectorInput["page"], decision: ScoreGapDecision): ScoreGapTrace {
+  const participants = page.filter((item) => finiteCosine(item.raw_cosine) !== null).length;
+  const rank = (id: string) => page.findIndex((item) => item.memory_id === id) + 1;
+  const cut = decision.applied ? decision.cut : null;
+  return {
+    signal: "raw_cosine",
+    min_relative_drop: SCORE_GAP_MIN_RELATIVE_DROP,
+    participants,
+    kept_without_signal: page.length - participants,
+    largest_relative_drop: decision.applied ? (decision.largest_relative_drop ?? null) : null,
+    cut: cut
+      ? {
+          above: { ...cut.above, rank: rank(cut.above.memory_id) },
+          below: { ...cut.below, rank: rank(cut.below.memory_id) },
+          relative_drop: cut.relative_drop,
+        }
+      : null,
+  };
+}
+
 /** The score-gap strategy as a {@link Selector}. Pure and instant; `signal` is not consulted. */
 export function createScoreGapSelector(): Selector {
   return {
@@ -146,15 +173,20 @@ export function createScoreGapSelector(): Selector {
     async select(input: SelectorInput): Promise<SelectorRun> {
       const started = performance.now();
       const decision = decideScoreGap(input.page);
+      // A page the rule cannot read (empty, repeated ids) has nothing to explain.
+      const trace =
+        decision.applied || decision.reason === "no_cosines" || decision.reason === "too_few_results"
+          ? { score_gap: scoreGapTrace(input.page, decision) }
+          : undefined;
       if (!decision.applied)
-        return notAppliedRun(SCORE_GAP_MODEL, input.page, decision.reason, started, { detail: decision.detail });
-      return appliedRun(
-        SCORE_GAP_MODEL,
-        input.page,
-        new Set(decision.keptIds),
-        started,
-        decision.detail ? { detail: decision.detail } : {},
-      );
+        return notAppliedRun(SCORE_GAP_MODEL, input.page, decision.reason, started, {
+          detail: decision.detail,
+          ...(trace ? { trace } : {}),
+        });
+      return appliedRun(SCORE_GAP_MODEL, input.page, new Set(decision.keptIds), started, {
+        ...(decision.detail ? { detail: decision.detail } : {}),
+        ...(trace ? { trace } : {}),
+      });
     },
   };
 }

@@ -52,6 +52,35 @@ export interface SelectorTrace {
   unknown_ids?: string[];
   /** The endpoint's status for an `http_error`. */
   http_status?: number;
+  /** The score gap's reasoning (`./score-gap`): the signal it cut on, the gap it found, the threshold, the cut. */
+  score_gap?: ScoreGapTrace;
+}
+
+/** One side of the score gap's cut: a result of the page, its 1-based rank there and its signal. */
+export interface ScoreGapSide {
+  memory_id: string;
+  rank: number;
+  raw_cosine: number;
+}
+
+/**
+ * Why the score gap kept and dropped what it did, in its own terms, logged with the recall and
+ * drawn on the score distribution: it ranks the page by raw cosine (not by the page's score, the
+ * hybrid score in hybrid mode), so a kept result can sit below a dropped one on the page.
+ */
+export interface ScoreGapTrace {
+  /** What the rule measures the gap on. */
+  signal: "raw_cosine";
+  /** The smallest relative drop that counts as a gap ((a − b) / a). */
+  min_relative_drop: number;
+  /** Results with a raw cosine: the ones the rule ranks. */
+  participants: number;
+  /** Results without one (keyword-only hits): always kept. */
+  kept_without_signal: number;
+  /** The largest relative drop between neighbours by raw cosine; null when there was no pair to measure. */
+  largest_relative_drop: number | null;
+  /** Where the page was cut: the lowest kept and the highest dropped by raw cosine; null when nothing was cut. */
+  cut: { above: ScoreGapSide; below: ScoreGapSide; relative_drop: number } | null;
 }
 
 /** Longer answers are cut in the stored trace. */

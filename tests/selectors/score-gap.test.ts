@@ -8,6 +8,7 @@ import {
   SCORE_GAP_MIN_RELATIVE_DROP,
   SCORE_GAP_MODEL,
   SCORE_GAP_TIE_TOLERANCE,
+  scoreGapTrace,
 } from "@/lib/selectors/score-gap";
 import type { SelectorPageItem } from "@/lib/selectors/types";
 
@@ -284,6 +285,63 @@ describe("score gap: the selector and its block", () => {
       expect(run.block.dropped_memory_ids).toEqual(Array.from({ length: 20 }, (_, i) => `m${i + 2}`));
     }
     expect(run.keptIds).toEqual(["m1"]);
+  });
+});
+
+describe("score gap: the trace says the signal, the gap, the threshold and the cut", () => {
+  const selector = createScoreGapSelector();
+
+  it("names raw cosine as the signal and both sides of the cut with their page ranks", async () => {
+    // The issue's case: the page in hybrid order, ranks 3 and 4 below rank 5 by raw cosine.
+    const rows = page([
+      ["r1", 0.62],
+      ["r2", 0.58],
+      ["r3", 0.3],
+      ["r4", 0.28],
+      ["r5", 0.55],
+    ]);
+    const run = await selector.select({ query: "who is on call this week", page: rows });
+    expect(run.keptIds).toEqual(["r1", "r2", "r5"]);
+    expect(run.trace).toEqual({
+      score_gap: {
+        signal: "raw_cosine",
+        min_relative_drop: SCORE_GAP_MIN_RELATIVE_DROP,
+        participants: 5,
+        kept_without_signal: 0,
+        largest_relative_drop: (0.55 - 0.3) / 0.55,
+        cut: {
+          above: { memory_id: "r5", rank: 5, raw_cosine: 0.55 },
+          below: { memory_id: "r3", rank: 3, raw_cosine: 0.3 },
+          relative_drop: (0.55 - 0.3) / 0.55,
+        },
+      },
+    });
+  });
+
+  it("no clear gap: the largest drop and the threshold it missed, no cut", async () => {
+    const run = await selector.select({
+      query: "q",
+      page: page([
+        ["a", 0.5],
+        ["b", 0.49],
+        ["k", null],
+        ["c", 0.48],
+      ]),
+    });
+    expect(run.trace?.score_gap).toEqual({
+      signal: "raw_cosine",
+      min_relative_drop: 0.15,
+      participants: 3,
+      kept_without_signal: 1,
+      largest_relative_drop: (0.49 - 0.48) / 0.49,
+      cut: null,
+    });
+  });
+
+  it("too few cosines: how many took part, nothing measured", async () => {
+    const run = await selector.select({ query: "q", page: cosPage([0.9, 0.2]) });
+    expect(run.trace?.score_gap).toMatchObject({ participants: 2, largest_relative_drop: null, cut: null });
+    expect(scoreGapTrace(cosPage([]), decideScoreGap(cosPage([])))).toMatchObject({ participants: 0 });
   });
 });
 
