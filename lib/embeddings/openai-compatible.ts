@@ -63,7 +63,7 @@ export class OpenAICompatibleEmbedder implements Embedder {
       throw new EmbeddingServiceError(
         timedOut
           ? `The embeddings endpoint ${url} did not answer within ${timeoutMs} ms.`
-          : `The embeddings endpoint ${url} could not be reached (${error instanceof Error ? error.message : String(error)}).`,
+          : `The embeddings endpoint ${url} could not be reached (${describe(error)}).`,
         timedOut ? "timeout" : "unavailable",
         { cause: error },
       );
@@ -113,4 +113,11 @@ function toFloats(embedding: number[] | string): Float32Array | null {
   const out = new Float32Array(bytes.length / 4);
   for (let i = 0; i < out.length; i++) out[i] = bytes.readFloatLE(i * 4);
   return out;
+}
+
+/** fetch's own message ("fetch failed") with its cause's (connect ECONNREFUSED 127.0.0.1:9), which says why. */
+function describe(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  const cause = error.cause instanceof Error ? error.cause.message : undefined;
+  return cause && cause !== error.message ? `${error.message}: ${cause}` : error.message;
 }
