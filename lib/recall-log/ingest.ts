@@ -15,6 +15,7 @@ import { insertRecalls, recallRow } from "./repository";
 import { unloggedReason } from "./row-guard";
 import type { LoggedConfidence, LoggedRequest } from "./types";
 import type { IngestedSelectorBlock } from "@/lib/recall/selector-block";
+import type { RecallNotice } from "@/lib/recall/notices";
 
 /**
  * Ingestion of recalls captured elsewhere (`POST /api/recalls`): each item carries the request
@@ -154,6 +155,8 @@ export interface CapturedRecall {
    * of translating a stated one.
    */
   computedConfidence?: LoggedConfidence;
+  /** What the capture could not read as sent (an OpenTelemetry span's missing ids or scores), for the recall's notices. */
+  notices?: RecallNotice[];
 }
 
 export type CaptureResult =
@@ -201,6 +204,7 @@ export async function captureRecalls(prisma: PrismaClient, items: readonly Captu
       ...(item.trace ? { trace: item.trace } : {}),
       ...(item.created_at ? { createdAt: item.created_at } : {}),
       ...(item.computedConfidence ? { confidence: item.computedConfidence } : {}),
+      ...(item.notices ? { notices: item.notices } : {}),
     };
     try {
       rows.push({ index, ...toRow(parsed.data, item.externalId ?? null, options) });
@@ -293,6 +297,7 @@ interface RowOptions {
   createdAt?: Date;
   /** A block computed here, used instead of the response's. */
   confidence?: LoggedConfidence;
+  notices?: RecallNotice[];
 }
 
 function toRow(data: z.output<typeof IngestItemSchema>, externalId: string | null, options: RowOptions) {
@@ -341,6 +346,7 @@ function toRow(data: z.output<typeof IngestItemSchema>, externalId: string | nul
       candidates,
       timings: {},
       degraded,
+      ...(options.notices ? { notices: options.notices } : {}),
     },
   });
   // A value the log's last guard refused (row-guard.ts) rejects the item rather than logging a failure nobody ran.

@@ -9,7 +9,16 @@
 import { armCounts, armRanks, type ArmRanks, type RankedCandidate } from "./arm-ranks";
 import type { SearchMode } from "./merge";
 
-export type NoticeKind = "buried_best_hit" | "keyword_outside_fetch_window" | "reranked" | "rerank_failed";
+export type NoticeKind =
+  | "buried_best_hit"
+  | "keyword_outside_fetch_window"
+  | "reranked"
+  | "rerank_failed"
+  // A captured OpenTelemetry span that did not say everything where OpenInference puts it (lib/capture/otlp).
+  | "span_ids_derived"
+  | "span_ids_generated"
+  | "span_scores_missing"
+  | "span_unread";
 
 /** Why a buried hit sits outside the pool. */
 export type BuriedCause =

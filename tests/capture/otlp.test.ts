@@ -205,14 +205,20 @@ describe("POST /v1/traces: OpenInference retriever spans become recalls", () => 
   it("partial success: the retriever spans that cannot be logged are counted and said, the rest logged", async () => {
     const good = retriever("good one", DOCS.slice(0, 2));
     const noQuery = span({ "openinference.span.kind": "RETRIEVER", "retrieval.documents.0.document.id": "x" });
+    const nul = retriever("a NUL in a stated block", DOCS.slice(0, 1), {
+      "recall.confidence": JSON.stringify({ ...S1_PRESENT_BLOCK, rationale: "bad \u0000 text" }),
+    });
+    // A document without an id is logged under an id made from its content, not refused.
     const noId = retriever("ids missing", [{ id: "", content: "anonymous" }]);
-    const res = await json([good, noQuery, noId]);
+    const res = await json([good, noQuery, nul, noId]);
     expect(res.status).toBe(200);
     const body = JSON.parse(text(res.bytes));
     expect(body.partialSuccess.rejectedSpans).toBe(2);
     expect(body.partialSuccess.errorMessage).toContain("input.value");
-    expect(body.partialSuccess.errorMessage).toContain("retrieval.documents.0.document.id");
+    expect(body.partialSuccess.errorMessage).toContain("NUL");
     expect(await otelRows(good.ids.traceId)).toHaveLength(1);
+    const [anonymous] = await otelRows(noId.ids.traceId);
+    expect((anonymous!.results as { memory_id: string }[])[0]!.memory_id).toMatch(/^content:[0-9a-f]{16}$/);
 
     const proto = await protobuf([retriever("fine", DOCS.slice(0, 1)), span({ "openinference.span.kind": "RETRIEVER" })]);
     const decoded = ExportTraceServiceResponse.toObject(ExportTraceServiceResponse.decode(proto.bytes), { longs: Number });
@@ -226,14 +232,7 @@ describe("POST /v1/traces: OpenInference retriever spans become recalls", () => 
     for (let i = 0; i < 1000; i++) {
       if (i % 10 < 6) spans.push(retriever(`batch query ${i}`, DOCS.slice(0, 1 + (i % 4))));
       else if (i % 10 === 6)
-        spans.push(
-          span({
-            "openinference.span.kind": "RETRIEVER",
-            "input.value": `bad score ${i}`,
-            "retrieval.documents.0.document.id": "m",
-            "retrieval.documents.0.document.score": "high",
-          }),
-        );
+        spans.push(span({ "openinference.span.kind": "RETRIEVER", "retrieval.documents.0.document.id": `no query ${i}` }));
       else spans.push(span({ "openinference.span.kind": i % 2 ? "LLM" : "CHAIN" }, "other"));
     }
     const res = await protobuf(spans);

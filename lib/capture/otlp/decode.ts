@@ -35,13 +35,15 @@ export class MalformedExport extends Error {
 // Protobuf
 
 export function decodeProtobufExport(bytes: Uint8Array): DecodedSpan[] {
-  let message: protobuf.Message;
+  let object: Record<string, unknown>;
   try {
-    message = ExportTraceServiceRequest.decode(bytes);
+    const message: protobuf.Message = ExportTraceServiceRequest.decode(bytes);
+    // Both steps recurse into nested AnyValues: values nested thousands deep overflow the stack
+    // (a RangeError), which is a body this endpoint cannot read, not its own failure.
+    object = ExportTraceServiceRequest.toObject(message, { longs: String, bytes: Array, defaults: false, arrays: true });
   } catch (error) {
     throw new MalformedExport(`the body is not a protobuf ExportTraceServiceRequest (${describe(error)})`);
   }
-  const object = ExportTraceServiceRequest.toObject(message, { longs: String, bytes: Array, defaults: false, arrays: true });
   return spansOf(object, "protobuf");
 }
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { computeConfidence } from "@/lib/recall/confidence";
 import { decodeJsonExport, idOf, MalformedExport, type DecodedSpan } from "./decode";
+import { contentHashId, ID_KEYS } from "./documents";
 import { confidenceFromScores, spanToRecall } from "./openinference";
 
 const TRACE = "5b8efff798038103d269b633813fc60c";
@@ -86,24 +87,197 @@ describe("spanToRecall", () => {
     expect(outcome.recall.store).toBe("prod");
   });
 
-  it("drops other spans and rejects unreadable retriever spans with the reason", () => {
+  it("drops other spans; rejects a retriever span only when it cannot be a recall (no ids, no query)", () => {
     expect(spanToRecall(span({ "openinference.span.kind": "LLM" })).kind).toBe("other");
     expect(spanToRecall(span({})).kind).toBe("other");
-    const reasons = [
+    const outcomes = [
       retriever({ "input.value": "  " }),
-      retriever({ "retrieval.documents.0.document.id": "" }),
-      retriever({ "retrieval.documents.0.document.score": "high" }),
-      retriever({ "recall.confidence": "{oops" }),
       { ...retriever(), traceId: null },
-    ].map((s) => {
-      const outcome = spanToRecall(s);
-      return outcome.kind === "rejected" ? outcome.reason : outcome.kind;
+      { ...retriever(), spanId: null },
+    ].map((s) => spanToRecall(s));
+    expect(outcomes.map((o) => (o.kind === "rejected" ? o.code : o.kind))).toEqual(["no_query", "no_trace_id", "no_span_id"]);
+    expect(outcomes.map((o) => (o.kind === "rejected" ? o.reason : ""))).toEqual([
+      expect.stringContaining("input.value"),
+      expect.stringContaining("traceId"),
+      expect.stringContaining("spanId"),
+    ]);
+  });
+
+  it("logs what it cannot read as notices instead of rejecting: a score that is not a number, a block that is not JSON", () => {
+    const badScore = recallOf(retriever({ "retrieval.documents.0.document.score": "high" }));
+    expect(badScore.response.results).toEqual([
+      { memory_id: "a", summary: "Alice is on call" },
+      { memory_id: "b", summary: "", score: 0.4 },
+    ]);
+    expect(kinds(badScore)).toEqual(["span_scores_missing", "span_unread"]);
+    expect(notice(badScore, "span_unread")).toContain("retrieval.documents.0.document.score is not a finite number");
+    expect(badScore.computedConfidence).toBeUndefined();
+
+    const badBlock = recallOf(retriever({ "recall.confidence": "{oops", "recall.selector": "[" }));
+    expect(badBlock.response.confidence).toBeUndefined();
+    expect(badBlock.computedConfidence?.computed_from).toBe("scores");
+    expect(notice(badBlock, "span_unread")).toMatch(/recall\.confidence is not JSON.*recall\.selector is not JSON/);
+
+    const notABlock = recallOf(retriever({ "recall.confidence": JSON.stringify({ level: 7 }) }));
+    expect(notABlock.response.confidence).toBeUndefined();
+    expect(notice(notABlock, "span_unread")).toContain("not a RecallConfidence");
+  });
+});
+
+/** A LangChain `Document` as `@arizeai/openinference-instrumentation-langchain` 4.1.1 writes a retriever run. */
+function langchainSpan(documents: { pageContent: string; metadata: Record<string, unknown>; id?: string }[], extra = {}) {
+  const attributes: DecodedSpan["attributes"] = {
+    "openinference.span.kind": "RETRIEVER",
+    "input.value": "why 401 after deploy",
+    "input.mime_type": "text/plain",
+    "output.value": JSON.stringify({ documents }),
+    "output.mime_type": "application/json",
+    metadata: "{}",
+    ...extra,
+  };
+  documents.forEach((d, i) => {
+    attributes[`retrieval.documents.${i}.document.content`] = d.pageContent;
+    attributes[`retrieval.documents.${i}.document.metadata`] = JSON.stringify(d.metadata);
+  });
+  return span(attributes);
+}
+
+function recallOf(s: DecodedSpan) {
+  const outcome = spanToRecall(s);
+  if (outcome.kind !== "recall") throw new Error(`not a recall: ${outcome.kind === "rejected" ? outcome.reason : outcome.kind}`);
+  return outcome.recall;
+}
+const ids = (recall: ReturnType<typeof recallOf>) => (recall.response.results as { memory_id: string }[]).map((r) => r.memory_id);
+const kinds = (recall: ReturnType<typeof recallOf>) => recall.notices.map((n) => n.kind);
+const notice = (recall: ReturnType<typeof recallOf>, kind: string) => recall.notices.find((n) => n.kind === kind)?.message ?? "";
+
+describe("spanToRecall: documents as real instrumentations write them", () => {
+  it.each(ID_KEYS)("reads the id from the document metadata's %s when document.id is absent", (key) => {
+    const recall = recallOf(
+      langchainSpan([
+        { pageContent: "first", metadata: { [key]: "m-1", source: "wiki" } },
+        { pageContent: "second", metadata: { [key]: 42 } },
+      ]),
+    );
+    expect(ids(recall)).toEqual(["m-1", "42"]);
+    expect(kinds(recall)).toEqual(["span_ids_derived", "span_scores_missing"]);
+    expect(notice(recall, "span_ids_derived")).toContain(`2 from the metadata's "${key}"`);
+  });
+
+  it("takes the metadata's keys in order (id before memory_id …), document.id before any", () => {
+    const both = { id: "by-id", memory_id: "by-memory-id", _id: "by-underscore" };
+    expect(ids(recallOf(langchainSpan([{ pageContent: "x", metadata: both }])))).toEqual(["by-id"]);
+    expect(ids(recallOf(langchainSpan([{ pageContent: "x", metadata: { _id: "u", doc_id: "d" } }])))).toEqual(["d"]);
+    const stated = recallOf(
+      langchainSpan([{ pageContent: "x", metadata: both }], { "retrieval.documents.0.document.id": "stated" }),
+    );
+    expect(ids(stated)).toEqual(["stated"]);
+    expect(kinds(stated)).not.toContain("span_ids_derived");
+  });
+
+  it("reads LangChain's Document.id from output.value when the attributes lack it", () => {
+    const recall = recallOf(
+      langchainSpan([
+        { pageContent: "JWT expiry caused 401s", metadata: { source: "a" }, id: "mem-1" },
+        { pageContent: "Refresh tokens early", metadata: { memory_id: "mem-2" } },
+      ]),
+    );
+    expect(ids(recall)).toEqual(["mem-1", "mem-2"]);
+    expect(notice(recall, "span_ids_derived")).toMatch(/1 from output\.value, 1 from the metadata's "memory_id"/);
+  });
+
+  it("reads output.value alone when there are no document attributes (documents, results or a bare list; LangChain's serialized form)", () => {
+    const only = (value: unknown) =>
+      recallOf(span({ "openinference.span.kind": "RETRIEVER", "input.value": "q", "output.value": JSON.stringify(value) }));
+    const fromDocuments = only({
+      documents: [
+        { pageContent: "a", metadata: {}, id: "d1" },
+        { page_content: "b", metadata: { doc_id: "d2" } },
+      ],
     });
-    expect(reasons[0]).toContain("input.value");
-    expect(reasons[1]).toContain("retrieval.documents.0.document.id");
-    expect(reasons[2]).toContain("score");
-    expect(reasons[3]).toContain("recall.confidence");
-    expect(reasons[4]).toContain("traceId");
+    expect(fromDocuments.response.results).toEqual([
+      { memory_id: "d1", summary: "a" },
+      { memory_id: "d2", summary: "b" },
+    ]);
+    const fromResults = only({ results: [{ memory_id: "r1", summary: "s", score: 0.7 }], confidence: null });
+    expect(fromResults.response.results).toEqual([{ memory_id: "r1", summary: "s", score: 0.7 }]);
+    expect(fromResults.computedConfidence?.top_score).toBe(0.7);
+    const serialized = only([
+      { lc: 1, type: "constructor", id: ["langchain", "schema", "Document"], kwargs: { page_content: "c", id: "k1" } },
+    ]);
+    expect(ids(serialized)).toEqual(["k1"]);
+  });
+
+  it("does not take ids from an output.value whose documents do not line up with the attributes", () => {
+    const s = langchainSpan([{ pageContent: "alpha", metadata: {} }]);
+    s.attributes["output.value"] = JSON.stringify({ documents: [{ pageContent: "beta", metadata: {}, id: "wrong" }] });
+    const recall = recallOf(s);
+    expect(ids(recall)).toEqual([contentHashId("alpha")]);
+    expect(notice(recall, "span_unread")).toContain("do not line up");
+  });
+
+  it("a document with no id anywhere gets a stable id made from its content, and says so", () => {
+    const recall = recallOf(
+      langchainSpan([
+        { pageContent: "Standup at 9:30", metadata: {} },
+        { pageContent: "Standup at 9:30", metadata: { note: "same text" } },
+        { pageContent: "Lunch at noon", metadata: { id: "" } },
+      ]),
+    );
+    const hash = contentHashId("Standup at 9:30");
+    expect(hash).toMatch(/^content:[0-9a-f]{16}$/);
+    expect(ids(recall)).toEqual([hash, hash, contentHashId("Lunch at noon")]);
+    expect(contentHashId("Standup at 9:30")).toBe(hash);
+    expect(notice(recall, "span_ids_generated")).toMatch(/^3 documents carried no id/);
+  });
+
+  it("no score: logged without scores and without a level (not enough signal), or with the level the span stated", () => {
+    const unscored = recallOf(langchainSpan([{ pageContent: "x", metadata: { id: "a" } }]));
+    expect(unscored.response.results).toEqual([{ memory_id: "a", summary: "x" }]);
+    expect(unscored.computedConfidence).toBeUndefined();
+    expect(unscored.response.confidence).toBeUndefined();
+    expect(notice(unscored, "span_scores_missing")).toContain("not enough signal");
+
+    const block = { level: "low", top_score: 0.3, result_count: 1, rationale: "stated" };
+    const stated = recallOf(
+      langchainSpan([{ pageContent: "x", metadata: { id: "a" } }], { "recall.confidence": JSON.stringify(block) }),
+    );
+    expect(stated.response.confidence).toEqual(block);
+    expect(notice(stated, "span_scores_missing")).toContain("the level is the one the span stated");
+  });
+
+  it("a score present: in document.score, or the metadata's score / relevance_score; the block computed from them", () => {
+    const recall = recallOf(
+      langchainSpan(
+        [
+          { pageContent: "x", metadata: { id: "a" } },
+          { pageContent: "y", metadata: { id: "b", relevance_score: 0.5 } },
+          { pageContent: "z", metadata: { id: "c", score: 0.25 } },
+        ],
+        { "retrieval.documents.0.document.score": 0.9 },
+      ),
+    );
+    expect((recall.response.results as { score?: number }[]).map((r) => r.score)).toEqual([0.9, 0.5, 0.25]);
+    expect(recall.computedConfidence).toMatchObject({ computed_from: "scores", top_score: 0.9, result_count: 3 });
+    expect(kinds(recall)).toEqual(["span_ids_derived"]);
+  });
+
+  it("metadata that is not JSON is said, and the rest still read", () => {
+    const s = langchainSpan([{ pageContent: "x", metadata: {} }]);
+    s.attributes["retrieval.documents.0.document.metadata"] = "{not json";
+    s.attributes["output.value"] = "plain text answer";
+    const recall = recallOf(s);
+    expect(ids(recall)).toEqual([contentHashId("x")]);
+    expect(notice(recall, "span_unread")).toContain("retrieval.documents.0.document.metadata is not a JSON object");
+  });
+
+  it("text the database cannot store (NUL, a lone surrogate) is replaced and said; never a rejection", () => {
+    const recall = recallOf(
+      langchainSpan([{ pageContent: "cut in half \uD83D", metadata: { id: "a\u0000b" } }], { "input.value": "q\u0000" }),
+    );
+    expect(recall.request.query).toBe("q\uFFFD");
+    expect(recall.response.results).toEqual([{ memory_id: "a\uFFFDb", summary: "cut in half \uFFFD" }]);
+    expect(notice(recall, "span_unread")).toMatch(/a document id held a NUL.*the query held a NUL/);
   });
 });
 

@@ -1,19 +1,28 @@
 /**
  * OpenInference retriever spans as logged recalls (docs/ARCHITECTURE.md "Capture from
  * production"). Pure. A span whose `openinference.span.kind` is RETRIEVER is a recall: the query
- * is `input.value`, the results are `retrieval.documents.{i}.document.{id,content,score}`.
- * Every other span is acknowledged and dropped.
+ * is `input.value`, the results are its documents as `documents.ts` reads them (attributes,
+ * metadata, `output.value`). Every other span is acknowledged and dropped.
+ *
+ * A retriever span is refused only when it cannot be a recall at all: no trace or span id, no
+ * query. Everything else that is missing or unreadable (ids, scores, a block) is logged anyway and
+ * said in the recall's `notices`.
  *
  * The confidence block: a span that carries a memory service's blocks keeps them as stated —
  * `recall.confidence` / `recall.selector` (JSON text), or an `output.value` that is the
- * service's RecallResponse JSON. Otherwise the block is computed here from the result scores by
- * the fallback rules (the only rules that need nothing but scores) and marked
- * `computed_from: "scores"`.
+ * service's RecallResponse JSON. Otherwise, when every document has a score, the block is
+ * computed here from them by the fallback rules (the only rules that need nothing but scores)
+ * and marked `computed_from: "scores"`; with a score missing there is not enough signal for a
+ * level, and the recall has no block.
  */
 import { computeConfidence } from "@/lib/recall/confidence";
+import type { RecallNotice } from "@/lib/recall/notices";
+import { RecallConfidenceSchema } from "@/lib/recall/schemas";
 import { DEFAULT_THRESHOLDS } from "@/lib/recall/thresholds";
 import type { LoggedConfidence } from "@/lib/recall/wire";
+import { replaceBadText } from "@/lib/validation/input-rules";
 import type { AttributeValue, DecodedSpan } from "./decode";
+import { ID_KEYS, readDocuments, type SpanDocument } from "./documents";
 
 export const SPAN_KIND_ATTRIBUTE = "openinference.span.kind";
 /** Where a span names the store it recalled from; else the resource's service.name, else "otel". */
@@ -35,9 +44,15 @@ export interface SpanRecall {
   created_at: Date | null;
   trace: { traceId: string; spanId: string };
   computedConfidence?: LoggedConfidence;
+  /** What the span did not say where OpenInference puts it (ids found elsewhere or made, scores missing, values unread). */
+  notices: RecallNotice[];
 }
 
-export type SpanOutcome = { kind: "recall"; recall: SpanRecall } | { kind: "other" } | { kind: "rejected"; reason: string };
+/** Why a retriever span could not be logged, as a code (counted on the capture-status page) and a sentence. */
+export type RejectionCode = "no_trace_id" | "no_span_id" | "no_query" | "invalid_recall";
+
+export type SpanOutcome =
+  { kind: "recall"; recall: SpanRecall } | { kind: "other" } | { kind: "rejected"; code: RejectionCode; reason: string };
 
 export function isRetrieverSpan(span: DecodedSpan): boolean {
   const kind = span.attributes[SPAN_KIND_ATTRIBUTE];
@@ -47,23 +62,39 @@ export function isRetrieverSpan(span: DecodedSpan): boolean {
 export function spanToRecall(span: DecodedSpan): SpanOutcome {
   if (!isRetrieverSpan(span)) return { kind: "other" };
   const named = `span ${span.spanId ?? "(no id)"}`;
-  const reject = (reason: string): SpanOutcome => ({ kind: "rejected", reason: `${named}: ${reason}` });
-  if (!span.traceId) return reject("traceId is missing or not 16 bytes");
-  if (!span.spanId) return reject("spanId is missing or not 8 bytes");
+  const reject = (code: RejectionCode, reason: string): SpanOutcome => ({
+    kind: "rejected",
+    code,
+    reason: `${named}: ${reason}`,
+  });
+  if (!span.traceId) return reject("no_trace_id", "traceId is missing or not 16 bytes");
+  if (!span.spanId) return reject("no_span_id", "spanId is missing or not 8 bytes");
 
   const query = queryOf(span.attributes["input.value"], span.attributes["input.mime_type"]);
-  if (query === null) return reject("input.value (the query) is missing or empty");
+  if (query === null) return reject("no_query", "input.value (the query) is missing or empty");
 
-  const documents = documentsOf(span.attributes);
-  if (typeof documents === "string") return reject(documents);
-  const results = documents.slice(0, MAX_DOCUMENTS).map((d) => ({
+  const read = readDocuments(span.attributes);
+  const unread = [...read.notes.unread];
+  // Text PostgreSQL cannot store (NUL, an unpaired surrogate — what an attribute limit cutting a
+  // string in a surrogate pair leaves) is replaced, and said; docs/ARCHITECTURE.md "Bad input".
+  const replaced = new Set<string>();
+  const clean = (text: string, where: string) => {
+    const fixed = replaceBadText(text);
+    if (fixed !== text) replaced.add(where);
+    return fixed;
+  };
+  const documents = read.documents.slice(0, MAX_DOCUMENTS).map((d) => ({ ...d, id: clean(d.id, "a document id") }));
+  const results = documents.map((d) => ({
     memory_id: d.id,
-    summary: d.content.length > SUMMARY_MAX ? `${d.content.slice(0, SUMMARY_MAX - 1)}…` : d.content,
+    summary: clean(
+      d.content.length > SUMMARY_MAX ? `${d.content.slice(0, SUMMARY_MAX - 1)}…` : d.content,
+      "a document's content",
+    ),
     ...(d.score !== null ? { score: d.score } : {}),
   }));
-
-  const stated = statedBlocks(span.attributes);
-  if (typeof stated === "string") return reject(stated);
+  const cleanQuery = clean(query, "the query");
+  for (const where of replaced) unread.push(`${where} held a NUL or an unpaired surrogate, replaced by U+FFFD`);
+  const stated = statedBlocks(span.attributes, unread);
   const response: Record<string, unknown> = { results, related_tags: [] };
   if (stated.confidence !== undefined) response.confidence = stated.confidence;
   if (stated.selector !== undefined) response.selector = stated.selector;
@@ -72,17 +103,18 @@ export function spanToRecall(span: DecodedSpan): SpanOutcome {
 
   const start = nanosToMs(span.startTimeUnixNano);
   const end = nanosToMs(span.endTimeUnixNano);
+  const unscored = documents.filter((d) => d.score === null).length;
   const recall: SpanRecall = {
     store: storeOf(span),
-    request: { query, k: Math.min(MAX_DOCUMENTS, Math.max(1, documents.length)) },
+    request: { query: cleanQuery, k: Math.min(MAX_DOCUMENTS, Math.max(1, documents.length)) },
     response,
     latency_ms: start !== null && end !== null && end >= start ? Math.round((end - start) * 1000) / 1000 : null,
     created_at: start !== null && start > 0 && start < 253_402_300_800_000 ? new Date(start) : null,
     trace: { traceId: span.traceId, spanId: span.spanId },
+    notices: spanNotices(documents, unscored, stated.confidence !== undefined, unread, read.documents.length),
   };
-  if (stated.confidence === undefined) {
-    const scores = results.map((r) => r.score).filter((s): s is number => typeof s === "number" && Number.isFinite(s));
-    recall.computedConfidence = confidenceFromScores(scores);
+  if (stated.confidence === undefined && unscored === 0) {
+    recall.computedConfidence = confidenceFromScores(documents.map((d) => d.score as number));
   }
   return { kind: "recall", recall };
 }
@@ -91,6 +123,67 @@ export function spanToRecall(span: DecodedSpan): SpanOutcome {
 export function confidenceFromScores(scores: readonly number[]): LoggedConfidence {
   const result = computeConfidence({ hybridScores: scores });
   return { ...result, threshold_values: { ...DEFAULT_THRESHOLDS }, computed_from: "scores" };
+}
+
+/** Notices at most listed of a kind's examples (ids, unread values). */
+const EXAMPLES = 5;
+
+function listed(items: readonly string[]): string {
+  const shown = items.slice(0, EXAMPLES).join("; ");
+  return items.length > EXAMPLES ? `${shown}; and ${items.length - EXAMPLES} more` : shown;
+}
+
+/** What a person reading the recall should know about how its documents were read. */
+function spanNotices(
+  documents: readonly SpanDocument[],
+  unscored: number,
+  statedBlock: boolean,
+  unread: readonly string[],
+  total: number,
+): RecallNotice[] {
+  const notices: RecallNotice[] = [];
+  const bySource = new Map<string, number>();
+  for (const d of documents) {
+    if (d.idSource === "attribute" || d.idSource === "content_hash") continue;
+    bySource.set(d.idSource, (bySource.get(d.idSource) ?? 0) + 1);
+  }
+  if (bySource.size > 0) {
+    const where = [...bySource].map(
+      ([source, n]) => `${n} from ${source === "output.value" ? "output.value" : `the metadata's "${source.slice(9)}"`}`,
+    );
+    notices.push({
+      kind: "span_ids_derived",
+      message: `The span did not carry retrieval.documents.N.document.id; the ids were read elsewhere: ${where.join(", ")}.`,
+    });
+  }
+  const made = documents.filter((d) => d.idSource === "content_hash");
+  if (made.length > 0) {
+    notices.push({
+      kind: "span_ids_generated",
+      ...(made.length === 1 ? { memory_id: made[0]!.id } : {}),
+      message:
+        `${made.length} document${made.length === 1 ? "" : "s"} carried no id (not in document.id, the metadata's ${ID_KEYS.join("/")}, nor output.value): ` +
+        `logged under an id made from the content ("content:" and the first 16 hex digits of its SHA-256, the same for the same text): ${listed(made.map((d) => d.id))}.`,
+    });
+  }
+  if (unscored > 0) {
+    notices.push({
+      kind: "span_scores_missing",
+      message:
+        `The span carried no score for ${unscored} of ${documents.length} document${documents.length === 1 ? "" : "s"}: the results are in the retriever's order` +
+        (statedBlock
+          ? ", and the level is the one the span stated."
+          : "; without every score there is not enough signal for a level, so none was computed."),
+    });
+  }
+  const left =
+    total > MAX_DOCUMENTS
+      ? [...unread, `${total - MAX_DOCUMENTS} documents past the first ${MAX_DOCUMENTS} were not kept`]
+      : unread;
+  if (left.length > 0) {
+    notices.push({ kind: "span_unread", message: `Parts of the span could not be read as sent: ${listed(left)}.` });
+  }
+  return notices;
 }
 
 function queryOf(value: AttributeValue | undefined, mime: AttributeValue | undefined): string | null {
@@ -110,45 +203,6 @@ function queryOf(value: AttributeValue | undefined, mime: AttributeValue | undef
   return value.slice(0, 8000);
 }
 
-interface Document {
-  id: string;
-  content: string;
-  score: number | null;
-}
-
-const DOCUMENT_KEY = /^retrieval\.documents\.(\d+)\.document\.(id|content|score)$/;
-
-/** The flattened documents in index order, or why they cannot be read. */
-function documentsOf(attributes: Record<string, AttributeValue>): Document[] | string {
-  const byIndex = new Map<number, Partial<Record<"id" | "content" | "score", AttributeValue>>>();
-  for (const [key, value] of Object.entries(attributes)) {
-    const match = DOCUMENT_KEY.exec(key);
-    if (!match) continue;
-    const index = Number(match[1]);
-    if (!Number.isSafeInteger(index) || index > 100_000) continue;
-    const entry = byIndex.get(index) ?? {};
-    entry[match[2] as "id" | "content" | "score"] = value;
-    byIndex.set(index, entry);
-  }
-  const out: Document[] = [];
-  for (const index of [...byIndex.keys()].sort((a, b) => a - b)) {
-    const entry = byIndex.get(index)!;
-    const id = typeof entry.id === "number" ? String(entry.id) : entry.id;
-    if (typeof id !== "string" || id.trim() === "") return `retrieval.documents.${index}.document.id is missing`;
-    if (id.length > 200) return `retrieval.documents.${index}.document.id is longer than 200 characters`;
-    const score = entry.score;
-    if (score !== undefined && score !== null && (typeof score !== "number" || !Number.isFinite(score))) {
-      return `retrieval.documents.${index}.document.score is not a finite number`;
-    }
-    out.push({
-      id,
-      content: typeof entry.content === "string" ? entry.content : "",
-      score: typeof score === "number" ? score : null,
-    });
-  }
-  return out;
-}
-
 interface StatedBlocks {
   confidence?: unknown;
   selector?: unknown;
@@ -156,8 +210,11 @@ interface StatedBlocks {
   degraded_reason?: unknown;
 }
 
-/** A memory service's blocks the span carries, as stated; why not, when one is there but unreadable. */
-function statedBlocks(attributes: Record<string, AttributeValue>): StatedBlocks | string {
+/**
+ * A memory service's blocks the span carries, as stated. One that is there but unreadable (not
+ * JSON, not a confidence block) is left out and said in `unread`: the recall is still logged.
+ */
+function statedBlocks(attributes: Record<string, AttributeValue>, unread: string[]): StatedBlocks {
   const out: StatedBlocks = {};
   const output = attributes["output.value"];
   if (typeof output === "string" && output.trimStart().startsWith("{")) {
@@ -183,11 +240,27 @@ function statedBlocks(attributes: Record<string, AttributeValue>): StatedBlocks 
       out[key] = value;
       continue;
     }
-    if (typeof value !== "string") return `${attribute} is not a JSON object`;
+    if (typeof value !== "string") {
+      unread.push(`${attribute} is not a JSON object`);
+      continue;
+    }
     try {
       out[key] = JSON.parse(value);
     } catch {
-      return `${attribute} is not JSON`;
+      unread.push(`${attribute} is not JSON`);
+    }
+  }
+  // A stated confidence block the wire schema refuses would sink the whole recall; the selector
+  // block has its own rule for that (lib/recall/wire.ts decodeSelectorBlock).
+  if (out.confidence !== undefined && !RecallConfidenceSchema.safeParse(out.confidence).success) {
+    unread.push("the stated confidence block is not a RecallConfidence");
+    delete out.confidence;
+  }
+  for (const key of ["degraded", "degraded_reason"] as const) {
+    const expected = key === "degraded" ? "boolean" : "string";
+    if (out[key] !== undefined && typeof out[key] !== expected) {
+      unread.push(`output.value's ${key} is not a ${expected}`);
+      delete out[key];
     }
   }
   return out;
@@ -196,7 +269,7 @@ function statedBlocks(attributes: Record<string, AttributeValue>): StatedBlocks 
 function storeOf(span: DecodedSpan): string {
   const named = span.attributes[STORE_ATTRIBUTE] ?? span.resource["service.name"];
   const store = typeof named === "string" ? named.trim() : "";
-  return store === "" ? DEFAULT_OTEL_STORE : store.slice(0, STORE_MAX);
+  return store === "" ? DEFAULT_OTEL_STORE : replaceBadText(store.slice(0, STORE_MAX));
 }
 
 /** Nanoseconds (decimal text) → milliseconds, or null for 0/unset. */

@@ -11,6 +11,7 @@ import { SECURITY_HEADERS, checkCrossSite, checkHost } from "@/lib/security/guar
 import { guardInputOf, serverAllowedHosts } from "@/lib/security/hosts";
 import { decodeJsonExport, decodeProtobufExport, MalformedExport, type DecodedSpan } from "./decode";
 import { spanToRecall } from "./openinference";
+import { emptyTally, recordTallies, serviceName, type ServiceTally } from "./status";
 import { ExportTraceServiceResponse, RpcStatus } from "./proto";
 
 /**
@@ -72,17 +73,42 @@ export async function receiveTraces(request: NextRequest): Promise<Response> {
   }
 }
 
-/** Logs the retriever spans of an export; the others are counted and dropped. */
+/**
+ * Logs the retriever spans of an export; the others are counted and dropped. What became of each
+ * span is added to the capture-status counters per service (status.ts), since the exporter will
+ * not show the answer's partial_success to anyone.
+ */
 export async function ingestSpans(spans: readonly DecodedSpan[]): Promise<{ outcome: ReceiveOutcome; errors: string[] }> {
   const captured: CapturedRecall[] = [];
+  const services: string[] = [];
   const errors: string[] = [];
+  const tallies = new Map<string, ServiceTally>();
+  const tallyOf = (service: string) => {
+    let tally = tallies.get(service);
+    if (!tally) tallies.set(service, (tally = emptyTally()));
+    return tally;
+  };
+  const reject = (tally: ServiceTally, code: string, reason: string) => {
+    errors.push(reason);
+    tally.rejected += 1;
+    const seen = tally.reasons.get(code);
+    tally.reasons.set(code, { count: (seen?.count ?? 0) + 1, message: reason });
+  };
   let dropped = 0;
   for (const span of spans) {
+    const service = serviceName(span.resource["service.name"]);
+    const tally = tallyOf(service);
+    tally.received += 1;
     const outcome = spanToRecall(span);
-    if (outcome.kind === "other") dropped += 1;
-    else if (outcome.kind === "rejected") errors.push(outcome.reason);
+    if (outcome.kind === "other") {
+      dropped += 1;
+      continue;
+    }
+    tally.retrievers += 1;
+    if (outcome.kind === "rejected") reject(tally, outcome.code, outcome.reason);
     else {
       const { recall } = outcome;
+      services.push(service);
       captured.push({
         source: "otel",
         store: recall.store,
@@ -93,20 +119,38 @@ export async function ingestSpans(spans: readonly DecodedSpan[]): Promise<{ outc
         trace: recall.trace,
         externalId: `otel:${recall.trace.traceId}:${recall.trace.spanId}`,
         ...(recall.computedConfidence ? { computedConfidence: recall.computedConfidence } : {}),
+        ...(recall.notices.length > 0 ? { notices: recall.notices } : {}),
       });
     }
   }
-  const results = captured.length > 0 ? await captureRecalls(await getPrisma(), captured) : [];
+  const prisma = captured.length > 0 || tallies.size > 0 ? await getPrisma() : null;
+  const results = captured.length > 0 ? await captureRecalls(prisma!, captured) : [];
   let recalls = 0;
   results.forEach((result, i) => {
+    const tally = tallyOf(services[i]!);
     if (result.status === "rejected") {
       const where = result.errors
         .slice(0, 2)
         .map((e) => `${e.path.join(".") || "(root)"}: ${e.message}`)
         .join("; ");
-      errors.push(`span ${captured[i]!.trace!.spanId}: ${where}`);
-    } else recalls += 1;
+      reject(tally, "invalid_recall", `span ${captured[i]!.trace!.spanId}: ${where}`);
+    } else {
+      recalls += 1;
+      if (result.status === "duplicate") tally.duplicates += 1;
+      else tally.logged += 1;
+    }
   });
+  if (prisma) {
+    // The spans are logged whatever happens here: a counter that failed to move must not turn a
+    // logged export into an error the exporter would retry (and log twice over).
+    try {
+      await recordTallies(prisma, tallies);
+    } catch (error) {
+      console.error(
+        `[capture] the capture-status counters were not updated: ${error instanceof Error ? error.message : String(error)}`,
+      );
+    }
+  }
   return { outcome: { recalls, dropped, rejected: errors.length }, errors };
 }
 
