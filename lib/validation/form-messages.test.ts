@@ -58,7 +58,7 @@ describe("parseForm", () => {
   it("passes good values through as the schema's output", () => {
     expect(parseForm(RecallBodySchema, { query: "kafka", k: 3 })).toEqual({
       success: true,
-      data: expect.objectContaining({ query: "kafka", k: 3, search_mode: "hybrid" }),
+      data: expect.objectContaining({ query: "kafka", k: 3, selector: "off" }),
     });
   });
 });
