@@ -252,3 +252,31 @@ test("at 1366 px the table fits its box: every column in view, each query at lea
     expect(queries).toContain(await link.getAttribute("title"));
   }
 });
+
+test("a score-gap recall's page says which kind of selector ran, its signal, gap and cut, and draws the cut", async ({
+  page,
+  request,
+}) => {
+  // Deterministic on the demo corpus (e2e/remote-and-selector.spec.ts): one clear hit, then a drop over 15 %.
+  const answer = await request.post("/api/recall", {
+    data: { query: "What went wrong with VAT on Belgian invoices?", selector: "gap", k: 5 },
+  });
+  expect(answer.status()).toBe(200);
+  const { id } = (await answer.json()) as { id: string };
+  await page.goto(`/recalls/${id}`);
+  const panel = page.getByTestId("selector-panel");
+  await expect(panel.getByTestId("selector-kind-words")).toHaveText("Offline heuristic (score gap).");
+  await expect(panel.getByTestId("selector-explain")).toContainText("No model was asked.");
+  await expect(panel.getByTestId("selector-gap-words").first()).toContainText(
+    /It cut on raw cosine, not on the Score column: the largest drop, \d+ %, is between rank \d+ \(/,
+  );
+  await panel.getByTestId("selector-trace").locator("summary").click();
+  await expect(panel.getByTestId("selector-gap-signal")).toContainText("raw cosine");
+  await expect(panel.getByTestId("selector-gap-drop")).toHaveText(/^\d+\.\d %$/);
+  await expect(panel.getByTestId("selector-gap-cut")).toContainText(/^below rank \d+ \(0\.\d{3}\), above rank \d+ \(0\.\d{3}\)$/);
+  // The chart draws the cut on the raw cosine axis, named in its legend.
+  const chart = page.getByTestId("score-distribution");
+  await expect(chart.getByTestId("marker-selector_cut")).toContainText("selector cut");
+  await expect(chart.getByTestId("marker-selector_cut")).toHaveAttribute("data-in-domain", "true");
+  await expect(chart.locator('.recharts-reference-line line[stroke-dasharray="1 3"]')).toHaveCount(1);
+});

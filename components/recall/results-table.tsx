@@ -171,7 +171,11 @@ export function ResultsTable({ view }: ResultsTableProps) {
           aria-describedby={captionId}
           captionId={captionId}
           columns={PAGE_COLUMNS}
-          caption={`Score is the ${scoreMeaning(view.request?.search_mode)}.`}
+          caption={`Score is the ${scoreMeaning(view.request?.search_mode)}.${
+            view.selector_trace?.score_gap?.cut
+              ? " The score-gap selector cut on the Raw cosine column, not on Score (see the Selector panel)."
+              : ""
+          }`}
         >
           <tbody>
             {rows.map(({ result, position, candidate, dropped }) => (

@@ -4,6 +4,7 @@ import { selectorReasonKind, selectorReasonKindLabel, selectorReasonLabel } from
 import { droppedListNote, resultRowHref } from "@/lib/recall-log/format";
 import type { LoggedRecall } from "@/lib/recall-log/types";
 import { SelectorTraceView } from "./selector-trace";
+import { scoreGapWords, selectorKindWords } from "./selector-words";
 import { Badge } from "@/components/ui/badge";
 import { PanelHead, panelClassName, panelNoteClassName, panelSubheadingClassName } from "@/components/ui/panel";
 import { visuallyHiddenClassName } from "@/components/ui/visually-hidden";
@@ -52,6 +53,25 @@ export function SelectorPanel({ view }: SelectorPanelProps) {
   }
 
   const trace = view.selector_trace;
+  const kindWords = selectorKindWords(selector.applied ? selector.model : null, trace);
+  const ranks = (rows: LoggedRecall["results"]) => rows.flatMap((r) => (r.rank === undefined ? [] : [r.rank]));
+  const gapWords = scoreGapWords(trace, ranks(view.results), ranks(view.dropped_results));
+  // Which kind of selector ran and what that means, then the score gap's reasoning, in words.
+  const explained =
+    kindWords || gapWords.length > 0 ? (
+      <div className={styles.explain} data-testid="selector-explain" data-kind={kindWords?.kind}>
+        {kindWords ? (
+          <p>
+            <strong data-testid="selector-kind-words">{kindWords.title}.</strong> {kindWords.meaning}
+          </p>
+        ) : null}
+        {gapWords.map((line) => (
+          <p key={line} data-testid="selector-gap-words">
+            {line}
+          </p>
+        ))}
+      </div>
+    ) : null;
 
   if (!selector.applied) {
     const kind = selectorReasonKind(selector.reason);
@@ -105,6 +125,7 @@ export function SelectorPanel({ view }: SelectorPanelProps) {
             ? "Nobody asked for a selector: the page is the store's, unselected."
             : "The page is the unselected one."}
         </p>
+        {kind === "off" ? null : explained}
         {trace ? <SelectorTraceView trace={trace} open={kind === "failed"} /> : null}
       </section>
     );
@@ -147,6 +168,7 @@ export function SelectorPanel({ view }: SelectorPanelProps) {
           </dd>
         </div>
       </dl>
+      {explained}
       {ids.length > 0 ? (
         <div>
           <h3 className={panelSubheadingClassName}>Dropped ids</h3>

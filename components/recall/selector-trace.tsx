@@ -1,5 +1,5 @@
 import type { LoggedSelectorTrace } from "@/lib/recall-log/types";
-import { plural } from "@/lib/format";
+import { formatScore, plural } from "@/lib/format";
 import { panelSubheadingClassName } from "@/components/ui/panel";
 import styles from "./selector-panel.module.css";
 
@@ -37,6 +37,36 @@ export function SelectorTraceView({ trace, open }: { trace: LoggedSelectorTrace;
             <dt>HTTP status</dt>
             <dd>{trace.http_status}</dd>
           </div>
+        ) : null}
+        {trace.score_gap ? (
+          <>
+            <div>
+              <dt>Signal</dt>
+              <dd data-testid="selector-gap-signal">
+                raw cosine ({trace.score_gap.participants} of the page&apos;s results carry one)
+              </dd>
+            </div>
+            <div>
+              <dt>Threshold</dt>
+              <dd>a relative drop of at least {Math.round(trace.score_gap.min_relative_drop * 100)} %</dd>
+            </div>
+            <div>
+              <dt>Largest drop</dt>
+              <dd data-testid="selector-gap-drop">
+                {trace.score_gap.largest_relative_drop === null
+                  ? "none measured"
+                  : `${(trace.score_gap.largest_relative_drop * 100).toFixed(1)} %`}
+              </dd>
+            </div>
+            <div>
+              <dt>Cut</dt>
+              <dd data-testid="selector-gap-cut">
+                {trace.score_gap.cut
+                  ? `below rank ${trace.score_gap.cut.above.rank} (${formatScore(trace.score_gap.cut.above.raw_cosine)}), above rank ${trace.score_gap.cut.below.rank} (${formatScore(trace.score_gap.cut.below.raw_cosine)})`
+                  : "none: every result kept"}
+              </dd>
+            </div>
+          </>
         ) : null}
         {trace.prompt_version !== undefined ? (
           <div>

@@ -21,13 +21,14 @@
  * The folder, one file per seam: `types`, `palette`, `metrics` (which score, labels, small
  * helpers), `axis`, `histogram`, `markers`, `layout` (lanes, dodge, label rows), `with-pool`,
  * `without-pool`, `describe` (the accessible sentence), `notices` (the recall's notices, named on
- * the chart). This entry point only dispatches on
+ * the chart), `selector-cut` (where the score-gap selector cut, a line on the raw cosine axis). This entry point only dispatches on
  * whether the store exposed its pool.
  */
 import { METRIC_LABELS, withPoolDefaultMetric } from "./metrics";
 import type { PreparedScoreDistribution, ScoreDistributionInput, ScoreMetric } from "./types";
 import { prepareWithPool } from "./with-pool";
 import { withNotices } from "./notices";
+import { withSelectorCut } from "./selector-cut";
 import { noPoolDefaultMetric, prepareWithoutPool } from "./without-pool";
 
 export {
@@ -77,7 +78,7 @@ export function prepareScoreDistribution(view: ScoreDistributionInput, metric: S
     candidates === null
       ? prepareWithoutPool(view, metric, ariaPrefix)
       : prepareWithPool({ ...view, candidates }, metric, ariaPrefix);
-  return withNotices(prepared, view.notices);
+  return withSelectorCut(withNotices(prepared, view.notices), view.selector_trace);
 }
 
 /**

@@ -23,6 +23,8 @@ export const MARKER_COLORS: Readonly<Record<Exclude<MarkerKind, "prominence_band
   top: "#111827",
   absolute_guard: "#6d28d9",
   near_duplicate: "#0f766e",
+  // The dropped points' red (POINT_STYLES.dropped): the line is where they start.
+  selector_cut: "#b42318",
 });
 
 export const MARKER_DASH: Readonly<Record<MarkerKind, string>> = Object.freeze({
@@ -32,6 +34,7 @@ export const MARKER_DASH: Readonly<Record<MarkerKind, string>> = Object.freeze({
   absolute_guard: "2 3",
   near_duplicate: "8 3 2 3",
   z_band: "4 3",
+  selector_cut: "1 3",
 });
 
 export const HISTOGRAM_COLOR = "#dfe5ee";

@@ -1,4 +1,4 @@
-import type { LoggedRecall, LoggedResult, RecallNotice } from "@/lib/recall-log/types";
+import type { LoggedRecall, LoggedResult, LoggedSelectorTrace, RecallNotice } from "@/lib/recall-log/types";
 import type { SearchMode } from "@/lib/recall/merge";
 
 // ---------------------------------------------------------------------------------------------
@@ -31,7 +31,15 @@ export type PointCategory = "pool" | "outside" | "returned" | "dropped";
 
 export type PointSymbol = "circle" | "ring" | "cross";
 
-export type MarkerKind = "background_mean" | "top" | "prominence_band" | "absolute_guard" | "near_duplicate" | "z_band";
+export type MarkerKind =
+  | "background_mean"
+  | "top"
+  | "prominence_band"
+  | "absolute_guard"
+  | "near_duplicate"
+  | "z_band"
+  /** Where the score-gap selector cut the page (its trace's `score_gap.cut`), on the raw cosine axis. */
+  | "selector_cut";
 
 export type BandLevel = "high" | "moderate" | "low";
 
@@ -201,4 +209,6 @@ export type ScoreDistributionInput = Pick<LoggedRecall, "candidates" | "confiden
   results?: readonly ResultInput[] | null;
   degraded?: { reason: string } | null;
   notices?: readonly RecallNotice[] | null;
+  /** The selector's trace: the score gap's cut is drawn as a line (`selector-cut.ts`). */
+  selector_trace?: Pick<LoggedSelectorTrace, "score_gap"> | null;
 };
