@@ -464,12 +464,26 @@ test("sign-in resists guessing and sign-out ends the session, on a server of its
     expect((await rawCall(server.port, "GET", "/api/recalls", replay)).status).toBe(200);
 
     // Signed out in the browser, the copied cookie no longer opens the API or a page.
-    await page.getByRole("button", { name: "Sign out" }).click();
+    await page.getByRole("button", { name: "Sign out", exact: true }).click();
     await expect(page).toHaveURL(`${base}/signin`);
     expect((await rawCall(server.port, "GET", "/api/recalls", replay)).status).toBe(401);
     const pageAnswer = await rawCall(server.port, "GET", "/recalls", replay);
     expect(pageAnswer.status).toBe(303);
     expect(pageAnswer.headers.location).toContain("/signin");
+
+    // Signed in again, and then "Sign out everywhere" on Settings: that cookie ends too.
+    await page.goto(`${base}/settings`);
+    await page.getByLabel("Password").fill(AUTH_PASSWORD);
+    await page.getByLabel("Password").press("Enter");
+    await expect(page).toHaveURL(`${base}/settings`);
+    const again = (await page.context().cookies(base)).find((c) => c.name === "recall_inspector_session")!;
+    const replayAgain = { cookie: `${again.name}=${again.value}` };
+    expect((await rawCall(server.port, "GET", "/api/recalls", replayAgain)).status).toBe(200);
+    await expect(page.getByTestId("live-sessions")).toHaveText("1");
+    await page.getByRole("button", { name: "Sign out everywhere" }).click();
+    await page.getByRole("button", { name: "Yes, sign out every browser" }).click();
+    await expect(page).toHaveURL(`${base}/signin`);
+    expect((await rawCall(server.port, "GET", "/api/recalls", replayAgain)).status).toBe(401);
 
     // 60 wrong passwords at once: a 429 comes before the 30th, with Retry-After, in the envelope.
     const guesses = await Promise.all(
