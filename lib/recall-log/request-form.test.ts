@@ -98,3 +98,12 @@ describe("search mode: Auto unless the user picked one", () => {
     expect(rerunBody({ ...base, search_mode: "hybrid", search_mode_auto: true }, { k: 20 })).not.toHaveProperty("search_mode");
   });
 });
+
+describe("use_rerank: the store's setting unless ticked", () => {
+  it("an unticked Rerank sends none (the API leaves it unset); a ticked one sends true", () => {
+    const unticked = bodyFromForm({ ...DEFAULT_FORM, query: "q" });
+    expect(unticked).not.toHaveProperty("use_rerank");
+    expect(RecallBodySchema.parse(unticked).use_rerank).toBeUndefined();
+    expect(bodyFromForm({ ...DEFAULT_FORM, query: "q", use_rerank: true }).use_rerank).toBe(true);
+  });
+});
