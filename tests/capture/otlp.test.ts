@@ -244,6 +244,66 @@ describe("POST /v1/traces: OpenInference retriever spans become recalls", () => 
   });
 });
 
+/** Protobuf by hand: a field `number` holding `bytes` (length-delimited). */
+function field(number: number, bytes: Uint8Array): Uint8Array {
+  const header = [(number << 3) | 2];
+  let n = bytes.length;
+  const length: number[] = [];
+  do {
+    length.push((n & 0x7f) | (n >= 0x80 ? 0x80 : 0));
+    n >>>= 7;
+  } while (n > 0);
+  return Buffer.concat([Buffer.from(header), Buffer.from(length), bytes]);
+}
+
+describe("POST /v1/traces: text the database cannot store and absurd nesting never make a 500", () => {
+  it("a NUL or a lone surrogate in the query, a document or service.name is replaced and said; in a stated block the span is rejected with the reason", async () => {
+    const sanitized = retriever("who\u0000 is on call \uD800", [{ id: "a\uDC00", content: "cut \uD83D", score: 0.5 }]);
+    const stated = retriever("stated", DOCS.slice(0, 1), {
+      "recall.selector": JSON.stringify({ applied: false, reason: "x\u0000" }),
+    });
+    const res = await json([sanitized, stated]);
+    expect(res.status).toBe(200);
+    const body = JSON.parse(text(res.bytes));
+    expect(body.partialSuccess).toMatchObject({ rejectedSpans: 1, errorMessage: expect.stringContaining(stated.ids.spanId) });
+    const [row] = await otelRows(sanitized.ids.traceId);
+    const logged = (await findRecall(await getPrisma(), row!.id))!;
+    expect(logged.request.query).toBe("who\uFFFD is on call \uFFFD");
+    expect(logged.results.map((r) => [r.memory_id, r.summary])).toEqual([["a\uFFFD", "cut \uFFFD"]]);
+    expect(logged.notices.find((n) => n.kind === "span_unread")?.message).toContain("replaced by U+FFFD");
+  });
+
+  it("AnyValues nested thousands deep: never a 500 (protobuf unreadable or read without them; JSON read without them)", async () => {
+    // AnyValue{kvlist_value(6): KeyValueList{values(1): KeyValue{key(1), value(2): AnyValue…}}}, innermost first.
+    let value: Uint8Array = field(1, Buffer.from("leaf"));
+    for (let i = 0; i < 5_000; i++) value = field(6, field(1, Buffer.concat([field(1, Buffer.from("k")), field(2, value)])));
+    const recall = retriever("deep protobuf attribute", DOCS.slice(0, 1));
+    const exported = Buffer.from(ProtobufTraceSerializer.serializeRequest([recall])!);
+    // A span's attributes are field 9; appending one more to the (only) span means rewriting its
+    // enclosing lengths, so the deep attribute goes on a span of its own in the same export.
+    const spanBytes = Buffer.concat([
+      field(1, Buffer.from("4bf92f3577b34da6a3ce929d0e0e4736", "hex")),
+      field(2, Buffer.from("00f067aa0ba902b7", "hex")),
+      field(9, Buffer.concat([field(1, Buffer.from("deep")), field(2, value)])),
+    ]);
+    const body = Buffer.concat([exported, field(1, field(2, field(2, spanBytes)))]);
+    const proto = await post(body, { "content-type": "application/x-protobuf" });
+    expect([200, 400]).toContain(proto.status);
+    if (proto.status === 400) expect(RpcStatus.toObject(RpcStatus.decode(proto.bytes))).toMatchObject({ code: 3 });
+    else expect(await otelRows(recall.ids.traceId)).toHaveLength(1);
+
+    const jsonRecall = retriever("deep JSON attribute", DOCS.slice(0, 1));
+    const depth = 20_000;
+    const deep = '{"kvlistValue":{"values":[{"key":"k","value":'.repeat(depth) + '{"stringValue":"leaf"}' + "}]}}".repeat(depth);
+    const plain = text(JsonTraceSerializer.serializeRequest([jsonRecall])!);
+    const withDeep = plain.replace('"attributes":[', `"attributes":[{"key":"deep","value":${deep}},`);
+    expect(withDeep.length).toBeGreaterThan(plain.length);
+    const res = await post(withDeep, { "content-type": "application/json" });
+    expect([200, 400]).toContain(res.status);
+    if (res.status === 200) expect(await otelRows(jsonRecall.ids.traceId)).toHaveLength(1);
+  });
+});
+
 describe("POST /v1/traces refuses what is not an export, per the OTLP specification", () => {
   it("400 with a Status in the request's encoding for a malformed body; 415 for another content type or coding", async () => {
     const garbage = await post(new Uint8Array([0x0a, 0xff, 0xff, 0xff, 0xff, 0x0f, 0x01]), {
