@@ -5,6 +5,7 @@ export const NAV_ITEMS = [
   { href: "/insights", label: "Insights", match: (path: string) => path.startsWith("/insights") },
   { href: "/memories", label: "Memories", match: (path: string) => path.startsWith("/memories") },
   { href: "/evaluate", label: "Evaluate", match: (path: string) => path.startsWith("/evaluate") },
+  { href: "/capture", label: "Capture", match: (path: string) => path.startsWith("/capture") },
   { href: "/profiles", label: "Profiles", match: (path: string) => path.startsWith("/profiles") || path.startsWith("/what-if") },
   { href: "/settings", label: "Settings", match: (path: string) => path.startsWith("/settings") },
 ] as const;
