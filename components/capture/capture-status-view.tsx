@@ -140,7 +140,7 @@ function HowToSend() {
     "OTEL_EXPORTER_OTLP_TRACES_HEADERS=Authorization=Bearer ri_…",
   ].join("\n");
   return (
-    <section className={panelClassName} aria-labelledby={titleId} data-testid="capture-how-to">
+    <section className={`${panelClassName} ${styles.howTo}`} aria-labelledby={titleId} data-testid="capture-how-to">
       <PanelHead title="How to send spans" titleId={titleId} />
       <p>
         Any OTLP/HTTP exporter works (protobuf or JSON, gzip or not) with an OpenInference instrumentation that marks retrievers,
