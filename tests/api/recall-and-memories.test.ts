@@ -72,7 +72,9 @@ describe("POST /api/recall", () => {
       store: "embedded",
       query: "who handles kafka lag pages this week",
       k: 2,
+      // No mode asked: the embedded store's default ran, and the log says it was not picked.
       search_mode: "hybrid",
+      search_mode_auto: true,
       use_rerank: false,
       selector: "off",
     });
