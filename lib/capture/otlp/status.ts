@@ -58,6 +58,9 @@ export async function recordTallies(
         "logged" = c."logged" + EXCLUDED."logged",
         "duplicates" = c."duplicates" + EXCLUDED."duplicates",
         "rejected" = c."rejected" + EXCLUDED."rejected",
+        -- Exports of one service may be recorded out of order (instances, connections): the
+        -- earliest and latest times win, not the last statement.
+        "first_seen_at" = LEAST(c."first_seen_at", EXCLUDED."first_seen_at"),
         "last_seen_at" = GREATEST(c."last_seen_at", EXCLUDED."last_seen_at"),
         -- GREATEST ignores NULLs: an export that logged nothing keeps the last time one did.
         "last_logged_at" = GREATEST(c."last_logged_at", EXCLUDED."last_logged_at"),
@@ -69,7 +72,7 @@ export async function recordTallies(
         VALUES (${service}, ${reason}, ${count}, ${text}, ${at})
         ON CONFLICT ("service", "reason") DO UPDATE SET
           "count" = r."count" + EXCLUDED."count",
-          "last_message" = EXCLUDED."last_message",
+          "last_message" = CASE WHEN EXCLUDED."last_at" >= r."last_at" THEN EXCLUDED."last_message" ELSE r."last_message" END,
           "last_at" = GREATEST(r."last_at", EXCLUDED."last_at")`;
     }
   }
