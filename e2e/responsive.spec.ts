@@ -111,7 +111,7 @@ for (const size of SIZES) {
         await expect(nav.getByRole("link", { name: "Memories" })).toBeHidden();
       } else {
         await expect(toggle).toBeHidden();
-        for (const label of ["Console", "History", "Insights", "Memories", "Evaluate", "Profiles", "Settings"]) {
+        for (const label of ["Console", "History", "Insights", "Memories", "Evaluate", "Capture", "Profiles", "Settings"]) {
           await expectOnScreen(nav.getByRole("link", { name: label }));
         }
       }

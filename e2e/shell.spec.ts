@@ -6,6 +6,7 @@ const SECTIONS = [
   { label: "Insights", path: "/insights", heading: "Insights" },
   { label: "Memories", path: "/memories", heading: "Memories" },
   { label: "Evaluate", path: "/evaluate", heading: "Evaluate" },
+  { label: "Capture", path: "/capture", heading: "Capture" },
   { label: "Profiles", path: "/profiles", heading: "Threshold profiles" },
   { label: "Settings", path: "/settings", heading: "Settings" },
 ];
