@@ -12,6 +12,10 @@ const KIND_TITLES: Readonly<Record<string, string>> = Object.freeze({
   keyword_outside_fetch_window: "BM25 not fetched",
   reranked: "Reranked",
   rerank_failed: "Rerank failed",
+  span_ids_derived: "Ids read from elsewhere in the span",
+  span_ids_generated: "Ids made from the content",
+  span_scores_missing: "No scores in the span",
+  span_unread: "Not read from the span",
 });
 
 /** A notice kind as a heading: the known ones by name, others from their code. */
