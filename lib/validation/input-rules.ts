@@ -95,7 +95,23 @@ function isPlainObject(value: object): boolean {
   return proto === Object.prototype || proto === null;
 }
 
-type Pending = { value: unknown; path: (string | number)[]; depth: number };
+/** A value waiting in the walk; its path is built from the parent links only when it has a problem. */
+type Pending = { value: unknown; parent: Pending | null; key: string | number | null; depth: number };
+
+function pathOf(pending: Pending): (string | number)[] {
+  const path: (string | number)[] = [];
+  for (let p: Pending | null = pending; p !== null && p.key !== null; p = p.parent) path.push(p.key);
+  return path.reverse();
+}
+
+type WellFormed = { isWellFormed?: () => boolean };
+
+/** True when a string holds a NUL or an unpaired surrogate (the native check where there is one: it runs on every string of a logged row). */
+function hasBadText(text: string): boolean {
+  if (text.includes("\u0000")) return true;
+  const native = (text as unknown as WellFormed).isWellFormed;
+  return native ? !native.call(text) : LONE_SURROGATE.test(text);
+}
 
 /**
  * Every problem of a value (strings, object keys, Dates, nesting, and with the limits given, its
@@ -110,65 +126,77 @@ export function findInputProblems(value: unknown, options: InputLimits = {}): In
   const maxNodes = options.maxNodes ?? Infinity;
   const maxString = options.maxStringLength ?? Infinity;
   const problems: InputProblem[] = [];
-  const stringProblem = (text: string, path: (string | number)[], what: "text" | "a key"): InputProblem | null => {
+  const stringProblem = (text: string, at: Pending, what: "text" | "a key"): InputProblem | null => {
     if (text.length > maxString) {
-      return { path, rule: "string_length", message: `${what} is longer than ${maxString} characters` };
+      return { path: pathOf(at), rule: "string_length", message: `${what} is longer than ${maxString} characters` };
     }
-    const problem = textProblem(text);
-    return problem ? { path, rule: "text", message: `${what} ${problem}` } : null;
+    if (!hasBadText(text)) return null;
+    return { path: pathOf(at), rule: "text", message: `${what} ${textProblem(text)}` };
   };
+  const tooMany = (at: Pending): InputProblem => ({
+    path: pathOf(at),
+    rule: "size",
+    message: `holds more than ${maxNodes} values`,
+  });
   let nodes = 0;
-  const stack: Pending[] = [{ value, path: [], depth: 0 }];
+  const stack: Pending[] = [{ value, parent: null, key: null, depth: 0 }];
   while (stack.length > 0 && problems.length < limit) {
-    const { value: current, path, depth } = stack.pop()!;
+    const pending = stack.pop()!;
+    const { value: current, depth } = pending;
     if (++nodes > maxNodes) {
-      problems.push({ path, rule: "size", message: `holds more than ${maxNodes} values` });
+      problems.push(tooMany(pending));
       break;
     }
     if (typeof current === "string") {
-      const problem = stringProblem(current, path, "text");
+      const problem = stringProblem(current, pending, "text");
       if (problem) problems.push(problem);
       continue;
     }
     if (typeof current !== "object" || current === null) continue;
     if (current instanceof Date) {
       const problem = dateProblem(current);
-      if (problem) problems.push({ path, rule: "date", message: `the date ${problem}` });
+      if (problem) problems.push({ path: pathOf(pending), rule: "date", message: `the date ${problem}` });
       continue;
     }
     const isArray = Array.isArray(current);
     if (!isArray && !isPlainObject(current)) continue;
     if (depth >= maxDepth) {
-      problems.push({ path, rule: "depth", message: `nested more than ${maxDepth} levels deep` });
+      problems.push({ path: pathOf(pending), rule: "depth", message: `nested more than ${maxDepth} levels deep` });
       continue;
     }
-    const children: Pending[] = [];
+    // Children are pushed last first, so problems come out in document order.
     if (isArray) {
       const items = current as unknown[];
       // Counted before the children are queued, so a five-million-item array costs nothing.
       if (nodes + stack.length + items.length > maxNodes) {
-        problems.push({ path, rule: "size", message: `holds more than ${maxNodes} values` });
+        problems.push(tooMany(pending));
         break;
       }
-      items.forEach((item, i) => children.push({ value: item, path: [...path, i], depth: depth + 1 }));
+      for (let i = items.length - 1; i >= 0; i--) {
+        const item = items[i];
+        // Numbers, booleans and null have nothing to check: counted, not queued.
+        if (typeof item !== "object" && typeof item !== "string") nodes++;
+        else stack.push({ value: item, parent: pending, key: i, depth: depth + 1 });
+      }
     } else {
-      const entries = Object.entries(current);
-      if (nodes + stack.length + 2 * entries.length > maxNodes) {
-        problems.push({ path, rule: "size", message: `holds more than ${maxNodes} values` });
+      const keys = Object.keys(current);
+      if (nodes + stack.length + 2 * keys.length > maxNodes) {
+        problems.push(tooMany(pending));
         break;
       }
-      for (const [key, item] of entries) {
-        nodes++;
-        const problem = stringProblem(key, path, "a key");
-        if (problem) {
-          problems.push(problem);
-          continue;
-        }
-        children.push({ value: item, path: [...path, key], depth: depth + 1 });
+      nodes += keys.length;
+      const record = current as Record<string, unknown>;
+      const start = stack.length;
+      for (const key of keys) {
+        const problem = stringProblem(key, pending, "a key");
+        const item = record[key];
+        if (problem) problems.push(problem);
+        else if (typeof item !== "object" && typeof item !== "string") nodes++;
+        else stack.push({ value: item, parent: pending, key, depth: depth + 1 });
       }
+      // Reversed in place: the first key is popped first.
+      for (let i = start, j = stack.length - 1; i < j; i++, j--) [stack[i], stack[j]] = [stack[j]!, stack[i]!];
     }
-    // Reversed so problems come out in document order.
-    for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]!);
   }
   return problems.slice(0, limit);
 }
