@@ -188,7 +188,8 @@ function HistoryRow({ item, selection }: { item: HistoryItem; selection?: Select
         {selector.model ? <span className={styles.subline}>{selector.model}</span> : null}
       </td>
       <td className={`${numericCellClassName} ${styles.nowrap} ${styles.secondary}`} data-caption="latency">
-        {item.latency_ms === null ? MISSING : `${formatNumber(item.latency_ms, 1)} ms`}
+        {/* Tenths only where they matter: "1235 ms" leaves the width to the query. */}
+        {item.latency_ms === null ? MISSING : `${formatNumber(item.latency_ms, item.latency_ms >= 100 ? 0 : 1)} ms`}
       </td>
       <td
         className={`${styles.nowrap} ${styles.secondary}`}
