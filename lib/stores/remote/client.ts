@@ -17,19 +17,9 @@ import { RecallRequestSchema, type RecallResponse } from "@/lib/recall/schemas";
 import { decodeRecallResponse } from "@/lib/recall/wire";
 import { StoreError } from "@/lib/stores/types";
 import { describeProblem, untrustedJsonProblem } from "@/lib/validation/input-rules";
-import {
-  AnswerTooLarge,
-  capitalize,
-  issueText,
-  MAX_REMOTE_ANSWER_BYTES,
-  networkReason,
-  oneLine,
-  parseEnvelope,
-  parseRetryAfter,
-  readCappedText,
-  validationErrors,
-} from "./answer-reading";
+import { AnswerTooLarge, capitalize, issueText, MAX_REMOTE_ANSWER_BYTES, readCappedText } from "./answer-reading";
 import type { RemoteStoreConfig } from "./config";
+import { describeStore, httpError, timedOut, tooLarge, unreachable } from "./remote-errors";
 import {
   LIST_PATH,
   RECALL_PATH,
@@ -151,9 +141,8 @@ export class RemoteMemoryService {
 
   // -------------------------------------------------------------------------------------------
 
-  /** "the remote store "prod" (https://memory.example.com)". */
   private describe(): string {
-    return `the remote store "${this.config.name}" (${this.config.baseUrl})`;
+    return describeStore(this.config);
   }
 
   private recallBody(params: RemoteRecallParams): Record<string, unknown> {
@@ -251,13 +240,13 @@ export class RemoteMemoryService {
       text = await readCappedText(response, MAX_REMOTE_ANSWER_BYTES);
     } catch (error) {
       if (signal?.aborted) throw signal.reason;
-      if (error instanceof AnswerTooLarge) throw this.tooLarge(error.bytes);
-      if (timeout.aborted) throw this.timedOut(timeoutMs, options.timeoutMs !== undefined);
-      throw this.unreachable(error);
+      if (error instanceof AnswerTooLarge) throw tooLarge(this.config, error.bytes);
+      if (timeout.aborted) throw timedOut(this.config, timeoutMs, options.timeoutMs !== undefined);
+      throw unreachable(this.config, error);
     }
     const ms = round3(performance.now() - started);
 
-    if (response.status < 200 || response.status >= 300) throw this.httpError(response, text);
+    if (response.status < 200 || response.status >= 300) throw httpError(this.config, response, text);
     const what = options.what === "recall" ? "a RecallResponse" : options.what === "list" ? "a memory list" : "memory stats";
     let json: unknown;
     try {
@@ -276,136 +265,5 @@ export class RemoteMemoryService {
       });
     }
     return { status: response.status, ms, json };
-  }
-
-  private tooLarge(bytes: number): StoreError {
-    return new StoreError(
-      502,
-      "remote_answer_too_large",
-      `${capitalize(this.describe())} sent an answer larger than ${MAX_REMOTE_ANSWER_BYTES / 1_000_000} MB (${bytes > MAX_REMOTE_ANSWER_BYTES ? "at least " : ""}${(bytes / 1_000_000).toFixed(1)} MB); it was cut off unread. Ask for fewer results (a smaller k) or check the service.`,
-      { store: this.config.name, max_bytes: MAX_REMOTE_ANSWER_BYTES },
-    );
-  }
-
-  private timedOut(timeoutMs: number, overridden: boolean): StoreError {
-    const hint = overridden ? "" : `; raise ${this.config.sources.timeout_ms} if the service is just slow`;
-    return new StoreError(504, "remote_timeout", `${capitalize(this.describe())} did not answer within ${timeoutMs} ms${hint}.`, {
-      store: this.config.name,
-      timeout_ms: timeoutMs,
-    });
-  }
-
-  private unreachable(error: unknown): StoreError {
-    const reason = networkReason(error);
-    return new StoreError(
-      502,
-      "remote_unreachable",
-      this.config.redact(
-        `Could not reach ${this.describe()}${reason ? ` (${reason})` : ""}: check ${this.config.sources.base_url} and that the service is running.`,
-      ),
-      { store: this.config.name },
-    );
-  }
-
-  private httpError(response: Response, text: string): StoreError {
-    const status = response.status;
-    const envelope = parseEnvelope(text);
-    const serviceMessage = envelope?.message ? oneLine(this.config.redact(envelope.message)) : null;
-    const said = serviceMessage ? ` The service said: "${serviceMessage}".` : "";
-    const details: Record<string, unknown> = {
-      store: this.config.name,
-      remote_status: status,
-      ...(envelope ? { remote_error: envelope.error } : {}),
-    };
-    const name = `"${this.config.name}"`;
-    const make = (httpStatus: StoreError["status"], code: string, message: string, extra: Record<string, unknown> = {}) =>
-      new StoreError(httpStatus, code, this.config.redact(message), { ...details, ...extra });
-
-    if (status === 401) {
-      return make(
-        502,
-        "remote_auth_failed",
-        `The remote store ${name} rejected its API key (invalid or expired): set a valid key in ${this.config.sources.api_key}.`,
-      );
-    }
-    if (status === 403) {
-      return make(
-        502,
-        "remote_forbidden",
-        `The remote store ${name} refused this API key (403): the key lacks access to this endpoint or workspace (some endpoints accept only a browser session). Use a key with access to context ${this.config.contextId}.${said}`,
-      );
-    }
-    if (status === 404) {
-      // No envelope, or the framework's generic "Not Found" of an unknown route: a wrong address.
-      if (!envelope || envelope.message?.trim() === "Not Found") {
-        return make(
-          502,
-          "remote_not_found",
-          `${capitalize(this.describe())} answered 404 as if the memory API were not at this address: check that ${this.config.sources.base_url} is the service's root address.`,
-        );
-      }
-      return make(
-        502,
-        "remote_not_found",
-        `The remote store ${name} found no context ${this.config.contextId}, or this API key has no access to it (the service does not say which): check ${this.config.sources.context_id} and that the key belongs to the context's workspace.`,
-      );
-    }
-    if (status === 422) {
-      const errors = validationErrors(envelope, (s) => this.config.redact(s));
-      const listed =
-        errors.length > 0
-          ? `: ${errors
-              .slice(0, 5)
-              .map((e) => (e.loc ? `${e.loc}: ${e.msg}` : e.msg))
-              .join("; ")}`
-          : serviceMessage
-            ? `: ${serviceMessage}`
-            : "";
-      return make(
-        422,
-        "remote_rejected",
-        `The remote store ${name} rejected the request (422)${listed}.`,
-        errors.length > 0 ? { errors } : {},
-      );
-    }
-    const retryAfter = parseRetryAfter(response.headers.get("retry-after"));
-    const retry = retryAfter !== null ? ` Retry after ${retryAfter} s.` : "";
-    if (status === 429) {
-      return make(
-        503,
-        "remote_rate_limited",
-        `The remote store ${name} is rate-limiting this key (429).${retry}${said}`,
-        retryAfter !== null ? { retry_after_s: retryAfter } : {},
-      );
-    }
-    if (status === 503) {
-      return make(
-        503,
-        "remote_unavailable",
-        `The remote store ${name} is temporarily unavailable (503).${retry}${said}`,
-        retryAfter !== null ? { retry_after_s: retryAfter } : {},
-      );
-    }
-    if (status >= 500) {
-      return make(502, "remote_error", `The remote store ${name} failed with HTTP ${status}.${said}`);
-    }
-    if (status >= 300 && status < 400) {
-      const location = response.headers.get("location");
-      let where = "";
-      if (location) {
-        try {
-          const target = new URL(location, this.config.baseUrl);
-          where = ` to ${target.origin}${target.pathname}`;
-        } catch {
-          /* an unusable Location: say nothing about it */
-        }
-      }
-      return make(
-        502,
-        "remote_redirect",
-        `${capitalize(this.describe())} redirected the request${where} (HTTP ${status}); redirects are not followed so the key is not sent elsewhere: set ${this.config.sources.base_url} to the final address.`,
-      );
-    }
-    return make(502, "remote_error", `The remote store ${name} answered HTTP ${status}.${said}`);
   }
 }
