@@ -2,7 +2,8 @@ import { describe, expect, it } from "vitest";
 import { computeConfidence } from "@/lib/recall/confidence";
 import { decodeJsonExport, idOf, MalformedExport, type DecodedSpan } from "./decode";
 import { contentHashId, ID_KEYS } from "./documents";
-import { confidenceFromScores, spanToRecall } from "./openinference";
+import { confidenceFromScores } from "@/lib/recall/wire";
+import { spanToRecall } from "./openinference";
 
 const TRACE = "5b8efff798038103d269b633813fc60c";
 const SPAN = "eee19b7ec3c1b174";

@@ -15,11 +15,9 @@
  * and marked `computed_from: "scores"`; with a score missing there is not enough signal for a
  * level, and the recall has no block.
  */
-import { computeConfidence } from "@/lib/recall/confidence";
 import type { RecallNotice } from "@/lib/recall/notices";
 import { RecallConfidenceSchema } from "@/lib/recall/schemas";
-import { DEFAULT_THRESHOLDS } from "@/lib/recall/thresholds";
-import type { LoggedConfidence } from "@/lib/recall/wire";
+import { confidenceFromScores, type LoggedConfidence } from "@/lib/recall/wire";
 import { replaceBadText } from "@/lib/validation/input-rules";
 import type { AttributeValue, DecodedSpan } from "./decode";
 import { ID_KEYS, readDocuments, type SpanDocument } from "./documents";
@@ -117,12 +115,6 @@ export function spanToRecall(span: DecodedSpan): SpanOutcome {
     recall.computedConfidence = confidenceFromScores(documents.map((d) => d.score as number));
   }
   return { kind: "recall", recall };
-}
-
-/** The fallback rules over the returned scores alone, marked as computed here. */
-export function confidenceFromScores(scores: readonly number[]): LoggedConfidence {
-  const result = computeConfidence({ hybridScores: scores });
-  return { ...result, threshold_values: { ...DEFAULT_THRESHOLDS }, computed_from: "scores" };
 }
 
 /** Notices at most listed of a kind's examples (ids, unread values). */

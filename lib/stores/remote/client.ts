@@ -165,7 +165,8 @@ export class RemoteMemoryService {
       query: params.query,
       k: params.k ?? 5,
       ...(params.search_mode ? { search_mode: params.search_mode } : {}),
-      use_rerank: params.use_rerank ?? false,
+      // Unset lets the service apply the context's own rerank setting (spec §2.2).
+      ...(params.use_rerank === undefined ? {} : { use_rerank: params.use_rerank }),
       filters: { ...cleanFilters, context_id: this.config.contextId },
     };
     const checked = RecallRequestSchema.safeParse(body);

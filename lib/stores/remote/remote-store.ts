@@ -134,7 +134,7 @@ export function toRemoteParams(request: StoreRecallRequest, storeName = "remote"
     k: request.k,
     // Only a mode the user picked: unset lets the service route the query (spec §2.2).
     ...(request.searchModeChosen === false ? {} : { search_mode: request.searchMode }),
-    use_rerank: request.useRerank ?? false,
+    ...(request.useRerank === undefined ? {} : { use_rerank: request.useRerank }),
     filters,
   };
 }

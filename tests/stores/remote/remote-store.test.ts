@@ -71,7 +71,7 @@ describe("RemoteStore against the fake memory service", () => {
     });
   });
 
-  it("sends only context_id as a filter when none is asked for, and each search mode as given", async () => {
+  it("sends only context_id as a filter when none is asked for, each search mode as given, and no use_rerank when unasked", async () => {
     for (const searchMode of ["hybrid", "semantic", "keyword"] as const) {
       await store.recall({ query: "jwt", k: 3, searchMode });
     }
@@ -80,7 +80,6 @@ describe("RemoteStore against the fake memory service", () => {
         query: "jwt",
         k: 3,
         search_mode: mode,
-        use_rerank: false,
         filters: { context_id: fake.contextId },
       })),
     );
