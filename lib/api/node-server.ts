@@ -12,13 +12,14 @@ import { SECURITY_HEADERS } from "@/lib/security/guard";
  *   sign-in limiter's client address, lib/auth/client-address.ts);
  * - the security headers are set on every answer first, so Next's own answers (its 404, 405,
  *   the 204 of OPTIONS, a 500) carry them too;
- * - TRACE and TRACK, which the Fetch standard forbids in a Request (Next throws a TypeError and
- *   answers a plain-text 500), get a 405 in the error envelope;
+ * - a method no route takes gets a 405 in the error envelope: TRACE and TRACK, which the Fetch
+ *   standard forbids in a Request (Next throws a TypeError and answers a plain-text 500), and any
+ *   other (PROPFIND, BREW…), which Next answers with an empty 400;
  * - a request Node's parser refuses (headers past its 16 KB cap: 431; malformed: 400) gets the
  *   envelope and the headers instead of Node's bare status line.
  */
-const FORBIDDEN_METHODS = new Set(["TRACE", "TRACK"]);
 const ALLOW = "GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS";
+const ALLOWED_METHODS = new Set(ALLOW.split(", "));
 const HOOKED = Symbol.for("recallInspector.serverHooked");
 
 type HookedServer = (http.Server | https.Server) & { [HOOKED]?: true };
@@ -49,7 +50,7 @@ export function hookHttpServers(servers: Array<http.Server | https.Server> = lis
       req.headers[PEER_HEADER] = req.socket.remoteAddress ?? "";
       for (const [name, value] of Object.entries(SECURITY_HEADERS)) res.setHeader(name, value);
       const method = (req.method ?? "").toUpperCase();
-      if (FORBIDDEN_METHODS.has(method)) {
+      if (!ALLOWED_METHODS.has(method)) {
         const path = (req.url ?? "/").split("?")[0]!;
         const body = envelope("method_not_allowed", `${path} does not take ${method}; no path here does.`, {
           method,

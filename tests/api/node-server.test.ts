@@ -77,6 +77,21 @@ describe("the server hook", () => {
     expect(seen.some((s) => s.method === "TRACE")).toBe(false);
   });
 
+  it("answers a method no route takes with a 405 in the envelope, not Next's empty 400; one Node cannot parse, a 400 in it", async () => {
+    for (const method of ["PROPFIND", "MKCOL"]) {
+      const answer = await call(method);
+      expect(answer.status).toBe(405);
+      expect(JSON.parse(answer.body)).toMatchObject({ error: "method_not_allowed", details: { method } });
+      expectSecurityHeaders(answer.headers);
+      expect(seen.some((s) => s.method === method)).toBe(false);
+    }
+    // Node's parser knows no BREW: refused before a request exists, still in the envelope.
+    const brew = await call("BREW");
+    expect(brew.status).toBe(400);
+    expect(JSON.parse(brew.body)).toMatchObject({ error: "bad_request" });
+    expectSecurityHeaders(brew.headers);
+  });
+
   it("answers headers past Node's 16 KB cap with a 431 in the envelope, with the headers", async () => {
     const answer = await call("GET", { "x-long": "a".repeat(20_000) });
     expect(answer.status).toBe(431);

@@ -37,8 +37,8 @@ describe("a remote store with only the minimum settings", () => {
 
     const sent = service.requests.filter((r) => r.path.endsWith("/recall"));
     expect(sent).toHaveLength(1);
-    expect(sent[0].headers.authorization).toBe(`Bearer ${service.apiKey}`);
-    expect(sent[0].body).toEqual({ query: "jwt refresh rotation", k: 3, filters: { context_id: service.contextId } });
+    expect(sent[0]!.headers.authorization).toBe(`Bearer ${service.apiKey}`);
+    expect(sent[0]!.body).toEqual({ query: "jwt refresh rotation", k: 3, filters: { context_id: service.contextId } });
 
     const recallById = await import("@/app/api/recalls/[id]/route");
     const logged = await callRoute(recallById.GET, { params: { id: view.id } });
