@@ -149,7 +149,10 @@ function HowToSend() {
         <span className="mono">retrieval.documents</span> (ids from the document, its metadata or the output).
       </p>
       <pre className={styles.code}>{env}</pre>
-      <CopyButton value={env} label="exporter settings" />
+      {/* In a div: the panel is a flex column, which would stretch the button across it. */}
+      <div>
+        <CopyButton value={env} label="exporter settings" />
+      </div>
     </section>
   );
 }
