@@ -3,7 +3,8 @@ import { Suspense } from "react";
 import { RecallConsole } from "@/components/console/recall-console";
 import { PageHeader } from "@/components/layout/page-header";
 
-export const metadata: Metadata = { title: "Console" };
+// The layout's title template applies to pages below it, not to this page beside it.
+export const metadata: Metadata = { title: { absolute: "Console · Recall Inspector" } };
 
 export default function ConsolePage() {
   return (

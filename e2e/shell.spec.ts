@@ -29,7 +29,7 @@ test("every nav entry renders its page and marks itself current @postgres", asyn
     await expect(page).toHaveURL(section.path);
     await expect(page.getByRole("heading", { level: 1, name: section.heading })).toBeVisible();
     await expect(nav.getByRole("link", { name: section.label })).toHaveAttribute("aria-current", "page");
-    await expect(page).toHaveTitle(new RegExp(section.label === "Console" ? "Console" : section.label));
+    await expect(page).toHaveTitle(`${section.label} · Recall Inspector`);
   }
 });
 
@@ -58,4 +58,12 @@ test("an unknown page explains itself", async ({ page }) => {
   const response = await page.goto("/no/such/page");
   expect(response?.status()).toBe(404);
   await expect(page.getByRole("heading", { name: "Page not found" })).toBeVisible();
+});
+
+test("the sign-in page says first that sign-in is off, and asks for no password", async ({ page }) => {
+  await page.goto("/signin");
+  await expect(page.getByText("Sign-in is off on this server")).toBeVisible();
+  await expect(page.getByLabel("Password")).toHaveCount(0);
+  await page.getByRole("link", { name: "Open the console" }).click();
+  await expect(page).toHaveURL("/");
 });
