@@ -8,8 +8,8 @@ import nextTs from "eslint-config-next/typescript";
 const SERVER_ONLY_EXACT = ["server-only", "@prisma/client", "@/lib/db", "@/lib/stores"];
 const SERVER_ONLY = [
   "@/lib/db/*",
-  "@/lib/stores/index",
-  "@/lib/stores/embedded-store",
+  "@/lib/stores/embedded",
+  "@/lib/stores/embedded/*",
   "@/lib/stores/registry",
   "@/lib/stores/remote",
   "@/lib/stores/remote/*",
@@ -98,6 +98,27 @@ export default defineConfig([
             {
               regex: "^(@/lib/recall-log(/.*)?|(\\.\\./)+recall-log(/.*)?)$",
               message: 'Stores never import the recall log (docs/ARCHITECTURE.md "Layers").',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // The search engine knows nothing of the database or of the stores built on it: it imports
+    // npm packages, Node, itself and lib/recall's pure helpers (lib/stores/search-index/README.md).
+    files: ["lib/stores/search-index/**/*.ts", "lib/stores/search-index/**/*.mjs"],
+    ignores: ["lib/stores/search-index/**/*.test.ts"],
+    rules: {
+      "@typescript-eslint/no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            {
+              regex:
+                "^(@prisma/.*|pg|pg/.*|server-only|@/(?!lib/recall/|lib/random$).*|\\.\\./(\\.\\./)*(embedded|remote|registry|types|memory-schemas|import-body)(/.*)?)$",
+              message:
+                'search-index/ is the engine: no Prisma, no database, nothing of the stores above it (docs/ARCHITECTURE.md "Layers").',
             },
           ],
         },

@@ -8,7 +8,7 @@ import { getDatabase } from "./db/index";
 import { closeDatabaseOnShutdown } from "./db/shutdown";
 import { ensureDemoDataset } from "./eval/datasets";
 import { markInterruptedRuns } from "./eval/runs";
-import { getEmbeddedStore } from "./stores/index";
+import { getEmbeddedStore } from "./stores/embedded/index";
 import { getRemoteStores, RemoteStoreConfigError } from "./stores/remote";
 
 /**
@@ -29,7 +29,7 @@ export async function startApp(): Promise<void> {
     const remotes = getRemoteStores();
     if (remotes.length) console.log(`Recall Inspector: remote stores ${remotes.map((s) => s.name).join(", ")}.`);
     // Started before the database is awaited, so its index snapshot is read while the database
-    // opens (lib/stores/index.ts); a database that cannot open is reported below, once. The model
+    // opens (lib/stores/embedded/index.ts); a database that cannot open is reported below, once. The model
     // is warmed only once the store is open, so its load does not share the cores with the
     // index's (docs/ARCHITECTURE.md "Embeddings").
     getEmbeddedStore().then(warmEmbedder, (error: unknown) => {

@@ -5,7 +5,7 @@
  * embedded database belongs to the app process), else opens the store itself.
  */
 import type { MemoryInput } from "../lib/stores/memory-schemas";
-import { mirrorRemoteMemories } from "../lib/stores/mirror";
+import { mirrorRemoteMemories } from "../lib/stores/remote/mirror";
 import { getRemoteStores } from "../lib/stores/remote";
 import { openStoreForScript } from "./open-store";
 import { runScript, UsageError } from "./run-script";

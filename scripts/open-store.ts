@@ -4,7 +4,7 @@ import { openDatabase } from "../lib/db/connection";
 import { migrate } from "../lib/db/migrator";
 import { createEmbedder } from "../lib/embeddings";
 import { UseLiteEmbedder } from "../lib/embeddings/use-lite";
-import { EmbeddedStore } from "../lib/stores/embedded-store";
+import { EmbeddedStore } from "../lib/stores/embedded/embedded-store";
 
 /**
  * Opens the configured database and the embedded store from a command-line script. With the

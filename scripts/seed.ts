@@ -1,5 +1,5 @@
 /** `npm run seed`: loads the demo corpus (data/demo) into the embedded store; memories already there are kept. */
-import { loadDemoCorpus } from "../lib/stores/demo-corpus";
+import { loadDemoCorpus } from "../lib/stores/embedded/demo-corpus";
 import { openStoreForScript } from "./open-store";
 import { runScript } from "./run-script";
 

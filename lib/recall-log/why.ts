@@ -6,8 +6,8 @@
 import type { PrismaClient } from "@prisma/client";
 import { candidatesK, DEFAULT_FETCH_FACTOR, fetchSize, type SearchMode } from "@/lib/recall/merge";
 import { whyNotHere, type WhyAnswer, type WhyMemoryNow } from "@/lib/recall/why";
-import { getEmbeddedStore } from "@/lib/stores";
-import type { EmbeddedStore } from "@/lib/stores/embedded-store";
+import { getEmbeddedStore } from "@/lib/stores/embedded";
+import type { EmbeddedStore } from "@/lib/stores/embedded/embedded-store";
 import { findRecall } from "./repository";
 
 export type WhyOutcome =

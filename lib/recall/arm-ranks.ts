@@ -18,7 +18,7 @@ export interface ArmRanks {
 /**
  * Ranks in each arm, reconstructed as the arms ordered their hits: the semantic arm by raw
  * cosine descending (ties in merged order, the closest to index order the log keeps), the
- * keyword arm by BM25 descending, ties by id ascending (lib/stores/keyword-index.ts).
+ * keyword arm by BM25 descending, ties by id ascending (lib/stores/search-index/keyword-index.ts).
  */
 export function armRanks(candidates: readonly RankedCandidate[]): Map<string, ArmRanks> {
   const byMerged = [...candidates].sort((a, b) => a.rank - b.rank);

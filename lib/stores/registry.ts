@@ -1,6 +1,6 @@
 import "server-only";
 import { readRerankConfig } from "@/lib/rerank/config";
-import { getEmbeddedStore } from "./index";
+import { getEmbeddedStore } from "./embedded/index";
 import { getRemoteStores } from "./remote";
 import { StoreError, type MemoryStore } from "./types";
 

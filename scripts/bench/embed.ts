@@ -18,8 +18,8 @@ import { PrismaClient } from "@prisma/client";
 import { openDatabase } from "../../lib/db/connection";
 import { migrate } from "../../lib/db/migrator";
 import { UseLiteEmbedder } from "../../lib/embeddings/use-lite";
-import { readDemoCorpus } from "../../lib/stores/demo-corpus";
-import { EmbeddedStore } from "../../lib/stores/embedded-store";
+import { readDemoCorpus } from "../../lib/stores/embedded/demo-corpus";
+import { EmbeddedStore } from "../../lib/stores/embedded/embedded-store";
 import { fmtMs, option, percentile } from "./stats";
 
 export async function run(args: string[]): Promise<void> {

@@ -27,9 +27,9 @@ import { createDataset } from "../../lib/eval/datasets";
 import { sortItems } from "../../lib/eval/report-table";
 import { EvalRunBodySchema } from "../../lib/eval/run-schemas";
 import { evalQueueIdle, evalRunReport, startEvalRun } from "../../lib/eval/runs";
-import { readDemoCorpus } from "../../lib/stores/demo-corpus";
-import { EmbeddedStore } from "../../lib/stores/embedded-store";
-import { encodeVector } from "../../lib/stores/vector-codec";
+import { readDemoCorpus } from "../../lib/stores/embedded/demo-corpus";
+import { EmbeddedStore } from "../../lib/stores/embedded/embedded-store";
+import { encodeVector } from "../../lib/stores/search-index/vector-codec";
 import { fmtMs, option, percentile, prng } from "./stats";
 
 export async function run(args: string[]): Promise<void> {

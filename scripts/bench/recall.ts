@@ -14,9 +14,9 @@ import { openDatabase } from "../../lib/db/connection";
 import { migrate } from "../../lib/db/migrator";
 import { UseLiteEmbedder } from "../../lib/embeddings/use-lite";
 import { normalize } from "../../lib/embeddings/types";
-import { readDemoCorpus } from "../../lib/stores/demo-corpus";
-import { EmbeddedStore } from "../../lib/stores/embedded-store";
-import { encodeVector } from "../../lib/stores/vector-codec";
+import { readDemoCorpus } from "../../lib/stores/embedded/demo-corpus";
+import { EmbeddedStore } from "../../lib/stores/embedded/embedded-store";
+import { encodeVector } from "../../lib/stores/search-index/vector-codec";
 import { fmtMs, mib, option, percentile, prng } from "./stats";
 
 /**

@@ -35,7 +35,7 @@ async function main(args: string[]): Promise<void> {
     const { getPrisma } = await import("../../lib/db");
     const { normalize } = await import("../../lib/embeddings/types");
     const { USE_LITE_ID } = await import("../../lib/embeddings/config");
-    const { encodeVector } = await import("../../lib/stores/vector-codec");
+    const { encodeVector } = await import("../../lib/stores/search-index/vector-codec");
     const prisma = await getPrisma();
     const started = performance.now();
     for (let start = 0; start < size; start += 1000) {
@@ -55,7 +55,7 @@ async function main(args: string[]): Promise<void> {
     return;
   }
 
-  const { getEmbeddedStore } = await import("../../lib/stores");
+  const { getEmbeddedStore } = await import("../../lib/stores/embedded");
   if (phase === "rebuild") fs.rmSync(snapshotFile, { force: true });
   const cpu = process.cpuUsage();
   const started = performance.now();

@@ -25,7 +25,7 @@ const labelsRoute = await import("@/app/api/recalls/[id]/labels/route");
 const { getDatabase, getPrisma } = await import("@/lib/db");
 const { getEmbedder } = await import("@/lib/embeddings");
 const { insertRecall, recallRow } = await import("@/lib/recall-log/repository");
-const { decodeVector } = await import("@/lib/stores/vector-codec");
+const { decodeVector } = await import("@/lib/stores/search-index/vector-codec");
 
 const SEED = [
   {

@@ -31,7 +31,7 @@ process.env.REMOTE_STORES = JSON.stringify([
 ]);
 
 const memoriesRoute = await import("@/app/api/memories/route");
-const { toMemoryListPage, decodeRemoteCursor, encodeRemoteCursor } = await import("@/lib/stores/remote-memories");
+const { toMemoryListPage, decodeRemoteCursor, encodeRemoteCursor } = await import("@/lib/stores/remote/remote-memories");
 const statsRoute = await import("@/app/api/memories/stats/route");
 
 let embeddedOpened = false;

@@ -33,7 +33,7 @@ const { getDatabase } = await import("@/lib/db");
 const { getEmbedder } = await import("@/lib/embeddings");
 const { runRecall } = await import("@/lib/recall-log/run-recall");
 const { RecallBodySchema } = await import("@/lib/recall-log/schemas");
-const { EmbeddedStore } = await import("@/lib/stores/embedded-store");
+const { EmbeddedStore } = await import("@/lib/stores/embedded/embedded-store");
 const { StoreError } = await import("@/lib/stores/types");
 
 const SEED = [

@@ -6,8 +6,8 @@ import { runRecall } from "@/lib/recall-log/run-recall";
 import { RecallBodySchema } from "@/lib/recall-log/schemas";
 import type { LoggedRecall } from "@/lib/recall-log/types";
 import { explainMemory } from "@/lib/recall-log/why";
-import { readDemoCorpus } from "@/lib/stores/demo-corpus";
-import { EmbeddedStore } from "@/lib/stores/embedded-store";
+import { readDemoCorpus } from "@/lib/stores/embedded/demo-corpus";
+import { EmbeddedStore } from "@/lib/stores/embedded/embedded-store";
 import { DATABASE_KINDS, migratedDatabase, type MigratedDatabase } from "../support/databases";
 
 /**

@@ -8,7 +8,7 @@ import { OpenAICompatibleEmbedder } from "@/lib/embeddings/openai-compatible";
 import { findRecall } from "@/lib/recall-log/repository";
 import { RecallFailedError, runRecall } from "@/lib/recall-log/run-recall";
 import { RecallBodySchema } from "@/lib/recall-log/schemas";
-import { EmbeddedStore } from "@/lib/stores/embedded-store";
+import { EmbeddedStore } from "@/lib/stores/embedded/embedded-store";
 import { readRemoteStoreConfigs, RemoteStore } from "@/lib/stores/remote";
 import { StoreError } from "@/lib/stores/types";
 import { scratchDatabase, type ScratchDatabase } from "../support/databases";

@@ -6,7 +6,7 @@ import { OpenAICompatibleEmbedder } from "@/lib/embeddings/openai-compatible";
 import { findRecall } from "@/lib/recall-log/repository";
 import { RecallFailedError, runRecall } from "@/lib/recall-log/run-recall";
 import { RecallBodySchema } from "@/lib/recall-log/schemas";
-import { EmbeddedStore } from "@/lib/stores/embedded-store";
+import { EmbeddedStore } from "@/lib/stores/embedded/embedded-store";
 import { readRemoteStoreConfigs, RemoteStore } from "@/lib/stores/remote";
 import { startFakeMemoryService } from "../support/fake-memory-service";
 import { FAKE_CONTEXT_ID } from "../support/fake-memory-service-fixtures";

@@ -4,7 +4,7 @@ import { openDatabase, type OpenDatabase } from "@/lib/db/connection";
 import { migrate } from "@/lib/db/migrator";
 import { UseLiteEmbedder } from "@/lib/embeddings/use-lite";
 import { computeConfidence } from "@/lib/recall/confidence";
-import { EmbeddedStore } from "@/lib/stores/embedded-store";
+import { EmbeddedStore } from "@/lib/stores/embedded/embedded-store";
 import { StoreError } from "@/lib/stores/types";
 import { scratchDatabase, type ScratchDatabase } from "../support/databases";
 

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { openDatabase, type OpenDatabase } from "@/lib/db/connection";
 import { migrate } from "@/lib/db/migrator";
 import { UseLiteEmbedder } from "@/lib/embeddings/use-lite";
-import { EmbeddedStore } from "@/lib/stores/embedded-store";
+import { EmbeddedStore } from "@/lib/stores/embedded/embedded-store";
 import { scratchDatabase, type ScratchDatabase } from "../support/databases";
 
 /**

@@ -6,10 +6,10 @@ import { openDatabase, type OpenDatabase } from "@/lib/db/connection";
 import { migrate } from "@/lib/db/migrator";
 import { USE_LITE_ID } from "@/lib/embeddings/config";
 import { UseLiteEmbedder } from "@/lib/embeddings/use-lite";
-import { EmbeddedStore } from "@/lib/stores/embedded-store";
-import { memoryVersion, readIndexSnapshot } from "@/lib/stores/index-snapshot";
-import { KEYWORD_ANALYZER } from "@/lib/stores/memory-index";
-import { encodeVector } from "@/lib/stores/vector-codec";
+import { EmbeddedStore } from "@/lib/stores/embedded/embedded-store";
+import { memoryVersion, readIndexSnapshot } from "@/lib/stores/embedded/index-snapshot";
+import { KEYWORD_ANALYZER } from "@/lib/stores/search-index/memory-index";
+import { encodeVector } from "@/lib/stores/search-index/vector-codec";
 import { DATABASE_KINDS, scratchDatabase, type ScratchDatabase } from "../support/databases";
 
 const WORDS = "deploy token expired storm fixed refresh postgres billing jsonb standup berlin coffee oat milk".split(" ");

@@ -3,8 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase, type OpenDatabase } from "@/lib/db/connection";
 import { migrate } from "@/lib/db/migrator";
 import { UseLiteEmbedder } from "@/lib/embeddings/use-lite";
-import { EmbeddedStore } from "@/lib/stores/embedded-store";
-import { MemorySync } from "@/lib/stores/memory-sync";
+import { EmbeddedStore } from "@/lib/stores/embedded/embedded-store";
+import { MemorySync } from "@/lib/stores/embedded/memory-sync";
 import { scratchDatabase, type ScratchDatabase } from "../support/databases";
 
 /**

@@ -1,10 +1,10 @@
 import { NextResponse } from "next/server";
 import { ApiError } from "@/lib/api/errors";
 import { apiRoute, readBodyText, methodNotAllowed } from "@/lib/api/route";
-import { getEmbeddedStore } from "@/lib/stores";
+import { getEmbeddedStore } from "@/lib/stores/embedded";
 import { importLines, parseImportBody } from "@/lib/stores/import-body";
 import { MemoryListQuerySchema } from "@/lib/stores/memory-schemas";
-import { isRemoteMemorySource, listRemoteMemories } from "@/lib/stores/remote-memories";
+import { isRemoteMemorySource, listRemoteMemories } from "@/lib/stores/remote/remote-memories";
 import { resolveStore } from "@/lib/stores/registry";
 
 export const dynamic = "force-dynamic";

@@ -6,7 +6,7 @@ import { PageHeader } from "@/components/layout/page-header";
 import { MemoryPageView } from "@/components/memories/memory-page/memory-page-view";
 import { getPrisma } from "@/lib/db";
 import { memoryWasRecalled } from "@/lib/recall-log/memory-usage";
-import { getEmbeddedStore } from "@/lib/stores";
+import { getEmbeddedStore } from "@/lib/stores/embedded";
 import { MEMORY_LIMITS } from "@/lib/stores/memory-schemas";
 
 export const dynamic = "force-dynamic";

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { ApiError } from "@/lib/api/errors";
 import { apiRoute, methodNotAllowed } from "@/lib/api/route";
-import { getEmbeddedStore } from "@/lib/stores";
+import { getEmbeddedStore } from "@/lib/stores/embedded";
 
 export const dynamic = "force-dynamic";
 

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { apiRoute, methodNotAllowed } from "@/lib/api/route";
-import { getEmbeddedStore } from "@/lib/stores";
+import { getEmbeddedStore } from "@/lib/stores/embedded";
 import { MEMORY_LIMITS, MEMORY_LOOKUP_MAX_IDS, MemoryLookupQuerySchema, type MemoryLookup } from "@/lib/stores/memory-schemas";
 import { withInputRules } from "@/lib/validation/input-rules";
 

@@ -1,5 +1,5 @@
 import { apiRoute, methodNotAllowed } from "@/lib/api/route";
-import { getEmbeddedStore } from "@/lib/stores";
+import { getEmbeddedStore } from "@/lib/stores/embedded";
 
 export const dynamic = "force-dynamic";
 

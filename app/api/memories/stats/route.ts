@@ -1,8 +1,8 @@
 import { z } from "zod";
 import { ApiError } from "@/lib/api/errors";
 import { apiRoute, methodNotAllowed } from "@/lib/api/route";
-import { getEmbeddedStore } from "@/lib/stores";
-import { isRemoteMemorySource, remoteMemoryStats } from "@/lib/stores/remote-memories";
+import { getEmbeddedStore } from "@/lib/stores/embedded";
+import { isRemoteMemorySource, remoteMemoryStats } from "@/lib/stores/remote/remote-memories";
 import { resolveStore } from "@/lib/stores/registry";
 import { withInputRules } from "@/lib/validation/input-rules";
 

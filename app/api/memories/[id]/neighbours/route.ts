@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { ApiError } from "@/lib/api/errors";
 import { apiRoute, methodNotAllowed } from "@/lib/api/route";
-import { getEmbeddedStore } from "@/lib/stores";
+import { getEmbeddedStore } from "@/lib/stores/embedded";
 import type { MemoryNeighbours } from "@/lib/stores/memory-schemas";
 
 export const dynamic = "force-dynamic";

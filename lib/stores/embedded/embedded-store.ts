@@ -7,16 +7,16 @@ import { DEFAULT_FETCH_FACTOR } from "@/lib/recall/merge";
 import type { RerankConfig } from "@/lib/rerank/config";
 import { importMemories, INSERT_CHUNK } from "./embedded-import";
 import { captureSnapshot, checkSnapshotVersion, memoryVersion, readIndexSnapshot, type SnapshotRead } from "./index-snapshot";
-import type { StoreSnapshot } from "./snapshot-file";
+import type { StoreSnapshot } from "../search-index/snapshot-file";
 import { SnapshotKeeper } from "./snapshot-keeper";
 import { recallEmbedded, rerankRefusal } from "./embedded-recall";
-import { KEYWORD_ANALYZER, MemoryIndex } from "./memory-index";
-import { MemoryMetaTable } from "./memory-meta";
+import { KEYWORD_ANALYZER, MemoryIndex } from "../search-index/memory-index";
+import { MemoryMetaTable } from "../search-index/memory-meta";
 import type { MemorySync } from "./memory-sync";
 import { MemoryRepository } from "./memory-repository";
-import type { ImportItemResult, MemoryNeighbours } from "./memory-schemas";
-import { StoreError, type MemoryStore, type StoreRecallOutcome, type StoreRecallRequest } from "./types";
-import { decodeVector, encodeVector } from "./vector-codec";
+import type { ImportItemResult, MemoryNeighbours } from "../memory-schemas";
+import { StoreError, type MemoryStore, type StoreRecallOutcome, type StoreRecallRequest } from "../types";
+import { decodeVector, encodeVector } from "../search-index/vector-codec";
 
 const LOAD_PAGE = 2_000;
 
@@ -25,11 +25,11 @@ type LoadedRow = Memory;
 
 export interface EmbeddedStoreOptions {
   fetchFactor?: number;
-  /** Other instances on the same PostgreSQL (lib/stores/memory-sync.ts); none for PGlite. */
+  /** Other instances on the same PostgreSQL (lib/stores/embedded/memory-sync.ts); none for PGlite. */
   sync?: MemorySync;
   /** The reranker `use_rerank` calls (lib/rerank); without one, `use_rerank` is refused. */
   reranker?: RerankConfig | null;
-  /** Where `open` keeps the index between starts (lib/stores/index-snapshot.ts); none: always rebuild. */
+  /** Where `open` keeps the index between starts (lib/stores/embedded/index-snapshot.ts); none: always rebuild. */
   snapshot?: string | null;
   /** That file's read, begun before the database opened (readIndexSnapshot); `open` checks its version. */
   snapshotRead?: Promise<SnapshotRead>;
@@ -124,7 +124,7 @@ export class EmbeddedStore implements MemoryStore {
 
   /**
    * Makes the index ready at start: read back from the snapshot when it matches the table
-   * (lib/stores/index-snapshot.ts), else rebuilt from the database, and then a snapshot written
+   * (lib/stores/embedded/index-snapshot.ts), else rebuilt from the database, and then a snapshot written
    * in the background when the table did not change during the rebuild.
    */
   async open(): Promise<{ memories: number; ms: number; source: "snapshot" | "database"; reason: string | null }> {
@@ -236,7 +236,7 @@ export class EmbeddedStore implements MemoryStore {
 
   /**
    * Validates each item on its own, embeds the valid ones, and writes them in one transaction:
-   * a failure while embedding or writing leaves nothing half-written (lib/stores/embedded-import.ts).
+   * a failure while embedding or writing leaves nothing half-written (lib/stores/embedded/embedded-import.ts).
    */
   add(items: readonly unknown[]): Promise<{ results: ImportItemResult[]; created: number; rejected: number }> {
     return this.tracked(() => this.addNow(items));

@@ -1,6 +1,6 @@
 import MiniSearch from "minisearch";
 import { describe, expect, it } from "vitest";
-import { readDemoCorpus } from "./demo-corpus";
+import { readDemoCorpus } from "../embedded/demo-corpus";
 import { distinctTerms, keywordTerm, MemoryIndex, normalizeText } from "./memory-index";
 import { rng } from "./test-fixtures";
 

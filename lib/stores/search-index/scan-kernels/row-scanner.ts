@@ -71,7 +71,14 @@ const dropped = new FinalizationRegistry<number>((id) => {
 function startHelper(): typeof helper {
   if (helper || helperFailed) return helper;
   // Resolved at run time from the project folder: the worker runs outside Next's bundle.
-  const file = path.join(/* turbopackIgnore: true */ process.cwd(), "lib", "stores", "scan-kernels", "scan-helper.worker.mjs");
+  const file = path.join(
+    /* turbopackIgnore: true */ process.cwd(),
+    "lib",
+    "stores",
+    "search-index",
+    "scan-kernels",
+    "scan-helper.worker.mjs",
+  );
   let worker: Worker;
   try {
     worker = new Worker(file);

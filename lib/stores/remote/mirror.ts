@@ -1,5 +1,5 @@
-import type { RemoteMemoryService } from "./remote/client";
-import type { MemoryInput } from "./memory-schemas";
+import type { RemoteMemoryService } from "./client";
+import type { MemoryInput } from "../memory-schemas";
 
 const PAGE = 500;
 

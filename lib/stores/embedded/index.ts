@@ -8,7 +8,7 @@ import { readRerankConfig } from "@/lib/rerank/config";
 import { ensureDemoCorpus } from "./demo-corpus";
 import { EmbeddedStore } from "./embedded-store";
 import { readIndexSnapshot, snapshotPath } from "./index-snapshot";
-import { KEYWORD_ANALYZER } from "./memory-index";
+import { KEYWORD_ANALYZER } from "../search-index/memory-index";
 import { MemorySync } from "./memory-sync";
 
 /**

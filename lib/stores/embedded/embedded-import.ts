@@ -7,9 +7,9 @@ import { randomUUID } from "node:crypto";
 import type { Prisma, PrismaClient } from "@prisma/client";
 import { EmbeddingServiceError, type Embedder } from "@/lib/embeddings/types";
 import { itemErrorsFromZod } from "@/lib/recall/errors";
-import { MemoryInputSchema, type ImportItemResult, type ValidMemoryInput } from "./memory-schemas";
-import { StoreError } from "./types";
-import { encodeVector } from "./vector-codec";
+import { MemoryInputSchema, type ImportItemResult, type ValidMemoryInput } from "../memory-schemas";
+import { StoreError } from "../types";
+import { encodeVector } from "../search-index/vector-codec";
 
 export const INSERT_CHUNK = 500;
 
@@ -18,7 +18,7 @@ export interface ImportContext {
   embedder: Embedder;
   /** Puts a written row into the index. */
   indexRow(row: Prisma.MemoryCreateManyInput & { vector: Float32Array }): void;
-  /** Tells other instances which ids changed (lib/stores/memory-sync.ts). */
+  /** Tells other instances which ids changed (lib/stores/embedded/memory-sync.ts). */
   announce(ids: string[]): Promise<void>;
 }
 

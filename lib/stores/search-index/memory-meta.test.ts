@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { MemoryMeta } from "./embedded-recall";
+import type { MemoryMeta } from "./memory-meta";
 import { MemoryMetaTable } from "./memory-meta";
 import { rng } from "./test-fixtures";
 

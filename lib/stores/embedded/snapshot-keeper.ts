@@ -1,7 +1,7 @@
-import { writeSnapshot, type StoreSnapshot } from "./snapshot-file";
+import { writeSnapshot, type StoreSnapshot } from "../search-index/snapshot-file";
 
 /**
- * When the embedded store writes its index snapshot (lib/stores/index-snapshot.ts): at once
+ * When the embedded store writes its index snapshot (lib/stores/embedded/index-snapshot.ts): at once
  * after a start-up rebuild that saw the table unchanged, and, for a single instance, again once
  * writes pause. A snapshot is only valid for a version the index provably equals, so writes are
  * counted: a version read while none ran, and none started or ended meanwhile, is the state of

@@ -3,11 +3,11 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { captureSnapshot, readIndexSnapshot } from "./index-snapshot";
-import { readSnapshot, writeSnapshot } from "./snapshot-file";
-import type { MemoryMeta } from "./embedded-recall";
-import { MemoryIndex } from "./memory-index";
-import { MemoryMetaTable } from "./memory-meta";
-import { rng } from "./test-fixtures";
+import { readSnapshot, writeSnapshot } from "../search-index/snapshot-file";
+import type { MemoryMeta } from "../search-index/memory-meta";
+import { MemoryIndex } from "../search-index/memory-index";
+import { MemoryMetaTable } from "../search-index/memory-meta";
+import { rng } from "../search-index/test-fixtures";
 
 const WORDS =
   "deploy token expired storm fixed refresh postgres billing jsonb standup berlin coffee oat milk editor neovim allergies cats".split(

@@ -1,8 +1,16 @@
-import type { MemoryMeta } from "./embedded-recall";
+/** What the store keeps in memory about each memory, to answer recalls without a query. */
+export interface MemoryMeta {
+  summary: string;
+  type: string;
+  tags: string[];
+  importance: number;
+  createdAt: Date;
+  updatedAt: Date | null;
+}
 
 /**
  * The per-memory fields the store shows in results (summary, importance, dates), as the index
- * snapshot keeps them: columns in index row order (lib/stores/index-snapshot.ts). Type and tags
+ * snapshot keeps them: columns in index row order (lib/stores/embedded/index-snapshot.ts). Type and tags
  * are the index's own (IndexState), so they are not repeated here.
  */
 export interface MetaColumns {

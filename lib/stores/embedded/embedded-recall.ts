@@ -20,18 +20,9 @@ import { buriedHitNotices, type RecallNotice } from "@/lib/recall/notices";
 import { applyRerank } from "@/lib/recall/rerank";
 import { rerank, RerankError } from "@/lib/rerank/client";
 import type { RerankConfig } from "@/lib/rerank/config";
-import type { IndexFilter, MemoryIndex } from "./memory-index";
-import { StoreError, type PoolMember, type StoreRecallOutcome, type StoreRecallRequest } from "./types";
-
-/** What the store keeps in memory about each memory, to answer recalls without a query. */
-export interface MemoryMeta {
-  summary: string;
-  type: string;
-  tags: string[];
-  importance: number;
-  createdAt: Date;
-  updatedAt: Date | null;
-}
+import type { IndexFilter, MemoryIndex } from "../search-index/memory-index";
+import type { MemoryMeta } from "../search-index/memory-meta";
+import { StoreError, type PoolMember, type StoreRecallOutcome, type StoreRecallRequest } from "../types";
 
 export interface RecallContext {
   index: MemoryIndex;

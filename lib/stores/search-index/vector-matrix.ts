@@ -64,7 +64,7 @@ function align(n: number, to: number): number {
 
 /**
  * The most rows one matrix (one wasm memory) can hold at `dim`: its header, then per row the
- * f32 row, the int8 row and an 8-byte score slot (as `reserve` lays them out) (lib/stores/vector-shards.ts splits a larger
+ * f32 row, the int8 row and an 8-byte score slot (as `reserve` lays them out) (lib/stores/search-index/vector-shards.ts splits a larger
  * store over several matrices). About 1.67M rows at 512-d, 558k at 1536-d.
  */
 export function maxRowsFor(dim: number): number {

@@ -1,8 +1,8 @@
 import type { Memory, Prisma, PrismaClient } from "@prisma/client";
 import { decodeKeysetCursor, keysetAfter, keysetPage, type KeysetPosition } from "@/lib/pagination/keyset";
-import type { MemoryListPage, MemoryListQuery, MemoryView } from "./memory-schemas";
+import type { MemoryListPage, MemoryListQuery, MemoryView } from "../memory-schemas";
 import { textProblem } from "@/lib/validation/input-rules";
-import { StoreError } from "./types";
+import { StoreError } from "../types";
 
 /**
  * The Memories page's repository: reads and deletes of `memories` rows as the API shows them.

@@ -14,9 +14,9 @@
 import path from "node:path";
 import type { PrismaClient } from "@prisma/client";
 import type { DatabaseConfig } from "@/lib/db/config";
-import { MemoryIndex, type IndexState } from "./memory-index";
-import { MemoryMetaTable } from "./memory-meta";
-import { readSnapshot, type StoreSnapshot, type Typed } from "./snapshot-file";
+import { MemoryIndex, type IndexState } from "../search-index/memory-index";
+import { MemoryMetaTable } from "../search-index/memory-meta";
+import { readSnapshot, type StoreSnapshot, type Typed } from "../search-index/snapshot-file";
 
 /** A snapshot of `index` with the store's per-memory fields, in index row order. */
 export function captureSnapshot(

@@ -43,7 +43,7 @@ export interface KeywordHit {
 }
 
 /**
- * The whole index as flat arrays (lib/stores/index-snapshot.ts writes them to disk): restoring
+ * The whole index as flat arrays (lib/stores/embedded/index-snapshot.ts writes them to disk): restoring
  * it gives back the same documents, lists, bounds and running average, so every score is the
  * one the live index would compute. List t covers `docs`/`tfs` [listStart[t], listStart[t+1]).
  */

@@ -21,7 +21,7 @@ export interface IndexedMemory {
 }
 
 /**
- * The whole index as flat data (lib/stores/index-snapshot.ts keeps it on disk): rows in index
+ * The whole index as flat data (lib/stores/embedded/index-snapshot.ts keeps it on disk): rows in index
  * order, the vectors as each shard holds them (float32, int8 and bounds, so nothing is
  * recomputed on the way back).
  */
@@ -210,7 +210,7 @@ export class MemoryIndex {
 
   /**
    * One memory's BM25 for the query, exactly as `keywordTop` would score it; null when it is not
-   * indexed, 0 when no term matches (lib/stores/keyword-index.ts `scoreOf`).
+   * indexed, 0 when no term matches (lib/stores/search-index/keyword-index.ts `scoreOf`).
    */
   keywordScoreOf(query: string, id: string): number | null {
     if (!this.rowOf.has(id)) return null;
@@ -272,7 +272,7 @@ const STOPWORDS = new Set(ENGLISH_STOPWORDS);
  * What the keyword arm does to each word, and so which index the stored terms belong to: bumped
  * whenever `keywordTerm` changes. The index lives in memory and is rebuilt from `memories` at
  * every start, so a new analyzer takes effect on the next start; the store records the version
- * it built with in `app_state` and says so once when it changed (lib/stores/embedded-store.ts).
+ * it built with in `app_state` and says so once when it changed (lib/stores/embedded/embedded-store.ts).
  */
 export const KEYWORD_ANALYZER = "en-porter-1";
 

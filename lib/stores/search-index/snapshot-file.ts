@@ -1,5 +1,5 @@
 /**
- * The index snapshot's file (lib/stores/index-snapshot.ts says when it is valid and used).
+ * The index snapshot's file (lib/stores/embedded/index-snapshot.ts says when it is valid and used).
  *
  * Layout: 8-byte magic, u32 length of a JSON header, u32 0, the header (the ids, keyword terms,
  * each distinct type and tag set, and the array directory), then each typed array's bytes
