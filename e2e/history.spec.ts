@@ -280,3 +280,73 @@ test("a score-gap recall's page says which kind of selector ran, its signal, gap
   await expect(chart.getByTestId("marker-selector_cut")).toHaveAttribute("data-in-domain", "true");
   await expect(chart.locator('.recharts-reference-line line[stroke-dasharray="1 3"]')).toHaveCount(1);
 });
+
+test("a column hidden with the Columns control leaves the table and stays hidden after a reload; the link stays the filters", async ({
+  page,
+  request,
+  stamp,
+}) => {
+  const posted = await request.post("/api/recalls", {
+    data: {
+      recalls: [
+        {
+          external_id: `e2e-history-columns-${stamp}`,
+          store: "production",
+          request: { query: `which columns does the history show (${stamp})`, k: 5 },
+          response: { results: [{ memory_id: "c-1", summary: "A memory", score: 0.7 }] },
+          latency_ms: 42,
+        },
+      ],
+    },
+  });
+  expect(posted.status()).toBe(201);
+
+  await page.goto(`/recalls?q=${stamp}`);
+  const table = page.getByTestId("history-table");
+  const row = table.getByTestId("history-row");
+  await expect(row).toHaveCount(1, { timeout: 30_000 });
+  const heading = (name: string) => table.locator("thead th").filter({ hasText: new RegExp(`^${name}$`, "i") });
+  await expect(heading("Latency")).toHaveCount(1);
+  const cells = await row.locator("td").count();
+
+  const picker = page.getByTestId("history-columns");
+  const toggle = picker.getByRole("button", { name: /^Columns/ });
+  await expect(toggle).toHaveAttribute("aria-expanded", "false");
+  await toggle.click();
+  await expect(toggle).toHaveAttribute("aria-expanded", "true");
+  // The query is the row's link: it cannot be hidden.
+  const query = picker.getByRole("checkbox", { name: /^Query/ });
+  await expect(query).toBeChecked();
+  await expect(query).toBeDisabled();
+
+  // By keyboard: Space on a checkbox hides its column at once.
+  await picker.getByRole("checkbox", { name: "Latency", exact: true }).focus();
+  await page.keyboard.press("Space");
+  await expect(heading("Latency")).toHaveCount(0);
+  await expect(row.locator('td[data-caption="latency"]')).toHaveCount(0);
+  await expect(row.locator("td")).toHaveCount(cells - 1);
+  await picker.getByRole("checkbox", { name: "Prominence", exact: true }).uncheck();
+  await expect(heading("Prominence")).toHaveCount(0);
+  await expect(row.locator("td")).toHaveCount(cells - 2);
+  await expect(toggle).toContainText("2 hidden");
+  // Escape closes the list and gives the focus back to the button.
+  await page.keyboard.press("Escape");
+  await expect(toggle).toHaveAttribute("aria-expanded", "false");
+  await expect(toggle).toBeFocused();
+  // The choice is not in the link: a shared URL is the filters alone.
+  expect(new URL(page.url()).search).toBe(`?q=${stamp}`);
+
+  await page.reload();
+  await expect(row).toHaveCount(1);
+  await expect(heading("Latency")).toHaveCount(0);
+  await expect(heading("Prominence")).toHaveCount(0);
+  await expect(row.locator("td")).toHaveCount(cells - 2);
+  await expect(row.getByTestId("history-query")).toBeVisible();
+
+  // "Show all" brings every column back.
+  await toggle.click();
+  await picker.getByRole("button", { name: "Show all" }).click();
+  await expect(heading("Latency")).toHaveCount(1);
+  await expect(row.locator("td")).toHaveCount(cells);
+  await expect(toggle).toBeFocused();
+});

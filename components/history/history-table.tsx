@@ -2,10 +2,11 @@
 
 import Link from "next/link";
 import { useRouter } from "next/navigation";
-import type { MouseEvent } from "react";
+import type { MouseEvent, ReactNode } from "react";
 import { LevelBadge } from "@/components/recall/level-badge";
 import { Badge } from "@/components/ui/badge";
 import { DataTable, numericCellClassName, type DataTableColumn } from "@/components/ui/table";
+import { shownColumns, type ColumnChoice, type HiddenColumns } from "@/components/ui/column-visibility";
 import type { HistoryItem } from "@/lib/recall-log/history";
 import { formatNumber, formatScore, MISSING } from "@/lib/format";
 import { levelWord, selectorReasonText, topScoreLabel, topScoreUnit } from "@/lib/recall-log/format";
@@ -19,6 +20,24 @@ const clockFormat = new Intl.DateTimeFormat(undefined, { timeStyle: "medium" });
 export function recallHref(id: string): string {
   return `/recalls/${encodeURIComponent(id)}`;
 }
+
+export type HistoryColumnId =
+  "time" | "store" | "query" | "level" | "top" | "prominence" | "mode" | "results" | "selector" | "latency" | "label";
+
+/** The table's columns in order, as the "Columns" control lists them; the query is the row's link and always shown. */
+export const HISTORY_COLUMNS: readonly ColumnChoice<HistoryColumnId>[] = [
+  { id: "time", label: "Time" },
+  { id: "store", label: "Store" },
+  { id: "query", label: "Query", required: true },
+  { id: "level", label: "Level" },
+  { id: "top", label: "Top score" },
+  { id: "prominence", label: "Prominence" },
+  { id: "mode", label: "Mode · k" },
+  { id: "results", label: "Results" },
+  { id: "selector", label: "Selector" },
+  { id: "latency", label: "Latency" },
+  { id: "label", label: "Label" },
+];
 
 /** What the selector column says: counts when it ran, "off" or why not when it did not. */
 export function selectorCell(item: HistoryItem): { text: string; title: string; dropped: boolean; model: string | null } {
@@ -70,7 +89,15 @@ interface Selection {
   onToggleAll: (items: HistoryItem[], select: boolean) => void;
 }
 
-function HistoryRow({ item, selection }: { item: HistoryItem; selection?: Selection | undefined }) {
+function HistoryRow({
+  item,
+  selection,
+  shown,
+}: {
+  item: HistoryItem;
+  selection?: Selection | undefined;
+  shown: readonly HistoryColumnId[];
+}) {
   const router = useRouter();
   const href = recallHref(item.id);
   const failed = item.status === "error";
@@ -88,26 +115,18 @@ function HistoryRow({ item, selection }: { item: HistoryItem; selection?: Select
     router.push(href);
   };
 
-  return (
-    <tr data-testid="history-row" data-recall-id={item.id} data-status={item.status} className={styles.row} onClick={onClick}>
-      {selection ? (
-        <td className={styles.selectCell}>
-          <input
-            type="checkbox"
-            checked={selection.selected.has(item.id)}
-            onChange={() => selection.onToggle(item)}
-            aria-label={`Select recall: ${item.query}`}
-            data-testid="history-select"
-          />
-        </td>
-      ) : null}
-      <td className={`${styles.secondary} ${styles.timeCell}`}>
+  // One cell per column, written in the table's order; the row shows those not hidden.
+  const cells: Record<HistoryColumnId, ReactNode> = {
+    time: (
+      <td key="time" className={`${styles.secondary} ${styles.timeCell}`}>
         {/* Date over time: two short lines leave the width to the query. */}
         <time dateTime={item.created_at} title={item.created_at}>
           <span>{dateFormat.format(created)}</span> <span>{clockFormat.format(created)}</span>
         </time>
       </td>
-      <td className={`${styles.storeCell} ${styles.secondary}`}>
+    ),
+    store: (
+      <td key="store" className={`${styles.storeCell} ${styles.secondary}`}>
         <span className={styles.store} title={item.store}>
           {item.store}
         </span>
@@ -132,12 +151,16 @@ function HistoryRow({ item, selection }: { item: HistoryItem; selection?: Select
           </Badge>
         ) : null}
       </td>
-      <td className={styles.queryCell}>
+    ),
+    query: (
+      <td key="query" className={styles.queryCell}>
         <Link href={href} className={styles.queryLink} title={item.query} data-testid="history-query">
           {item.query}
         </Link>
       </td>
-      <td className={styles.levelCell}>
+    ),
+    level: (
+      <td key="level" className={styles.levelCell}>
         <LevelBadge level={failed ? null : item.level} />
         {item.profile_level && !failed ? (
           <span
@@ -162,7 +185,10 @@ function HistoryRow({ item, selection }: { item: HistoryItem; selection?: Select
           </Badge>
         ) : null}
       </td>
+    ),
+    top: (
       <td
+        key="top"
         className={numericCellClassName}
         title={top.title}
         data-testid="history-top-score"
@@ -172,26 +198,45 @@ function HistoryRow({ item, selection }: { item: HistoryItem; selection?: Select
         {top.value}
         {top.unit ? <span className={styles.unit}> {top.unit}</span> : null}
       </td>
-      <td className={`${numericCellClassName} ${styles.secondary}`} data-caption="prominence">
+    ),
+    prominence: (
+      <td key="prominence" className={`${numericCellClassName} ${styles.secondary}`} data-caption="prominence">
         {formatScore(item.prominence)}
       </td>
-      <td className={`${styles.modeCell} ${styles.secondary}`} data-testid="history-mode">
+    ),
+    mode: (
+      <td key="mode" className={`${styles.modeCell} ${styles.secondary}`} data-testid="history-mode">
         <span>{item.search_mode} ·</span> <span>k {item.k}</span>
       </td>
-      <td className={`${numericCellClassName} ${styles.secondary}`} data-caption="results">
+    ),
+    results: (
+      <td key="results" className={`${numericCellClassName} ${styles.secondary}`} data-caption="results">
         {failed ? MISSING : item.returned_count}
       </td>
-      <td className={styles.selectorCell} title={selector.title} data-testid="history-selector" data-caption="selector">
+    ),
+    selector: (
+      <td
+        key="selector"
+        className={styles.selectorCell}
+        title={selector.title}
+        data-testid="history-selector"
+        data-caption="selector"
+      >
         <span className={selector.dropped ? styles.dropped : selector.text === "off" ? styles.muted : undefined}>
           {selector.text}
         </span>
         {selector.model ? <span className={styles.subline}>{selector.model}</span> : null}
       </td>
-      <td className={`${numericCellClassName} ${styles.nowrap} ${styles.secondary}`} data-caption="latency">
+    ),
+    latency: (
+      <td key="latency" className={`${numericCellClassName} ${styles.nowrap} ${styles.secondary}`} data-caption="latency">
         {/* Tenths only where they matter: "1235 ms" leaves the width to the query. */}
         {item.latency_ms === null ? MISSING : `${formatNumber(item.latency_ms, item.latency_ms >= 100 ? 0 : 1)} ms`}
       </td>
+    ),
+    label: (
       <td
+        key="label"
         className={`${styles.nowrap} ${styles.secondary}`}
         title={label.title}
         data-testid="history-label"
@@ -200,11 +245,63 @@ function HistoryRow({ item, selection }: { item: HistoryItem; selection?: Select
       >
         <span className={item.labeled_at ? undefined : styles.muted}>{label.text}</span>
       </td>
+    ),
+  };
+
+  return (
+    <tr data-testid="history-row" data-recall-id={item.id} data-status={item.status} className={styles.row} onClick={onClick}>
+      {selection ? (
+        <td className={styles.selectCell}>
+          <input
+            type="checkbox"
+            checked={selection.selected.has(item.id)}
+            onChange={() => selection.onToggle(item)}
+            aria-label={`Select recall: ${item.query}`}
+            data-testid="history-select"
+          />
+        </td>
+      ) : null}
+      {shown.map((id) => cells[id])}
     </tr>
   );
 }
 
-export function HistoryTable({ items, busy, selection }: { items: HistoryItem[]; busy: boolean; selection?: Selection }) {
+/** The heading of each column (its label is HISTORY_COLUMNS' label, as the "Columns" control names it). */
+const HEADINGS: Record<HistoryColumnId, DataTableColumn> = {
+  time: { label: "Time", className: styles.secondary },
+  store: { label: "Store", className: styles.secondary },
+  query: "Query",
+  level: { label: "Level", title: "The reference level, and the level under the store's profile when it has one" },
+  top: {
+    label: "Top score",
+    numeric: true,
+    title: "The best candidate's score, with its scale: cos = raw cosine, BM25 = raw keyword score, hyb = hybrid score",
+  },
+  prominence: { label: "Prominence", numeric: true, className: styles.secondary },
+  mode: { label: "Mode · k", className: styles.secondary, title: "Search mode and k (results asked for)" },
+  results: { label: "Results", numeric: true, className: styles.secondary, title: "Results on the returned page" },
+  selector: { label: "Selector", title: "Kept and dropped by the selector, and its model" },
+  latency: { label: "Latency", numeric: true, className: styles.secondary },
+  label: {
+    label: "Label",
+    className: styles.secondary,
+    title: "Relevance label: present (a relevant memory was there), absent, unsure",
+  },
+};
+
+/** The logged recalls, one a row, without the columns in `hidden` (the query always shows). */
+export function HistoryTable({
+  items,
+  busy,
+  selection,
+  hidden = new Set(),
+}: {
+  items: HistoryItem[];
+  busy: boolean;
+  selection?: Selection;
+  hidden?: HiddenColumns<HistoryColumnId>;
+}) {
+  const shown = shownColumns(hidden, HISTORY_COLUMNS);
   const allSelected = selection !== undefined && items.length > 0 && items.every((i) => selection.selected.has(i.id));
   const columns: DataTableColumn[] = [
     ...(selection
@@ -224,25 +321,7 @@ export function HistoryTable({ items, busy, selection }: { items: HistoryItem[];
           },
         ]
       : []),
-    { label: "Time", className: styles.secondary },
-    { label: "Store", className: styles.secondary },
-    "Query",
-    { label: "Level", title: "The reference level, and the level under the store's profile when it has one" },
-    {
-      label: "Top score",
-      numeric: true,
-      title: "The best candidate's score, with its scale: cos = raw cosine, BM25 = raw keyword score, hyb = hybrid score",
-    },
-    { label: "Prominence", numeric: true, className: styles.secondary },
-    { label: "Mode · k", className: styles.secondary, title: "Search mode and k (results asked for)" },
-    { label: "Results", numeric: true, className: styles.secondary, title: "Results on the returned page" },
-    { label: "Selector", title: "Kept and dropped by the selector, and its model" },
-    { label: "Latency", numeric: true, className: styles.secondary },
-    {
-      label: "Label",
-      className: styles.secondary,
-      title: "Relevance label: present (a relevant memory was there), absent, unsure",
-    },
+    ...shown.map((id) => HEADINGS[id]),
   ];
   return (
     <DataTable
@@ -256,7 +335,7 @@ export function HistoryTable({ items, busy, selection }: { items: HistoryItem[];
     >
       <tbody>
         {items.map((item) => (
-          <HistoryRow key={item.id} item={item} selection={selection} />
+          <HistoryRow key={item.id} item={item} selection={selection} shown={shown} />
         ))}
       </tbody>
     </DataTable>

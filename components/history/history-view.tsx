@@ -18,7 +18,8 @@ import { EmptyState, LoadingState } from "@/components/ui/states";
 import { LoadMore, PagedListRefreshError } from "@/components/ui/paged-list";
 import { CreateSetBar } from "./create-set";
 import { HistoryFilterBar } from "./history-filters";
-import { HistoryTable } from "./history-table";
+import { HISTORY_COLUMNS, HistoryTable } from "./history-table";
+import { ColumnPicker, useHiddenColumns } from "@/components/ui/column-picker";
 import {
   effectiveFilters,
   isFiltered,
@@ -64,6 +65,8 @@ export function HistoryView() {
   const router = useRouter();
   const pathname = usePathname();
   const url = useMemo(() => readHistoryUrl(searchParams), [searchParams]);
+  // Kept in this browser, not in the URL: the link stays the filters (column-picker.tsx says why).
+  const [hiddenColumns, setHiddenColumns] = useHiddenColumns("history", HISTORY_COLUMNS);
   const state: HistoryUrlState = useMemo(() => ({ filters: url.filters, range: url.range }), [url]);
 
   // A relative range is anchored when it is chosen (or the page opens, or Refresh is pressed),
@@ -165,6 +168,12 @@ export function HistoryView() {
             {busy && list.data ? <span className={styles.loadingNote}> Loading…</span> : null}
           </p>
           <div className={styles.toolbarActions}>
+            <ColumnPicker
+              columns={HISTORY_COLUMNS}
+              hidden={hiddenColumns}
+              onChange={setHiddenColumns}
+              data-testid="history-columns"
+            />
             {filtered ? (
               <Button variant="ghost" onClick={clearFilters}>
                 Clear filters
@@ -240,7 +249,7 @@ export function HistoryView() {
         ) : (
           <>
             <PagedListRefreshError list={list} />
-            <HistoryTable items={items} busy={busy} selection={selection} />
+            <HistoryTable items={items} busy={busy} selection={selection} hidden={hiddenColumns} />
             <LoadMore list={list} shown={items.length} />
           </>
         )}

@@ -126,7 +126,7 @@ export function ColumnPicker<Id extends string>({
     >
       <Button ref={button} aria-expanded={open} aria-controls={panelId} onClick={() => setOpen((o) => !o)}>
         Columns
-        {hiddenCount > 0 ? <span className={styles.columnCount}>· {hiddenCount} hidden</span> : null}
+        {hiddenCount > 0 ? <span className={styles.columnCount}>{`· ${hiddenCount} hidden`}</span> : null}
       </Button>
       <div id={panelId} className={styles.columnPanel} hidden={!open}>
         <fieldset>
@@ -142,7 +142,7 @@ export function ColumnPicker<Id extends string>({
                   onChange={(event) => onChange(setColumnShown(hidden, columns, column.id, event.target.checked))}
                 />
                 {column.label}
-                {column.required ? <span className={styles.columnNote}>(always shown)</span> : null}
+                {column.required ? <span className={styles.columnNote}> (always shown)</span> : null}
               </label>
             );
           })}
