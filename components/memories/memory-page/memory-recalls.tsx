@@ -1,12 +1,15 @@
 "use client";
 
 import Link from "next/link";
+import type { ReactNode } from "react";
 import { LevelBadge } from "@/components/recall/level-badge";
 import { formatScore, plural } from "@/lib/format";
 import { useMemoryRecalls } from "@/lib/queries/use-memory-page";
 import type { MemoryRecallCounts, MemoryRecallFilter, MemoryRecallRow } from "@/lib/recall-log/memory-usage-schema";
 import { LoadMore } from "@/components/ui/paged-list";
-import { DataTable, numericCellClassName } from "@/components/ui/table";
+import { DataTable, numericCellClassName, type DataTableColumn } from "@/components/ui/table";
+import { ColumnPicker, useHiddenColumns } from "@/components/ui/column-picker";
+import { shownColumns, type ColumnChoice } from "@/components/ui/column-visibility";
 import { EmptyState, ErrorState, LoadingState } from "@/components/ui/states";
 import { panelTitleClassName } from "@/components/ui/panel";
 import styles from "./memory-page.module.css";
@@ -85,36 +88,73 @@ function Label({ relevant }: { relevant: boolean | null }) {
   return relevant ? <span className={styles.relevant}>Relevant</span> : <span className={styles.irrelevant}>Not relevant</span>;
 }
 
-function RecallRow({ row }: { row: MemoryRecallRow }) {
+type RecallColumnId = "when" | "query" | "rank" | "fate" | "cosine" | "label" | "level";
+
+/** The list's columns, as the "Columns" control lists them; the query opens the recall and always shows. */
+const RECALL_COLUMNS: readonly ColumnChoice<RecallColumnId>[] = [
+  { id: "when", label: "When" },
+  { id: "query", label: "Query", required: true },
+  { id: "rank", label: "Rank" },
+  { id: "fate", label: "In this recall" },
+  { id: "cosine", label: "Raw cosine" },
+  { id: "label", label: "Label" },
+  { id: "level", label: "Level" },
+];
+
+const HEADINGS: Record<RecallColumnId, DataTableColumn> = {
+  when: "When",
+  query: "Query",
+  rank: { label: "Rank", numeric: true, title: "Rank in the recall's merged candidate list" },
+  fate: "In this recall",
+  cosine: { label: "Raw cosine", numeric: true },
+  label: "Label",
+  level: "Level",
+};
+
+function RecallRow({ row, shown }: { row: MemoryRecallRow; shown: readonly RecallColumnId[] }) {
   const created = new Date(row.created_at);
-  return (
-    <tr data-testid="memory-recall-row">
-      <td data-label="When" className={styles.nowrap}>
+  // One cell per column; the row shows those not hidden.
+  const cells: Record<RecallColumnId, ReactNode> = {
+    when: (
+      <td key="when" data-label="When" className={styles.nowrap}>
         <time dateTime={row.created_at}>{dateFormat.format(created)}</time>
       </td>
-      <td data-label="Query" className={styles.query}>
+    ),
+    query: (
+      <td key="query" data-label="Query" className={styles.query}>
         <Link href={`/recalls/${row.recall_id}`}>{row.query}</Link>
         <span className={styles.source}>
           {row.source} · {row.store}
         </span>
       </td>
-      <td data-label="Rank" className={`${numericCellClassName} ${styles.num}`}>
+    ),
+    rank: (
+      <td key="rank" data-label="Rank" className={`${numericCellClassName} ${styles.num}`}>
         {row.rank}
       </td>
-      <td data-label="Here">
+    ),
+    fate: (
+      <td key="fate" data-label="Here">
         <Fate row={row} />
       </td>
-      <td data-label="Raw cosine" className={`${numericCellClassName} ${styles.num}`}>
+    ),
+    cosine: (
+      <td key="cosine" data-label="Raw cosine" className={`${numericCellClassName} ${styles.num}`}>
         {formatScore(row.raw_cosine)}
       </td>
-      <td data-label="Label">
+    ),
+    label: (
+      <td key="label" data-label="Label">
         <Label relevant={row.relevant} />
       </td>
-      <td data-label="Level">
+    ),
+    level: (
+      <td key="level" data-label="Level">
         <LevelBadge level={row.level} />
       </td>
-    </tr>
-  );
+    ),
+  };
+  return <tr data-testid="memory-recall-row">{shown.map((id) => cells[id])}</tr>;
 }
 
 /** The logged recalls the memory appeared in (newest first), with the counts over all of them. */
@@ -131,6 +171,9 @@ export function MemoryRecallsPanel({
   const first = list.data?.pages[0];
   const rows = list.data?.pages.flatMap((page) => page.items) ?? [];
   const failed = list.isError && !list.data;
+  // Kept in this browser, not in the URL, as History's (components/ui/column-picker.tsx says why).
+  const [hidden, setHidden] = useHiddenColumns("memory-recalls", RECALL_COLUMNS);
+  const shown = shownColumns(hidden, RECALL_COLUMNS);
   return (
     <section className={`panel ${styles.recalls}`} aria-labelledby="memory-recalls-title" data-testid="memory-recalls">
       <h2 id="memory-recalls-title" className={panelTitleClassName}>
@@ -155,30 +198,27 @@ export function MemoryRecallsPanel({
       ) : first ? (
         <>
           <Counts counts={first.counts} show={show} onShow={onShow} />
-          <p className={styles.caption} role="status" aria-live="polite">
-            {rows.length === 0
-              ? `None of ${FILTER_WORDS[show].replace(/^every /, "the ")}.`
-              : `${FILTER_WORDS[show].replace(/^./, (c) => c.toUpperCase())}, newest first: ${plural(rows.length, "recall")} shown.`}
-            {list.isPlaceholderData && list.isFetching ? " Loading…" : null}
-          </p>
+          <div className={styles.listHead}>
+            <p className={styles.caption} role="status" aria-live="polite">
+              {rows.length === 0
+                ? `None of ${FILTER_WORDS[show].replace(/^every /, "the ")}.`
+                : `${FILTER_WORDS[show].replace(/^./, (c) => c.toUpperCase())}, newest first: ${plural(rows.length, "recall")} shown.`}
+              {list.isPlaceholderData && list.isFetching ? " Loading…" : null}
+            </p>
+            {rows.length > 0 ? (
+              <ColumnPicker columns={RECALL_COLUMNS} hidden={hidden} onChange={setHidden} data-testid="memory-recalls-columns" />
+            ) : null}
+          </div>
           {rows.length > 0 ? (
             <DataTable
               className={styles.table}
               alignTop
               busy={list.isPlaceholderData && list.isFetching}
-              columns={[
-                "When",
-                "Query",
-                { label: "Rank", numeric: true, title: "Rank in the recall's merged candidate list" },
-                "In this recall",
-                { label: "Raw cosine", numeric: true },
-                "Label",
-                "Level",
-              ]}
+              columns={shown.map((id) => HEADINGS[id])}
             >
               <tbody>
                 {rows.map((row) => (
-                  <RecallRow key={row.recall_id} row={row} />
+                  <RecallRow key={row.recall_id} row={row} shown={shown} />
                 ))}
               </tbody>
             </DataTable>
