@@ -1,12 +1,25 @@
 import type { Metadata } from "next";
+import { notFound } from "next/navigation";
 import { Suspense } from "react";
+import { z } from "zod";
 import { RunReportView } from "@/components/evaluate/run-report-view";
 import { PageHeader } from "@/components/layout/page-header";
+import { getPrisma } from "@/lib/db";
+
+export const dynamic = "force-dynamic";
 
 export const metadata: Metadata = { title: "Evaluation run" };
 
+/** The API's own rule for a run id (app/api/eval-runs/[id]), so the page and the API agree on what is malformed. */
+const RunId = z.uuid();
+
 export default async function RunPage({ params }: { params: Promise<{ id: string }> }) {
   const { id } = await params;
+  // An unknown or malformed id is a 404 page (not-found.tsx) answered with status 404, as an
+  // unknown recall is, rather than a "Loading…" that turns into an error under a 200.
+  if (!RunId.safeParse(id).success) notFound();
+  const run = await (await getPrisma()).evalRun.findUnique({ where: { id: id.toLowerCase() }, select: { id: true } });
+  if (!run) notFound();
   return (
     <>
       <PageHeader
@@ -15,7 +28,7 @@ export default async function RunPage({ params }: { params: Promise<{ id: string
       />
       {/* The query table keeps its sort in the URL (useSearchParams), which needs a Suspense boundary. */}
       <Suspense fallback={<p role="status">Loading the run…</p>}>
-        <RunReportView id={id} />
+        <RunReportView id={run.id} />
       </Suspense>
     </>
   );
