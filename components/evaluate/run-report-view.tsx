@@ -4,7 +4,6 @@ import Link from "next/link";
 import { useMemo } from "react";
 import { prepareRocChart, prepareSignalDistribution } from "@/lib/charts/eval-report";
 import { isFinished } from "@/lib/eval/run-schemas";
-import { errorMessage } from "@/lib/queries/fetch-json";
 import { useCancelEvalRun, useEvalRun } from "@/lib/queries/use-eval";
 import { ByKindPanel, ConfusionPanel, MetricsPanel } from "./metric-panels";
 import { QueryTable } from "./query-table";
@@ -12,6 +11,7 @@ import { RocChart, SignalDistributionChart } from "./report-charts";
 import { RunStatus, settingsText } from "./run-status";
 import { buttonClassName } from "@/components/ui/button";
 import { Notice } from "@/components/ui/notice";
+import { ApiErrorText } from "@/components/ui/states";
 import { pageStackClassName, panelClassName, panelColumnClassName } from "@/components/ui/panel";
 import styles from "./evaluate.module.css";
 
@@ -37,7 +37,9 @@ export function RunReportView({ id }: { id: string }) {
   if (run.isError || !report || !charts) {
     return (
       <section className={`${panelClassName} ${styles.headings}`}>
-        <Notice tone="error">{errorMessage(run.error)}</Notice>
+        <Notice tone="error">
+          <ApiErrorText error={run.error} />
+        </Notice>
         <p>
           <Link href="/evaluate">Back to Evaluate</Link>
         </p>
@@ -87,7 +89,11 @@ export function RunReportView({ id }: { id: string }) {
           <Notice tone="warning">Cancelled; the figures cover the queries it reached.</Notice>
         ) : null}
         {report.error ? <Notice tone="error">The run failed: {report.error.message}</Notice> : null}
-        {cancel.isError ? <Notice tone="error">{errorMessage(cancel.error)}</Notice> : null}
+        {cancel.isError ? (
+          <Notice tone="error">
+            Could not cancel the run: <ApiErrorText error={cancel.error} />
+          </Notice>
+        ) : null}
         {running ? <p className={styles.hint}>Figures update as queries finish.</p> : null}
       </section>
       <MetricsPanel metrics={report.metrics} />

@@ -8,7 +8,6 @@ import { bucketWords } from "@/lib/insights/format";
 import { levelDataUnder } from "@/lib/insights/judges";
 import { drill, type DrillScope } from "@/lib/insights/links";
 import type { InsightsResponse } from "@/lib/insights/schema";
-import { errorMessage } from "@/lib/queries/fetch-json";
 import { useInsights, useLogExtent } from "@/lib/queries/use-insights";
 import { useHistoryFacets } from "@/lib/queries/use-history";
 import { LevelChart, SelectorChart } from "./insight-charts";
@@ -34,7 +33,7 @@ import {
 } from "./insights-url";
 import { Button, buttonClassName } from "@/components/ui/button";
 import { Notice } from "@/components/ui/notice";
-import { EmptyState, ErrorState, LoadingState } from "@/components/ui/states";
+import { ApiErrorText, EmptyState, ErrorState, LoadingState } from "@/components/ui/states";
 import {
   pageStackClassName,
   panelClassName,
@@ -237,7 +236,7 @@ export function InsightsView() {
                 </Button>
               }
             >
-              Could not refresh: {errorMessage(insights.error)}
+              Could not refresh: <ApiErrorText error={insights.error} />
             </Notice>
           ) : null}
           {data.totals.recalls === 0 ? (

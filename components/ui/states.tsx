@@ -1,5 +1,5 @@
 import type { ReactNode } from "react";
-import { errorMessage } from "@/lib/queries/fetch-json";
+import { apiErrorCodeText, apiErrorWords } from "@/lib/errors/api-error-words";
 import { Button } from "./button";
 import { classNames } from "./class-names";
 import { Notice } from "./notice";
@@ -44,8 +44,30 @@ export function EmptyState({
 }
 
 /**
- * A failed load: the error envelope's message (which says what to do) and, when the caller can
- * try again, a Retry button.
+ * An API failure as a sentence a person can act on, with the envelope's code and status as small
+ * secondary text (for a bug report, or a search of the docs). The words: lib/errors/api-error-words.ts.
+ */
+export function ApiErrorText({ error }: { error: unknown }) {
+  const words = apiErrorWords(error);
+  const code = apiErrorCodeText(words);
+  return (
+    <>
+      {words.sentence}
+      {code ? (
+        <>
+          {" "}
+          <small className={styles.errorCode} data-testid="error-code">
+            ({code})
+          </small>
+        </>
+      ) : null}
+    </>
+  );
+}
+
+/**
+ * A failed load: what went wrong in words (`ApiErrorText`) and, when the caller can try again, a
+ * Retry button.
  */
 export function ErrorState({
   error,
@@ -76,7 +98,9 @@ export function ErrorState({
         ) : null
       }
     >
-      {errorMessage(error)}
+      <p>
+        <ApiErrorText error={error} />
+      </p>
     </Notice>
   );
 }

@@ -3,6 +3,8 @@
  * becomes an `ApiRequestError` carrying the error envelope's message (docs/ARCHITECTURE.md "Thin handlers"), so a
  * component can show something a person can act on instead of "Failed to fetch".
  */
+import { apiErrorWords } from "@/lib/errors/api-error-words";
+
 export class ApiRequestError extends Error {
   override readonly name = "ApiRequestError";
   constructor(
@@ -74,8 +76,10 @@ export async function fetchJson<T>(url: string, init: RequestInit = {}): Promise
   return body as T;
 }
 
-/** A message for any thrown value, for showing in the UI. */
+/**
+ * A message for any thrown value, for showing in the UI: an API failure in words a person can act
+ * on (lib/errors/api-error-words.ts), not the envelope's message for API callers.
+ */
 export function errorMessage(error: unknown): string {
-  if (error instanceof Error && error.message) return error.message;
-  return "Something went wrong.";
+  return apiErrorWords(error).sentence;
 }
