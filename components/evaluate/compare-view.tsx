@@ -5,16 +5,19 @@ import { useSearchParams } from "next/navigation";
 import { useMemo, useState } from "react";
 import { LevelBadge } from "@/components/recall/level-badge";
 import { compareRuns, type MetricDelta } from "@/lib/eval/compare";
-import { errorMessage } from "@/lib/queries/fetch-json";
 import { useEvalRun } from "@/lib/queries/use-eval";
 import { fmt, fmtDelta, RunStatus, settingsText } from "./run-status";
 import { Notice } from "@/components/ui/notice";
+import { ApiErrorText } from "@/components/ui/states";
 import { numericCellClassName } from "@/components/ui/table";
 import { EvaluateTable } from "./evaluate-table";
 import { pageStackClassName, panelClassName } from "@/components/ui/panel";
 import styles from "./evaluate.module.css";
 
-/** Two runs side by side (`?a=&b=`): metric deltas, per-query rank and level, flipped verdicts. */
+/**
+ * Two runs side by side (`?a=&b=`, A the older: the page orders them, lib/charts/compare-order.ts):
+ * metric deltas B − A, per-query rank and level, flipped verdicts.
+ */
 export function CompareView() {
   const params = useSearchParams();
   const aId = params.get("a");
@@ -33,7 +36,12 @@ export function CompareView() {
   }
   if (a.isPending || b.isPending) return <p role="status">Loading both runs…</p>;
   if (a.isError || b.isError || !a.data || !b.data || !comparison) {
-    return <Notice tone="error">{errorMessage(a.error ?? b.error)}</Notice>;
+    return (
+      <Notice tone="error">
+        Could not load run {a.isError ? "A" : "B"}: <ApiErrorText error={a.error ?? b.error} />{" "}
+        <Link href="/evaluate">Pick two runs on Evaluate</Link>.
+      </Notice>
+    );
   }
   const rows = onlyChanged
     ? comparison.rows.filter((r) => r.flipped || r.rank_a !== r.rank_b || r.level_a !== r.level_b)
@@ -46,6 +54,7 @@ export function CompareView() {
           return (
             <div key={label} className={styles.row} style={{ alignItems: "center" }}>
               <strong>{label}</strong>
+              <span className={styles.small}>{i === 0 ? "baseline, the older" : "change, the newer"}</span>
               <Link href={`/evaluate/runs/${run.id}`}>{run.dataset.name}</Link>
               <span className={styles.small}>{settingsText(run.settings)}</span>
               <RunStatus run={run} />

@@ -2,14 +2,16 @@
 
 import Link from "next/link";
 import { useId, useState, type FormEvent } from "react";
+import { baselineFirst } from "@/lib/charts/compare-order";
 import { describeItemError, type DatasetItemError } from "@/lib/eval/dataset-schemas";
-import { ApiRequestError, errorMessage } from "@/lib/queries/fetch-json";
+import { ApiRequestError } from "@/lib/queries/fetch-json";
 import { useCreateDataset, useDatasets, useEvalRuns } from "@/lib/queries/use-eval";
 import { RunStatus, settingsText } from "./run-status";
 import { StartRunPanel } from "./start-run-panel";
 import { buttonClassName } from "@/components/ui/button";
 import { controlClassName, Field } from "@/components/ui/field";
 import { Notice } from "@/components/ui/notice";
+import { ApiErrorText } from "@/components/ui/states";
 import { numericCellClassName } from "@/components/ui/table";
 import { EvaluateTable } from "./evaluate-table";
 import { pageStackClassName, panelClassName, panelColumnClassName } from "@/components/ui/panel";
@@ -33,12 +35,19 @@ function RunsPanel() {
   const runs = useEvalRuns();
   const [picked, setPicked] = useState<string[]>([]);
   const toggle = (id: string) => setPicked((p) => (p.includes(id) ? p.filter((x) => x !== id) : [...p.slice(-1), id]));
+  // The older of the two picked is A (the baseline) whatever order they were ticked in.
+  const pair = picked.map((id) => runs.data?.runs.find((r) => r.id === id)).filter((r) => r !== undefined);
+  const [baseline, change] = pair.length === 2 ? baselineFirst(pair[0]!, pair[1]!, (r) => r.created_at) : [];
   return (
     <section className={`${panelClassName} ${styles.headings}`} aria-labelledby="runs-h">
       <div className={styles.row} style={{ justifyContent: "space-between" }}>
         <h2 id="runs-h">Runs</h2>
-        {picked.length === 2 ? (
-          <Link className={buttonClassName()} href={`/evaluate/compare?a=${picked[0]}&b=${picked[1]}`} data-testid="compare-link">
+        {baseline && change ? (
+          <Link
+            className={buttonClassName()}
+            href={`/evaluate/compare?a=${baseline.id}&b=${change.id}`}
+            data-testid="compare-link"
+          >
             Compare the two selected runs
           </Link>
         ) : (
@@ -48,7 +57,9 @@ function RunsPanel() {
       {runs.isPending ? (
         <p role="status">Loading runs…</p>
       ) : runs.isError ? (
-        <Notice tone="error">{errorMessage(runs.error)}</Notice>
+        <Notice tone="error">
+          Could not load the runs: <ApiErrorText error={runs.error} />
+        </Notice>
       ) : runs.data.runs.length === 0 ? (
         <p className={styles.muted}>No run yet. Start one above: the demo set runs in about a minute.</p>
       ) : (
@@ -89,7 +100,9 @@ function DatasetsPanel() {
       {sets.isPending ? (
         <p role="status">Loading sets…</p>
       ) : sets.isError ? (
-        <Notice tone="error">{errorMessage(sets.error)}</Notice>
+        <Notice tone="error">
+          Could not load the sets: <ApiErrorText error={sets.error} />
+        </Notice>
       ) : sets.data.datasets.length === 0 ? (
         <p className={styles.muted}>No labeled set yet. Upload one below.</p>
       ) : (
@@ -213,7 +226,7 @@ function UploadForm() {
               {lineErrors.length > 20 ? `and ${lineErrors.length - 20} more.` : null}
             </>
           ) : (
-            errorMessage(create.error)
+            <ApiErrorText error={create.error} />
           )}
         </Notice>
       ) : null}

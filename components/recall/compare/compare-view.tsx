@@ -34,7 +34,10 @@ function SideCard({ side }: { side: CompareSideSummary }) {
       aria-label={`Recall ${name}`}
     >
       <p className={styles.sideName} style={{ color: SIDE_COLORS[side.side] }}>
-        {name} <span className={styles.settings}>{side.settings}</span>
+        {name}{" "}
+        <span className={styles.settings}>
+          {side.side === "a" ? "baseline" : "change"} · {side.settings}
+        </span>
       </p>
       <div className={styles.sideLevel}>
         <LevelBadge level={side.failed ? null : side.level} size="large" />
