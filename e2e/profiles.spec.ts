@@ -92,7 +92,8 @@ test("a what-if edited live flips a logged recall, keeps the edits in its link, 
   const filters = `q=Belgian invoices&from=${from}`;
 
   await page.goto(`/what-if?profile=default&filters=${encodeURIComponent(filters)}`);
-  await expect(page.getByLabel("History filters (query string)")).toHaveValue(filters);
+  // The field reads "Which recalls", with its URL name `filters` under it.
+  await expect(page.getByLabel("Which recalls filters", { exact: true })).toHaveValue(filters);
   await page.getByRole("button", { name: "Run what-if" }).click();
   const outcome = page.getByTestId("whatif-result");
   // The reference recomputed from the stored pool is the level that was logged: nothing flips.
@@ -101,7 +102,8 @@ test("a what-if edited live flips a logged recall, keeps the edits in its link, 
   await expect(page).toHaveURL(/run=1/);
 
   // Edit the constants in place so the verdict must change; a value out of band order is refused in words first.
-  const field = (key: string) => page.getByLabel(key, { exact: true });
+  // Each field is labeled in words with the constant's name under it ("Cosine guard for moderate abs_low_cosine").
+  const field = (key: string) => page.getByLabel(new RegExp(` ${key}$`));
   if (worth) {
     // Nothing below a cosine of 1 is worth reading.
     await field("abs_low_cosine").fill("1");

@@ -9,6 +9,7 @@ import { Button } from "@/components/ui/button";
 import { controlClassName, Field, TextField } from "@/components/ui/field";
 import { EmptyState, ErrorState } from "@/components/ui/states";
 import { DataTable, numericCellClassName } from "@/components/ui/table";
+import { NamedLabel } from "@/components/ui/named-label";
 import { useFitProfile, type FitResponse } from "@/lib/queries/use-profiles";
 import { ConstantsTable } from "./profiles-view";
 import styles from "./profiles.module.css";
@@ -45,7 +46,7 @@ export function FitPanel() {
             value={from}
             onChange={(e) => setFrom(e.target.value as "run" | "recalls")}
           >
-            <option value="recalls">labeled recalls (History filters)</option>
+            <option value="recalls">labeled recalls, filtered as in History</option>
             <option value="run">an evaluation run</option>
           </select>
         </Field>
@@ -61,8 +62,8 @@ export function FitPanel() {
         ) : (
           <TextField
             id="fit-filters"
-            label="History filters (query string)"
-            hint="empty = every labeled recall"
+            label={<NamedLabel name="recall_filters">Which recalls</NamedLabel>}
+            hint="History's filters as in its link (the part after “?”), e.g. store=embedded; empty = every labeled recall"
             value={filters}
             onChange={(e) => setFilters(e.target.value)}
             placeholder="store=embedded"

@@ -9,10 +9,12 @@ import { Notice } from "@/components/ui/notice";
 import { ErrorState, LoadingState } from "@/components/ui/states";
 import { DataTable, numericCellClassName } from "@/components/ui/table";
 import { VisuallyHidden } from "@/components/ui/visually-hidden";
+import { NamedLabel } from "@/components/ui/named-label";
 import { DEFAULT_PROFILE, type Profile } from "@/lib/calibration/profile";
 import { useAssignProfile, useProfiles, useSaveProfile } from "@/lib/queries/use-profiles";
 import { useStores } from "@/lib/queries/use-recall";
 import { THRESHOLD_KEYS, type ThresholdKey } from "@/lib/recall/thresholds";
+import { CONSTANT_WORDS } from "./constant-words";
 import { FitPanel } from "./fit-panel";
 import styles from "./profiles.module.css";
 
@@ -44,10 +46,11 @@ export function ProfilesView() {
               <tr>
                 <th scope="col">Name</th>
                 <th scope="col">Pool</th>
-                <th scope="col" className={numericCellClassName}>
-                  Cosine guard (low / moderate)
+                {/* abs_low_cosine guards moderate and abs_moderate_cosine guards high: the pair reads as the prominence pair beside it. */}
+                <th scope="col" className={numericCellClassName} title="abs_low_cosine / abs_moderate_cosine">
+                  Cosine guards (moderate / high)
                 </th>
-                <th scope="col" className={numericCellClassName}>
+                <th scope="col" className={numericCellClassName} title="moderate_prominence / high_prominence">
                   Prominence (moderate / high)
                 </th>
                 <th scope="col" className={numericCellClassName}>
@@ -181,13 +184,17 @@ export function ConstantsTable({
       </thead>
       <tbody>
         <tr>
-          <th scope="row">pool_size</th>
+          <th scope="row">
+            <NamedLabel name="pool_size">{CONSTANT_WORDS.pool_size.label}</NamedLabel>
+          </th>
           <td className={numericCellClassName}>{poolSize ?? "k"}</td>
           <td className={numericCellClassName}>k</td>
         </tr>
         {THRESHOLD_KEYS.map((key) => (
           <tr key={key}>
-            <th scope="row">{key}</th>
+            <th scope="row" title={CONSTANT_WORDS[key].hint}>
+              <NamedLabel name={key}>{CONSTANT_WORDS[key].label}</NamedLabel>
+            </th>
             <td className={numericCellClassName}>{thresholds[key]}</td>
             <td className={numericCellClassName}>{ref[key]}</td>
           </tr>
@@ -244,8 +251,8 @@ function ProfileForm({ base, onSaved }: { base: Profile | null; onSaved: (name: 
         <TextField id="profile-name" label="Name" required value={name} onChange={(e) => setName(e.target.value)} />
         <TextField
           id="profile-pool"
-          label="Pool size"
-          hint="empty = the page (k); N = the first N merged candidates"
+          label={<NamedLabel name="pool_size">{CONSTANT_WORDS.pool_size.label}</NamedLabel>}
+          hint={`${CONSTANT_WORDS.pool_size.hint}: empty = the page (k); N = the first N merged candidates`}
           value={pool}
           inputMode="numeric"
           onChange={(e) => setPool(e.target.value)}
@@ -254,7 +261,8 @@ function ProfileForm({ base, onSaved }: { base: Profile | null; onSaved: (name: 
           <TextField
             key={key}
             id={`profile-${key}`}
-            label={key}
+            label={<NamedLabel name={key}>{CONSTANT_WORDS[key].label}</NamedLabel>}
+            hint={CONSTANT_WORDS[key].hint}
             value={values[key] ?? ""}
             inputMode="decimal"
             onChange={(e) => setValues((v) => ({ ...v, [key]: e.target.value }))}

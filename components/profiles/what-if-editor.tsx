@@ -5,22 +5,9 @@ import { Button } from "@/components/ui/button";
 import type { Profile } from "@/lib/calibration/profile";
 import { parseConstant, parsePoolSize, poolSizeText, type WhatIfParams } from "@/lib/calibration/what-if-params";
 import { THRESHOLD_KEYS, type ThresholdKey } from "@/lib/recall/thresholds";
+import { NamedLabel } from "@/components/ui/named-label";
+import { CONSTANT_WORDS } from "./constant-words";
 import styles from "./profiles.module.css";
-
-/** What the constants mean, in a line each (reference-rules.md "The rules"). */
-const HINTS: Record<ThresholdKey, string> = {
-  high_prominence: "prominence for high",
-  moderate_prominence: "prominence for moderate",
-  low_prominence: "prominence for low (else none)",
-  strong_abs_cosine: "near-duplicate floor (cosine)",
-  abs_moderate_cosine: "cosine guard for high",
-  abs_low_cosine: "cosine guard for moderate",
-  bg_eps: "least usable background mean",
-  std_eps: "flat background spread",
-  z_high: "fallback z for high",
-  z_moderate: "fallback z for moderate",
-  z_low: "fallback z for low",
-};
 
 export type Drafts = Partial<Record<ThresholdKey | "pool_size", string>>;
 
@@ -51,7 +38,7 @@ export function ConstantsEditor({
   const poolError = poolProblem
     ? `Pool size: ${(parsePoolSize(drafts.pool_size!) as { message: string }).message}.`
     : errors.pool_size;
-  const poolHint = `empty = ${base ? (base.pool_size === null ? "the profile’s: the page (k)" : `the profile’s: first ${base.pool_size}`) : "the profile’s"}; k = the page; N = the first N merged candidates`;
+  const poolHint = `${CONSTANT_WORDS.pool_size.hint}: empty = ${base ? (base.pool_size === null ? "the profile’s: the page (k)" : `the profile’s: first ${base.pool_size}`) : "the profile’s"}; k = the page; N = the first N merged candidates`;
   return (
     <fieldset className={styles.editor} aria-describedby="editor-note">
       <legend>Constants {edited ? <span className={styles.edited}>(edited, not saved)</span> : null}</legend>
@@ -59,7 +46,12 @@ export function ConstantsEditor({
         Edit any value: the what-if reruns with it at once, without saving a profile, and the link keeps the edits.
       </p>
       <div className={styles.form}>
-        <Field id="edit-pool_size" label="pool_size" hint={poolHint} error={poolError}>
+        <Field
+          id="edit-pool_size"
+          label={<NamedLabel name="pool_size">{CONSTANT_WORDS.pool_size.label}</NamedLabel>}
+          hint={poolHint}
+          error={poolError}
+        >
           <input
             id="edit-pool_size"
             className={controlClassName}
@@ -76,11 +68,12 @@ export function ConstantsEditor({
           const id = `edit-${key}`;
           const shown = drafts[key] ?? String(params.edits[key] ?? base?.thresholds[key] ?? "");
           const typedBad = drafts[key] !== undefined && drafts[key]!.trim() !== "" && parseConstant(drafts[key]!) === null;
-          const error = typedBad ? `${key}: not a number.` : errors[key];
-          const hint = base ? `${HINTS[key]}; ${base.name}: ${base.thresholds[key]}` : HINTS[key];
+          const words = CONSTANT_WORDS[key];
+          const error = typedBad ? `${words.label}: not a number.` : errors[key];
+          const hint = base ? `${words.hint}; ${base.name}: ${base.thresholds[key]}` : words.hint;
           const isEdited = params.edits[key] !== undefined && (!base || params.edits[key] !== base.thresholds[key]);
           return (
-            <Field key={key} id={id} label={key} hint={hint} error={error}>
+            <Field key={key} id={id} label={<NamedLabel name={key}>{words.label}</NamedLabel>} hint={hint} error={error}>
               <input
                 id={id}
                 className={controlClassName}

@@ -5,6 +5,7 @@ import { useEffect, useRef, useState, type FormEvent } from "react";
 import { Button } from "@/components/ui/button";
 import { controlClassName, Field, TextField } from "@/components/ui/field";
 import { Notice } from "@/components/ui/notice";
+import { NamedLabel } from "@/components/ui/named-label";
 import { editProfile, type Profile } from "@/lib/calibration/profile";
 import {
   describeEdits,
@@ -173,8 +174,8 @@ export function WhatIfView() {
             </Field>
             <TextField
               id="whatif-filters"
-              label="History filters (query string)"
-              hint="the History page’s filters, e.g. store=embedded&level=low,none; empty = every logged recall"
+              label={<NamedLabel name="filters">Which recalls</NamedLabel>}
+              hint="History’s filters as in its link (the part after “?”), e.g. store=embedded&level=low,none; empty = every logged recall"
               value={filtersDraft}
               onChange={(e) => setFiltersDraft(e.target.value)}
               placeholder="store=embedded&from=2026-11-01"
