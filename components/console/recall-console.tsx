@@ -3,7 +3,7 @@
 import { Button } from "@/components/ui/button";
 import Link from "next/link";
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
-import { useEffect, useRef, useState, type FormEvent } from "react";
+import { useCallback, useEffect, useRef, useState, type FormEvent } from "react";
 import { RecallResultView } from "@/components/recall/recall-result-view";
 import { ApiRequestError, errorMessage } from "@/lib/queries/fetch-json";
 import { EMBEDDED_STORE, useMemoryStats } from "@/lib/queries/use-memories";
@@ -12,6 +12,7 @@ import { DEFAULT_FORM, bodyFromForm, formFromRequest, type FormState } from "@/l
 import { RecallBodySchema, type RecallBodyInput } from "@/lib/recall-log/schemas";
 import { parseForm } from "@/lib/validation/form-messages";
 import { EXAMPLE_QUERIES } from "./example-queries";
+import { exampleChoice } from "./example-run";
 import { RemoteStoreNotice, UnavailableSelectorNotice, UnconfiguredStoreNotice, UnsupportedFiltersNotice } from "./form-notices";
 import { FIELD_NAMES, RecallForm } from "./recall-form";
 import { Notice } from "@/components/ui/notice";
@@ -42,6 +43,9 @@ export function RecallConsole() {
   const [unsupportedFilters, setUnsupportedFilters] = useState<string[]>([]);
   const [fieldErrors, setFieldErrors] = useState<Record<string, string>>({});
   const prefilledFor = useRef<string | null>(null);
+  // The recall this page just ran: its result takes the focus and comes into view once shown.
+  const [revealId, setRevealId] = useState<string | null>(null);
+  const revealed = useCallback(() => setRevealId(null), []);
   const queryRef = useRef<HTMLTextAreaElement>(null);
   const stats = useMemoryStats(EMBEDDED_STORE);
 
@@ -64,6 +68,7 @@ export function RecallConsole() {
       onSuccess: (view) => {
         prefilledFor.current = view.id;
         setUnsupportedFilters([]);
+        setRevealId(view.id);
         router.replace(`${pathname}?recall=${view.id}`, { scroll: false });
       },
     });
@@ -84,6 +89,19 @@ export function RecallConsole() {
     }
     setFieldErrors({});
     send(parsed.data);
+  }
+
+  /** An example chip: fills the query box and runs it, or only fills it when Run is blocked. */
+  function runExample(query: string) {
+    // Not disabled while a recall runs: a disabled button would drop the keyboard's focus to the body.
+    if (run.isPending) return;
+    const choice = exampleChoice(query, blocked);
+    if (choice.run) {
+      submit(undefined, { query: choice.query });
+    } else {
+      set("query", choice.query);
+      queryRef.current?.focus();
+    }
   }
 
   const set = <K extends keyof FormState>(key: K, value: FormState[K]) => setForm((f) => ({ ...f, [key]: value }));
@@ -158,7 +176,7 @@ export function RecallConsole() {
 
       {view ? (
         <div className={run.isPending ? styles.stale : undefined} aria-busy={run.isPending}>
-          <RecallResultView view={view} />
+          <RecallResultView view={view} reveal={revealId === view.id} onRevealed={revealed} />
         </div>
       ) : !recallId ? (
         <section className={`panel ${styles.intro}`} aria-label="Getting started">
@@ -167,16 +185,10 @@ export function RecallConsole() {
             The embedded store holds the demo corpus: the memories of an assistant working for a platform lead at a freight
             startup. Ask something it knows, and something it does not, and compare the score distributions.
           </p>
-          <ul className={styles.examples}>
+          <ul className={styles.examples} aria-label="Example queries (each runs when chosen)">
             {EXAMPLE_QUERIES.map((example) => (
               <li key={example.query}>
-                <Button
-                  className={styles.example}
-                  onClick={() => {
-                    set("query", example.query);
-                    queryRef.current?.focus();
-                  }}
-                >
+                <Button className={styles.example} onClick={() => runExample(example.query)}>
                   {example.query}
                 </Button>{" "}
                 <span className={styles.exampleKind}>{example.kind}</span>

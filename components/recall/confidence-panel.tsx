@@ -6,6 +6,7 @@ import { basisText, normalizeLevel, resultRowHref, topScoreIsCosine } from "@/li
 import { noticeTitle } from "@/lib/charts/score-distribution";
 import type { LoggedRecall, RecallNotice } from "@/lib/recall-log/types";
 import { LevelBadge } from "./level-badge";
+import { REVEAL_VERDICT } from "./reveal";
 import { PanelHead, panelClassName, panelNoteClassName, panelSubheadingClassName } from "@/components/ui/panel";
 import { Notice } from "@/components/ui/notice";
 import styles from "./confidence-panel.module.css";
@@ -13,6 +14,8 @@ import figures from "./figures.module.css";
 
 export interface ConfidencePanelProps {
   view: LoggedRecall;
+  /** The verdict's id, so the result's heading can read it out (aria-describedby). */
+  verdictId?: string;
 }
 
 function Figure({ label, value, note, wide = false }: { label: string; value: ReactNode; note?: ReactNode; wide?: boolean }) {
@@ -36,7 +39,7 @@ function capitalize(text: string): string {
  * secondary relative margin, and "why this level" (the rule trace as sentences, in firing order,
  * plus the reference's rationale).
  */
-export function ConfidencePanel({ view }: ConfidencePanelProps) {
+export function ConfidencePanel({ view, verdictId }: ConfidencePanelProps) {
   const titleId = useId();
   const confidence = view.confidence;
 
@@ -45,7 +48,7 @@ export function ConfidencePanel({ view }: ConfidencePanelProps) {
     return (
       <section className={panelClassName} data-testid="confidence-panel" aria-labelledby={titleId}>
         <PanelHead title="Confidence" titleId={titleId} />
-        <div className={styles.verdict}>
+        <div className={styles.verdict} id={verdictId} data-testid="verdict" {...REVEAL_VERDICT}>
           <LevelBadge level={null} size="large" />
           <div className={styles.verdictText}>
             <p className={styles.advice}>
@@ -84,7 +87,7 @@ export function ConfidencePanel({ view }: ConfidencePanelProps) {
         }
       />
 
-      <div className={styles.verdict}>
+      <div className={styles.verdict} id={verdictId} data-testid="verdict" {...REVEAL_VERDICT}>
         <LevelBadge level={confidence.level} size="large" />
         <div className={styles.verdictText} data-testid="triage-advice">
           {advice === null ? (

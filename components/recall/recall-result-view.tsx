@@ -1,7 +1,7 @@
 "use client";
 
 import Link from "next/link";
-import { useState } from "react";
+import { useEffect, useId, useRef, useState } from "react";
 import { displayPage } from "@/lib/recall-log/page";
 import { filtersText } from "@/lib/recall-log/request-form";
 import type { LoggedRecall } from "@/lib/recall-log/types";
@@ -12,6 +12,7 @@ import { ProfileLevels, type ChartRules } from "./profile-levels";
 import { ResultsTable } from "./results-table";
 import { ScoreDistribution } from "./score-distribution/score-distribution-chart";
 import { RawJsonPanel } from "./raw-json";
+import { REVEAL_TARGET_SELECTOR, REVEAL_VERDICT, revealAndFocus } from "./reveal";
 import { SelectorPanel } from "./selector-panel";
 import { WhyNotHerePanel, useAskWhy } from "./why-not-here";
 import { Notice } from "@/components/ui/notice";
@@ -19,30 +20,62 @@ import styles from "./recall-result-view.module.css";
 
 const MODE_LABEL = { hybrid: "hybrid", semantic: "semantic only", keyword: "keyword only" } as const;
 
+export interface RecallResultViewProps {
+  view: LoggedRecall;
+  showPermalink?: boolean;
+  /**
+   * The recall was just run from this page: focus its heading and bring the verdict into view
+   * (on a phone it renders below the fold), then call `onRevealed`. Not for a reload or a shared link.
+   */
+  reveal?: boolean;
+  onRevealed?: () => void;
+}
+
 /**
- * Everything about one logged recall: what was asked, the score distribution, the confidence
- * level and why, what the selector did, and the results; then "why isn't X here?", the ways to
+ * Everything about one logged recall: what was asked, the confidence level and why, the score
+ * distribution, what the selector did, and the results; then "why isn't X here?", the ways to
  * compare it with another recall, and its raw JSON. Used by the console and the history detail
  * page, so both show the same thing.
  */
-export function RecallResultView({ view, showPermalink = true }: { view: LoggedRecall; showPermalink?: boolean }) {
+export function RecallResultView({ view, showPermalink = true, reveal = false, onRevealed }: RecallResultViewProps) {
   const { request } = view;
   const created = new Date(view.created_at);
   const filters = filtersText(request);
   const [rules, setRules] = useState<ChartRules>("reference");
   const askWhy = useAskWhy();
+  const articleRef = useRef<HTMLElement>(null);
+  const headingRef = useRef<HTMLHeadingElement>(null);
+  const verdictId = useId();
+
+  useEffect(() => {
+    if (!reveal) return;
+    const heading = headingRef.current;
+    if (heading) {
+      const verdict = articleRef.current?.querySelector(REVEAL_TARGET_SELECTOR) ?? heading;
+      revealAndFocus(heading, verdict);
+    }
+    onRevealed?.();
+  }, [reveal, view.id, onRevealed]);
+
   // The chart draws the selected rules' thresholds; the pool it shows stays the logged one.
   const charted =
     rules === "profile" && view.profile_confidence && view.confidence
       ? { ...view, confidence: { ...view.confidence, threshold_values: view.profile_confidence.thresholds } }
       : view;
   return (
-    <article className={styles.view} aria-label="Recall result" data-testid="recall-result" data-recall-id={view.id}>
+    <article
+      ref={articleRef}
+      className={styles.view}
+      aria-label="Recall result"
+      data-testid="recall-result"
+      data-recall-id={view.id}
+    >
       <header className={`panel ${styles.header}`}>
-        <div className={styles.query}>
+        {/* The result's heading: focused after Run recall, and it reads out the verdict with it. */}
+        <h2 ref={headingRef} tabIndex={-1} className={styles.query} data-testid="result-heading" aria-describedby={verdictId}>
           <span className={styles.eyebrow}>Query</span>
           <q data-testid="recall-query">{request.query}</q>
-        </div>
+        </h2>
         <dl className={styles.meta}>
           <div>
             <dt>Store</dt>
@@ -141,19 +174,21 @@ export function RecallResultView({ view, showPermalink = true }: { view: LoggedR
       ) : null}
 
       {view.status === "error" ? (
-        <div className={styles.failure} role="alert" data-testid="recall-failure">
+        <div className={styles.failure} role="alert" data-testid="recall-failure" id={verdictId} {...REVEAL_VERDICT}>
           <strong>The store failed:</strong> {view.error?.message ?? "no details were recorded."}
         </div>
       ) : (
         <>
+          {/* The side column comes first: on a phone (one column) the verdict is then right under the
+              query, where Run recall brings it into view; wider, the grid puts the chart on the left. */}
           <div className={styles.grid}>
+            <div className={styles.side}>
+              <ConfidencePanel view={view} verdictId={verdictId} />
+              <ProfileLevels view={view} rules={rules} onRules={setRules} />
+              <SelectorPanel view={view} />
+            </div>
             <div className={styles.chart}>
               <ScoreDistribution view={{ ...charted, results: displayPage(view) }} onAskWhy={askWhy} />
-            </div>
-            <div className={styles.side}>
-              <ProfileLevels view={view} rules={rules} onRules={setRules} />
-              <ConfidencePanel view={view} />
-              <SelectorPanel view={view} />
             </div>
           </div>
           <ResultsTable view={view} />
