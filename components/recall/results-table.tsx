@@ -58,6 +58,34 @@ function useMemoryMarks(view: LoggedRecall) {
   return (id: string) => ({ linked: embedded, deleted: missing.has(id) });
 }
 
+/**
+ * A row's three scores. On a phone each row is a card (results-table.module.css), and these cells
+ * are captioned from `data-caption`, so the scores stay in view instead of behind a sideways scroll.
+ */
+function ScoreCells({
+  hybrid,
+  cosine,
+  bm25,
+}: {
+  hybrid: number | null | undefined;
+  cosine: number | null | undefined;
+  bm25: number | null | undefined;
+}) {
+  return (
+    <>
+      <td className={`${numericCellClassName} ${styles.score}`} data-caption="Score" data-testid="result-score">
+        {formatScore(hybrid)}
+      </td>
+      <td className={`${numericCellClassName} ${styles.score}`} data-caption="Raw cosine" data-testid="result-cosine">
+        {formatScore(cosine)}
+      </td>
+      <td className={`${numericCellClassName} ${styles.score}`} data-caption="BM25" data-testid="result-bm25">
+        {formatBm25(bm25)}
+      </td>
+    </>
+  );
+}
+
 /** The score columns, the rank and the memory, shared by the page and the candidates outside it. */
 const SCORE_COLUMNS: DataTableColumn[] = [
   { label: "Score", numeric: true },
@@ -90,6 +118,7 @@ function OutsideCandidates({
     <details className={styles.outside} data-testid="outside-candidates">
       <summary>{outsideCandidatesLabel(rows.length)}</summary>
       <DataTable
+        className={styles.cards}
         alignTop
         bleed
         aria-describedby={captionId}
@@ -105,10 +134,10 @@ function OutsideCandidates({
                 <MemoryId id={c.memory_id} {...marks(c.memory_id)} />
               </td>
               <td className={styles.summary}>{c.summary ?? <span className={styles.muted}>(no summary)</span>}</td>
-              <td className={numericCellClassName}>{formatScore(c.hybrid_score)}</td>
-              <td className={numericCellClassName}>{formatScore(c.raw_cosine)}</td>
-              <td className={numericCellClassName}>{formatBm25(c.keyword_score)}</td>
-              <td className={c.in_pool ? styles.poolYes : styles.poolNo}>{c.in_pool ? "Yes" : "No"}</td>
+              <ScoreCells hybrid={c.hybrid_score} cosine={c.raw_cosine} bm25={c.keyword_score} />
+              <td className={`${styles.score} ${c.in_pool ? styles.poolYes : styles.poolNo}`} data-caption="In pool">
+                {c.in_pool ? "Yes" : "No"}
+              </td>
             </tr>
           ))}
         </tbody>
@@ -166,6 +195,7 @@ export function ResultsTable({ view }: ResultsTableProps) {
         </EmptyState>
       ) : (
         <DataTable
+          className={styles.cards}
           alignTop
           bleed
           aria-describedby={captionId}
@@ -198,9 +228,7 @@ export function ResultsTable({ view }: ResultsTableProps) {
                   ) : null}
                   <span className={styles.summaryText}>{result.summary}</span>
                 </td>
-                <td className={numericCellClassName}>{formatScore(result.score)}</td>
-                <td className={numericCellClassName}>{formatScore(candidate?.raw_cosine)}</td>
-                <td className={numericCellClassName}>{formatBm25(candidate?.keyword_score)}</td>
+                <ScoreCells hybrid={result.score} cosine={candidate?.raw_cosine} bm25={candidate?.keyword_score} />
               </tr>
             ))}
           </tbody>
