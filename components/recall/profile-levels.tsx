@@ -2,7 +2,7 @@
 
 import Link from "next/link";
 import { useId } from "react";
-import { verdictDependsOnK } from "@/lib/calibration/level";
+import { verdictDependsOnK, type KSensitivityPoint } from "@/lib/calibration/level";
 import type { LoggedRecall } from "@/lib/recall-log/types";
 import { LevelBadge } from "./level-badge";
 import { PanelHead, panelClassName } from "@/components/ui/panel";
@@ -73,42 +73,7 @@ export function ProfileLevels({
       ) : null}
       {points ? (
         <div data-testid="k-sensitivity">
-          <div className={styles.kStripScroll}>
-            <table className={styles.kStrip}>
-              <caption>Level by k (from the stored merged list)</caption>
-              <thead>
-                <tr>
-                  <th scope="col">k</th>
-                  {points.map((p) => (
-                    <th scope="col" key={p.k}>
-                      {p.k}
-                      {p.pool < p.k ? <span title={`only ${p.pool} candidates stored`}>*</span> : null}
-                    </th>
-                  ))}
-                </tr>
-              </thead>
-              <tbody>
-                <tr>
-                  <th scope="row">reference</th>
-                  {points.map((p) => (
-                    <td key={p.k} data-testid={`k-${p.k}-level`}>
-                      <LevelBadge level={p.level} />
-                    </td>
-                  ))}
-                </tr>
-                {profile && points.some((p) => p.profile_level) ? (
-                  <tr>
-                    <th scope="row">{profile.profile}</th>
-                    {points.map((p) => (
-                      <td key={p.k}>
-                        <LevelBadge level={p.profile_level} />
-                      </td>
-                    ))}
-                  </tr>
-                ) : null}
-              </tbody>
-            </table>
-          </div>
+          <KStrip points={points} profileName={profile?.profile ?? null} idPrefix={titleId} />
           {depends ? (
             <Notice tone="warning" role="note" data-testid="k-warning">
               The verdict depends on k: the reference pool is the page, so a different k changes whether this reads “worth
@@ -120,5 +85,69 @@ export function ProfileLevels({
         </div>
       ) : null}
     </section>
+  );
+}
+
+/**
+ * The level by k as a table: k = 5, 10, 20 across, each rule's name on its own row above its
+ * badges (not in a first column), so the three k columns fit a phone's width with the badges
+ * whole, and a long profile name ends in "…" instead of pushing k = 20 out of view.
+ */
+function KStrip({
+  points,
+  profileName,
+  idPrefix,
+}: {
+  points: readonly KSensitivityPoint[];
+  profileName: string | null;
+  idPrefix: string;
+}) {
+  const colId = (k: number) => `${idPrefix}-k${k}`;
+  const rows: { key: string; name: string; levels: (string | null | undefined)[]; testId: (k: number) => string }[] = [
+    { key: "reference", name: "reference", levels: points.map((p) => p.level), testId: (k) => `k-${k}-level` },
+  ];
+  if (profileName !== null && points.some((p) => p.profile_level)) {
+    rows.push({
+      key: "profile",
+      name: profileName,
+      levels: points.map((p) => p.profile_level),
+      testId: (k) => `k-${k}-profile-level`,
+    });
+  }
+  return (
+    <div className={styles.kStripScroll}>
+      <table className={styles.kStrip}>
+        <caption>Level by k (from the stored merged list)</caption>
+        <thead>
+          <tr>
+            {points.map((p) => (
+              <th scope="col" key={p.k} id={colId(p.k)}>
+                k = {p.k}
+                {p.pool < p.k ? <span title={`only ${p.pool} candidates stored`}>*</span> : null}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        {rows.map((row) => {
+          const rowId = `${idPrefix}-${row.key}`;
+          return (
+            <tbody key={row.key}>
+              <tr>
+                <th scope="row" colSpan={points.length} id={rowId} className={styles.kRule} title={row.name}>
+                  {row.name}
+                </th>
+              </tr>
+              <tr>
+                {points.map((p, i) => (
+                  <td key={p.k} headers={`${colId(p.k)} ${rowId}`} data-testid={row.testId(p.k)}>
+                    <LevelBadge level={row.levels[i]} className={styles.kBadge} />
+                  </td>
+                ))}
+              </tr>
+            </tbody>
+          );
+        })}
+      </table>
+    </div>
   );
 }
