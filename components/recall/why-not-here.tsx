@@ -2,7 +2,7 @@
 
 import { Button } from "@/components/ui/button";
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
-import { useId, useState, type FormEvent } from "react";
+import { useEffect, useId, useRef, useState, type FormEvent } from "react";
 import { formatBm25, formatScore } from "@/lib/format";
 import { errorMessage } from "@/lib/queries/fetch-json";
 import { storeParam, useMemoryList } from "@/lib/queries/use-memories";
@@ -11,6 +11,7 @@ import type { LoggedRecall, WhyNotHereAnswer } from "@/lib/recall-log/types";
 import { TextInput } from "@/components/ui/field";
 import { Notice } from "@/components/ui/notice";
 import { panelClassName, panelTitleClassName } from "@/components/ui/panel";
+import { revealAndFocus } from "./reveal";
 import styles from "./inspect.module.css";
 
 /** The URL parameter that carries the asked memory, so the answer is shareable. */
@@ -21,7 +22,13 @@ const PICK_LIMIT = 8;
 /** The id of the panel, so "why?" elsewhere on the page can bring it into view. */
 export const WHY_PANEL_ID = "why-not-here";
 
-/** Asks the panel about a memory: the question goes into the URL (`?why=`), where the panel reads it. */
+/** Sent to the panel on every question (the same memory asked twice leaves the URL as it was). */
+const WHY_ASKED_EVENT = "recall:why-asked";
+
+/**
+ * Asks the panel about a memory: the question goes into the URL (`?why=`), where the panel reads
+ * it, and the panel is told, so it brings its explanation into view and focuses it once shown.
+ */
 export function useAskWhy(): (memoryId: string) => void {
   const router = useRouter();
   const pathname = usePathname();
@@ -33,7 +40,7 @@ export function useAskWhy(): (memoryId: string) => void {
     else next.set(WHY_PARAM, id);
     const query = next.toString();
     router.replace(query ? `${pathname}?${query}` : pathname, { scroll: false });
-    if (id !== "") document.getElementById(WHY_PANEL_ID)?.scrollIntoView({ block: "nearest" });
+    if (id !== "") document.getElementById(WHY_PANEL_ID)?.dispatchEvent(new Event(WHY_ASKED_EVENT));
   };
 }
 
@@ -55,6 +62,29 @@ export function WhyNotHerePanel({ view }: { view: LoggedRecall }) {
   const why = useWhyNotHere(view.id, asked);
   const inputId = useId();
   const titleId = useId();
+  const panelRef = useRef<HTMLElement>(null);
+  const answerRef = useRef<HTMLDivElement>(null);
+  // Counts the questions asked on this page (not one arriving in a shared link): each brings the
+  // explanation into view and focuses it, and the view follows it from "Looking up…" to the answer.
+  const [asks, setAsks] = useState(0);
+  const focusedFor = useRef(0);
+  const shown = asked === null ? "none" : why.isPending ? "pending" : why.error ? "error" : "answer";
+
+  useEffect(() => {
+    const panel = panelRef.current;
+    if (!panel) return;
+    const onAsked = () => setAsks((n) => n + 1);
+    panel.addEventListener(WHY_ASKED_EVENT, onAsked);
+    return () => panel.removeEventListener(WHY_ASKED_EVENT, onAsked);
+  }, []);
+
+  useEffect(() => {
+    const answer = answerRef.current;
+    if (asks === 0 || !answer) return;
+    // The focus moves once a question, so a reader who tabs on while it loads keeps their place.
+    revealAndFocus(answer, answer, { moveFocus: focusedFor.current !== asks });
+    focusedFor.current = asks;
+  }, [asks, asked, shown]);
 
   function ask(memoryId: string) {
     setDraft(memoryId.trim());
@@ -67,7 +97,7 @@ export function WhyNotHerePanel({ view }: { view: LoggedRecall }) {
   }
 
   return (
-    <section id={WHY_PANEL_ID} className={panelClassName} data-testid="why-not-here" aria-labelledby={titleId}>
+    <section ref={panelRef} id={WHY_PANEL_ID} className={panelClassName} data-testid="why-not-here" aria-labelledby={titleId}>
       <h2 className={panelTitleClassName} id={titleId}>
         Why isn&apos;t this memory here?
       </h2>
@@ -96,24 +126,33 @@ export function WhyNotHerePanel({ view }: { view: LoggedRecall }) {
           }}
         />
       ) : null}
-      {asked ? (
-        why.isPending ? (
-          <p className={styles.hint} role="status">
-            Looking up {asked}…
+      <div
+        ref={answerRef}
+        tabIndex={-1}
+        role="group"
+        className={styles.whyRegion}
+        data-testid="why-explanation"
+        aria-label={asked ? `Explanation for ${asked}` : "Explanation"}
+      >
+        {asked ? (
+          why.isPending ? (
+            <p className={styles.hint} role="status">
+              Looking up {asked}…
+            </p>
+          ) : why.error ? (
+            <Notice tone="error" data-testid="why-error">
+              {errorMessage(why.error)}
+            </Notice>
+          ) : why.data ? (
+            <WhyAnswer answer={why.data} />
+          ) : null
+        ) : (
+          <p className={styles.hint}>
+            Ask about any memory of the store: one on the page, one the chart shows outside the pool, or one you expected and do
+            not see.
           </p>
-        ) : why.error ? (
-          <Notice tone="error" data-testid="why-error">
-            {errorMessage(why.error)}
-          </Notice>
-        ) : why.data ? (
-          <WhyAnswer answer={why.data} />
-        ) : null
-      ) : (
-        <p className={styles.hint}>
-          Ask about any memory of the store: one on the page, one the chart shows outside the pool, or one you expected and do not
-          see.
-        </p>
-      )}
+        )}
+      </div>
     </section>
   );
 }
