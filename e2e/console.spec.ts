@@ -55,6 +55,20 @@ test("a logged recall looks the same after a reload and on its permalink page @p
   expect(await snapshot()).toEqual(before);
 });
 
+test("an example chip runs its query, chosen from the keyboard, and the result takes the focus", async ({ page }) => {
+  test.setTimeout(180_000);
+  await page.goto("/");
+  // A chip is a button named by its query: Tab to it and press Enter, as a keyboard user would.
+  const chip = page.getByRole("button", { name: OFF_TOPIC });
+  await chip.focus();
+  await page.keyboard.press("Enter");
+  await expect(page).toHaveURL(/\?recall=[0-9a-f-]{36}$/, { timeout: 120_000 });
+  const result = page.getByTestId("recall-result");
+  await expect(result.getByTestId("recall-query")).toHaveText(OFF_TOPIC);
+  await expect(page.getByRole("textbox", { name: "Query" })).toHaveValue(OFF_TOPIC);
+  await expect(result.getByTestId("result-heading")).toBeFocused();
+});
+
 test("bad input gets a message and runs nothing", async ({ page }) => {
   await page.goto("/");
   const box = page.getByRole("textbox", { name: "Query" });

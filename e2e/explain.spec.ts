@@ -72,6 +72,17 @@ test("the buried best hit is named on the chart and in why this level", async ({
   const answer = result.getByTestId("why-answer");
   await expect(answer).toContainText(memory, { timeout: 30_000 });
   await expect(answer).not.toHaveAttribute("data-reason", "on_page");
+  // The explanation has the focus (not the Why? button it scrolled away from) and reads whole on
+  // screen, below the sticky header (scrolled smoothly, so polled).
+  await expect(result.getByTestId("why-explanation")).toBeFocused();
+  await expect
+    .poll(async () => {
+      const box = await answer.boundingBox();
+      const banner = await page.getByRole("banner").boundingBox();
+      const height = page.viewportSize()!.height;
+      return box !== null && banner !== null && box.y >= banner.y + banner.height - 0.5 && box.y + box.height <= height + 0.5;
+    })
+    .toBe(true);
 });
 
 test("why isn't X here explains a memory outside the page, and a memory can be picked from the store", async ({

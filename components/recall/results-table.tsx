@@ -220,7 +220,7 @@ export function ResultsTable({ view }: ResultsTableProps) {
                 <td className={styles.idCell}>
                   <MemoryId id={result.memory_id} {...marks(result.memory_id)} />
                 </td>
-                <td className={styles.summary}>
+                <td className={styles.summary} data-testid="result-summary">
                   {dropped ? (
                     <span className={styles.droppedTag} data-testid="dropped-tag">
                       <span aria-hidden="true">⊘</span> Dropped by selector
