@@ -132,7 +132,7 @@ export function WhyNotHerePanel({ view }: { view: LoggedRecall }) {
         role="group"
         className={styles.whyRegion}
         data-testid="why-explanation"
-        aria-label={asked ? `Explanation for ${asked}` : "Explanation"}
+        aria-label="Explanation"
       >
         {asked ? (
           why.isPending ? (
