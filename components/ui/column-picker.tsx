@@ -147,6 +147,7 @@ export function ColumnPicker<Id extends string>({
             );
           })}
         </fieldset>
+        <p className={styles.columnNote}>Kept in this browser, not in the page’s link.</p>
         {hiddenCount > 0 ? (
           <div className={styles.columnActions}>
             <Button
