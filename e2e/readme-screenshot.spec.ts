@@ -31,7 +31,9 @@ test("the README's console screenshot: a recall on the demo at 1366 × 900", asy
   await expect(result.getByTestId("results-table").getByTestId("result-row").first()).toBeVisible();
   // Fonts loaded, and Recharts' drawing animations (JavaScript, which `animations: "disabled"`
   // does not stop) finished: they run for at most 1.5 s after the chart mounts.
-  await page.evaluate(() => document.fonts.ready);
+  await page.evaluate(async () => {
+    await document.fonts.ready;
+  });
   await page.waitForTimeout(2_000);
   // The picture is of the page, not of where the focus or the scroll happened to be.
   await page.evaluate(() => {
