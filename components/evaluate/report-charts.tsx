@@ -1,9 +1,11 @@
 "use client";
 
 /**
- * The report's charts, render-only: bins, markers, curves, colours and empty-state sentences come
- * from lib/charts/eval-report.ts.
+ * The report's charts, render-only: bins, markers, curves, colours, empty-state sentences and
+ * where each threshold's label goes (for the plot's measured width) come from
+ * lib/charts/eval-report.ts.
  */
+import { useMemo } from "react";
 import {
   Bar,
   CartesianGrid,
@@ -17,13 +19,38 @@ import {
   XAxis,
   YAxis,
 } from "recharts";
-import { CLASS_COLORS, type PreparedDistribution, type PreparedRoc } from "@/lib/charts/eval-report";
+import { CLASS_COLORS, layoutDistributionLabels, type PreparedDistribution, type PreparedRoc } from "@/lib/charts/eval-report";
+import type { PlacedLineLabel } from "@/lib/charts/label-placement";
+import { useElementWidth } from "@/lib/hooks/use-element-width";
 import { panelColumnClassName } from "@/components/ui/panel";
 import styles from "./evaluate.module.css";
 
 const HEIGHT = 240;
 const AXIS_TEXT = "#5b6573";
 const GRID = "#e6e9ee";
+/** The distribution's y axis and right margin: the plot is the chart's width less these. */
+const Y_AXIS_PX = 40;
+const RIGHT_PX = 12;
+const LABEL_FONT_PX = 11;
+/** One row of threshold labels above the plot. */
+const LABEL_ROW_PX = 14;
+
+/** A threshold's label, drawn where label-placement put it: its row above the plot, slid inside it. */
+function ThresholdLabel({ x, y, label }: { x?: number | string; y?: number | string; label: PlacedLineLabel }) {
+  if (typeof x !== "number" || typeof y !== "number") return null;
+  return (
+    <text
+      x={x + label.dx}
+      y={y - label.row * LABEL_ROW_PX}
+      textAnchor="start"
+      fontSize={LABEL_FONT_PX}
+      fill={AXIS_TEXT}
+      data-testid="threshold-label"
+    >
+      {label.text}
+    </text>
+  );
+}
 
 function Empty({ text }: { text: string }) {
   return (
@@ -38,6 +65,16 @@ const pct = (v: number) => `${Math.round(v * 100)}%`;
 const RATE_AXIS = { type: "number", domain: [0, 1], tickFormatter: pct, tick: { fill: AXIS_TEXT, fontSize: 12 } } as const;
 
 export function SignalDistributionChart({ data, title }: { data: PreparedDistribution; title: string }) {
+  const [chartRef, chartWidth] = useElementWidth();
+  const labels = useMemo(
+    () =>
+      layoutDistributionLabels(
+        data,
+        chartWidth === null ? undefined : Math.max(chartWidth - Y_AXIS_PX - RIGHT_PX, 100),
+        LABEL_FONT_PX,
+      ),
+    [data, chartWidth],
+  );
   return (
     <figure
       className={`${panelColumnClassName} ${styles.headings}`}
@@ -54,35 +91,56 @@ export function SignalDistributionChart({ data, title }: { data: PreparedDistrib
       {data.empty ? (
         <Empty text={data.empty} />
       ) : (
-        <ResponsiveContainer width="100%" height={HEIGHT}>
-          <ComposedChart data={data.bins} margin={{ top: 16, right: 12, bottom: 4, left: 0 }} barGap={0} barCategoryGap={1}>
-            <CartesianGrid stroke={GRID} vertical={false} />
-            <XAxis
-              dataKey="x"
-              type="number"
-              domain={data.domain}
-              tick={{ fill: AXIS_TEXT, fontSize: 12 }}
-              tickFormatter={(v: number) => v.toFixed(2)}
-            />
-            <YAxis tickFormatter={pct} tick={{ fill: AXIS_TEXT, fontSize: 12 }} width={40} />
-            <Tooltip
-              formatter={(value, name) => [pct(Number(value)), String(name)]}
-              labelFormatter={(_, payload) => (payload?.[0]?.payload as { label?: string } | undefined)?.label ?? ""}
-            />
-            <Legend />
-            <Bar dataKey="presentShare" name="present" fill={CLASS_COLORS.present} fillOpacity={0.55} isAnimationActive={false} />
-            <Bar dataKey="absentShare" name="absent" fill={CLASS_COLORS.absent} fillOpacity={0.55} isAnimationActive={false} />
-            {data.markers.map((m) => (
-              <ReferenceLine
-                key={m.label}
-                x={m.value}
-                stroke="#1b1f24"
-                strokeDasharray="4 3"
-                label={{ value: m.label, position: "top", fontSize: 11, fill: AXIS_TEXT }}
+        <div ref={chartRef}>
+          <ResponsiveContainer width="100%" height={HEIGHT + labels.rows * LABEL_ROW_PX}>
+            <ComposedChart
+              data={data.bins}
+              margin={{ top: 8 + labels.rows * LABEL_ROW_PX, right: RIGHT_PX, bottom: 4, left: 0 }}
+              barGap={0}
+              barCategoryGap={1}
+            >
+              <CartesianGrid stroke={GRID} vertical={false} />
+              <XAxis
+                dataKey="x"
+                type="number"
+                domain={data.domain}
+                tick={{ fill: AXIS_TEXT, fontSize: 12 }}
+                tickFormatter={(v: number) => v.toFixed(2)}
               />
-            ))}
-          </ComposedChart>
-        </ResponsiveContainer>
+              <YAxis tickFormatter={pct} tick={{ fill: AXIS_TEXT, fontSize: 12 }} width={Y_AXIS_PX} />
+              <Tooltip
+                formatter={(value, name) => [pct(Number(value)), String(name)]}
+                labelFormatter={(_, payload) => (payload?.[0]?.payload as { label?: string } | undefined)?.label ?? ""}
+              />
+              <Legend />
+              <Bar
+                dataKey="presentShare"
+                name="present"
+                fill={CLASS_COLORS.present}
+                fillOpacity={0.55}
+                isAnimationActive={false}
+              />
+              <Bar dataKey="absentShare" name="absent" fill={CLASS_COLORS.absent} fillOpacity={0.55} isAnimationActive={false} />
+              {data.markers.map((m) => (
+                <ReferenceLine key={m.label} x={m.value} stroke="#1b1f24" strokeDasharray="4 3" />
+              ))}
+              {labels.labels.map((label) => (
+                <ReferenceLine
+                  key={`label-${label.text}`}
+                  x={label.value}
+                  stroke="none"
+                  label={{
+                    position: "top",
+                    offset: 4,
+                    content: (props: { x?: number | string; y?: number | string }) => (
+                      <ThresholdLabel x={props.x} y={props.y} label={label} />
+                    ),
+                  }}
+                />
+              ))}
+            </ComposedChart>
+          </ResponsiveContainer>
+        </div>
       )}
     </figure>
   );
@@ -104,10 +162,12 @@ export function RocChart({ data }: { data: PreparedRoc }) {
           <ResponsiveContainer width="100%" height={HEIGHT}>
             <LineChart margin={{ top: 8, right: 12, bottom: 4, left: 0 }}>
               <CartesianGrid stroke={GRID} />
+              {/* Taller than the default axis so its name sits under the tick labels, not on them. */}
               <XAxis
                 dataKey="fpr"
                 {...RATE_AXIS}
-                label={{ value: "false positive rate", position: "insideBottom", offset: -2, fontSize: 11 }}
+                height={42}
+                label={{ value: "false positive rate", position: "insideBottom", offset: 0, fontSize: 11, fill: AXIS_TEXT }}
               />
               <YAxis dataKey="tpr" {...RATE_AXIS} width={40} />
               <ReferenceLine

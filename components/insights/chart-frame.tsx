@@ -8,10 +8,13 @@
  */
 import type { ReactElement, ReactNode } from "react";
 import { CartesianGrid, ComposedChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
-import { tickInterval, type CountAxis, type TooltipLine } from "@/lib/insights/chart";
+import { tickIntervalForWidth } from "@/lib/charts/label-placement";
+import type { CountAxis, TooltipLine } from "@/lib/insights/chart";
+import { useElementWidth } from "@/lib/hooks/use-element-width";
 import styles from "./chart-frame.module.css";
 
 export const CHART_HEIGHT = 260;
+export const TICK_FONT_PX = 12;
 export const AXIS_TEXT = "#5b6573";
 export const GRID = "#e6e9ee";
 
@@ -143,6 +146,21 @@ export interface SeriesChartFrameProps {
   after?: ReactNode;
 }
 
+/** The y axes and margins of the series charts: the plot is the chart's width less these. */
+const RATE_AXIS_PX = 44;
+const COUNT_AXIS_PX = 48;
+const FRAME_RIGHT_PX = 4;
+
+/**
+ * The x axis's `interval` for a chart `width` px wide (null before it is measured) whose plot is
+ * `inset` px narrower: as many bucket ticks as fit side by side (lib/charts/label-placement.ts),
+ * so a phone's hour ticks do not run together.
+ */
+export function bucketTickInterval(points: readonly object[], width: number | null, inset: number): number {
+  const ticks = points.map((p) => String((p as { tick?: unknown }).tick ?? ""));
+  return tickIntervalForWidth(ticks, width === null ? null : Math.max(width - inset, 40), TICK_FONT_PX);
+}
+
 /** A rate (left, %) and count (right) chart over the buckets: the Insights series charts' one scaffold. */
 export function SeriesChartFrame({
   testId,
@@ -155,24 +173,25 @@ export function SeriesChartFrame({
   children,
   after,
 }: SeriesChartFrameProps) {
+  const [chartRef, width] = useElementWidth(10);
   return (
     <figure className={styles.chartFigure} data-testid={testId} aria-label={label}>
       <ChartLegend entries={legend} />
       {empty ? (
         <EmptyChart text={empty} />
       ) : (
-        <div className={onOpenBucket ? styles.chartClickable : undefined}>
+        <div className={onOpenBucket ? styles.chartClickable : undefined} ref={chartRef}>
           <ResponsiveContainer width="100%" height={CHART_HEIGHT} initialDimension={{ width: 560, height: CHART_HEIGHT }}>
             <ComposedChart
               data={points as object[]}
-              margin={{ top: 8, right: 4, bottom: 0, left: 0 }}
+              margin={{ top: 8, right: FRAME_RIGHT_PX, bottom: 0, left: 0 }}
               onClick={clickHandler(onOpenBucket)}
             >
               <CartesianGrid vertical={false} stroke={GRID} />
               <XAxis
                 dataKey="tick"
-                interval={tickInterval(points.length)}
-                tick={{ fill: AXIS_TEXT, fontSize: 12 }}
+                interval={bucketTickInterval(points, width, RATE_AXIS_PX + COUNT_AXIS_PX + FRAME_RIGHT_PX)}
+                tick={{ fill: AXIS_TEXT, fontSize: TICK_FONT_PX }}
                 stroke={GRID}
               />
               <YAxis
@@ -180,7 +199,7 @@ export function SeriesChartFrame({
                 domain={[0, 100]}
                 ticks={[0, 25, 50, 75, 100]}
                 tickFormatter={percentTick}
-                width={44}
+                width={RATE_AXIS_PX}
                 tick={{ fill: AXIS_TEXT, fontSize: 12 }}
                 axisLine={false}
                 tickLine={false}
@@ -191,7 +210,7 @@ export function SeriesChartFrame({
                 domain={[0, countAxis.max]}
                 ticks={countAxis.ticks}
                 tickFormatter={countTick}
-                width={48}
+                width={COUNT_AXIS_PX}
                 tick={{ fill: AXIS_TEXT, fontSize: 12 }}
                 axisLine={false}
                 tickLine={false}

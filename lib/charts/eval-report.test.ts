@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { EvalRunItem } from "@/lib/eval/run-schemas";
 import { evalRunItem } from "@/lib/eval/test-fixtures";
 import { DEFAULT_THRESHOLDS } from "@/lib/recall/thresholds";
-import { prepareRocChart, prepareSignalDistribution } from "./eval-report";
+import { layoutDistributionLabels, prepareRocChart, prepareSignalDistribution } from "./eval-report";
 
 let n = 0;
 const item = (o: Partial<EvalRunItem>): EvalRunItem => evalRunItem(n++, { query: "q", ...o });
@@ -64,4 +64,40 @@ describe("prepareRocChart", () => {
     expect(roc.series).toEqual([]);
     expect(roc.empty).toMatch(/1 present and 0 absent/);
   });
+});
+
+describe("layoutDistributionLabels", () => {
+  // A fitted profile as the issue-32 walk met it: both cosine guards at 0.40, prominence bands at −0.12 and 0.00.
+  const fitted = {
+    ...DEFAULT_THRESHOLDS,
+    name: "fitted",
+    abs_low_cosine: 0.4,
+    abs_moderate_cosine: 0.4,
+    strong_abs_cosine: 0.85,
+    low_prominence: -0.12,
+    moderate_prominence: 0,
+    high_prominence: 0.4,
+  };
+  const items = [
+    item({ relevant: ["a"], top_score: 0.62, prominence: 0.3 }),
+    item({ relevant: ["a"], top_score: 0.71, prominence: 0.1 }),
+    item({ top_score: 0.41, prominence: -0.05 }),
+  ];
+  for (const plotPx of [230, 560]) {
+    it(`gives the guards at one value one label and keeps every label apart and inside at ${plotPx} px`, () => {
+      const top = layoutDistributionLabels(prepareSignalDistribution(items, "top_score", fitted), plotPx);
+      expect(top.labels.map((l) => l.text)).toEqual(["low guard / moderate guard 0.40", "strong cosine 0.85"]);
+      const prominence = layoutDistributionLabels(prepareSignalDistribution(items, "prominence", fitted), plotPx);
+      expect(prominence.labels.map((l) => l.text)).toEqual(["low -0.12", "moderate 0.00", "high 0.40"]);
+      for (const layout of [top, prominence]) {
+        for (const [i, a] of layout.labels.entries()) {
+          expect(a.left).toBeGreaterThanOrEqual(0);
+          expect(a.right).toBeLessThanOrEqual(plotPx);
+          for (const b of layout.labels.slice(i + 1)) {
+            expect(a.row === b.row && a.left < b.right && b.left < a.right, `${a.text} / ${b.text}`).toBe(false);
+          }
+        }
+      }
+    });
+  }
 });

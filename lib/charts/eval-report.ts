@@ -5,10 +5,13 @@
  *
  * - `prepareSignalDistribution`: overlaid histograms of one signal (top_score or prominence) for
  *   present vs absent queries, as shares of each class so unequal class sizes compare, with the
- *   profile's thresholds for that signal as markers;
+ *   profile's thresholds for that signal as markers; `layoutDistributionLabels` places the
+ *   markers' labels for the plot's measured width (lib/charts/label-placement.ts: thresholds at
+ *   the same value share a label, close ones take rows, none runs out of the plot);
  * - `prepareRocChart`: the ROC curve of each signal (present = positive), with its AUC.
  */
 import { rocCurve, type RocPoint } from "@/lib/eval/roc";
+import { placeLineLabels, type LineLabelLayout } from "./label-placement";
 import type { Thresholds } from "@/lib/recall/thresholds";
 import type { EvalRunItem } from "@/lib/eval/run-schemas";
 
@@ -32,7 +35,11 @@ export interface DistributionBin {
 
 export interface DistributionMarker {
   value: number;
+  /** "low guard 0.40": the marker alone, for the tooltip and the tests. */
   label: string;
+  /** What it is ("low guard") and its value as drawn ("0.40"), for the placed label. */
+  name: string;
+  valueText: string;
 }
 
 export interface PreparedDistribution {
@@ -84,10 +91,11 @@ export function prepareSignalDistribution(
     (item.relevant.length > 0 ? present : absent).push(v);
   }
   const markers: DistributionMarker[] = thresholds
-    ? MARKERS[signal].map(([key, label]) => ({
-        value: thresholds[key] as number,
-        label: `${label} ${(thresholds[key] as number).toFixed(2)}`,
-      }))
+    ? MARKERS[signal].map(([key, name]) => {
+        const value = thresholds[key] as number;
+        const valueText = value.toFixed(2);
+        return { value, name, valueText, label: `${name} ${valueText}` };
+      })
     : [];
   const base = { signal, markers, present: present.length, absent: absent.length, missing };
   const all = [...present, ...absent];
@@ -136,6 +144,18 @@ export function prepareSignalDistribution(
     bin.absentShare = absent.length ? bin.absent / absent.length : 0;
   }
   return { ...base, bins, domain: [lo, hi], empty: null };
+}
+
+/** The plot width assumed before the chart has measured itself (a laptop's half-width panel). */
+export const ASSUMED_DISTRIBUTION_PLOT_PX = 520;
+
+/** The markers' labels placed for a plot `plotPx` wide (measured by the chart), within its domain. */
+export function layoutDistributionLabels(
+  data: Pick<PreparedDistribution, "markers" | "domain">,
+  plotPx: number = ASSUMED_DISTRIBUTION_PLOT_PX,
+  fontPx = 11,
+): LineLabelLayout {
+  return placeLineLabels(data.markers, data.domain, plotPx, fontPx);
 }
 
 export interface RocSeries {
