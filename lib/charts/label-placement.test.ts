@@ -115,8 +115,12 @@ describe("tickIntervalForWidth", () => {
     expect(tickIntervalForWidth(hours, 2000)).toBe(1); // 24 ticks, at most 12 shown
   });
 
-  it("falls back to the count without a measured width, and handles tiny axes", () => {
+  it("falls back to about a dozen ticks without a measured width, and handles tiny axes", () => {
     expect(tickIntervalForWidth(hours, null)).toBe(1);
+    const count = (n: number) => Array.from({ length: n }, (_, i) => String(i));
+    expect(tickIntervalForWidth(count(10), null)).toBe(0);
+    expect(tickIntervalForWidth(count(31), null)).toBe(2);
+    expect(tickIntervalForWidth(count(721), null)).toBe(60);
     expect(tickIntervalForWidth([], 300)).toBe(0);
     expect(tickIntervalForWidth(["Jan 9"], 10)).toBe(0);
     // Narrower than one label: one tick shown (interval count − 1).

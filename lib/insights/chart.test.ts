@@ -1,13 +1,5 @@
 import { describe, expect, it } from "vitest";
-import {
-  countAxis,
-  LEVEL_STACK,
-  LOW_VOLUME_RECALLS,
-  niceMax,
-  prepareLevelChart,
-  prepareSelectorChart,
-  tickInterval,
-} from "./chart";
+import { countAxis, LEVEL_STACK, LOW_VOLUME_RECALLS, niceMax, prepareLevelChart, prepareSelectorChart } from "./chart";
 import { toStats, ZERO_SUMS, type CounterSums } from "./rates";
 import type { InsightSeriesPoint, InsightsResponse } from "./schema";
 
@@ -140,10 +132,5 @@ describe("axis helpers", () => {
     expect(countAxis(50)).toEqual({ max: 80, ticks: [0, 20, 40, 60, 80] });
     expect(countAxis(3000)).toEqual({ max: 4000, ticks: [0, 1000, 2000, 3000, 4000] });
     expect(countAxis(3001).max).toBeGreaterThanOrEqual(3001);
-  });
-  it("labels about a dozen ticks", () => {
-    expect(tickInterval(10)).toBe(0);
-    expect(tickInterval(31)).toBe(2);
-    expect(tickInterval(721)).toBe(60);
   });
 });

@@ -272,8 +272,3 @@ export function prepareLevelChart(data: Pick<InsightsResponse, "series" | "total
   const tallest = Math.max(0, ...points.map((p) => p.none + p.low + p.moderate + p.high));
   return { points, empty, note: failedNote(totals.failed), countAxis: countAxis(tallest), markers: [] };
 }
-
-/** Ticks to label on a long x axis: about `max` of them, evenly spaced, always the first. */
-export function tickInterval(count: number, max = 12): number {
-  return count <= max ? 0 : Math.ceil(count / max) - 1;
-}
