@@ -248,7 +248,8 @@ function LabelRowItem({
         <span className={styles.kind}>
           {row.kind === "candidate" ? `rank ${row.position}` : `#${row.position}`} · {KIND_TEXT[row.kind]}
         </span>
-        <span className={styles.summary} title={row.memory_id}>
+        {/* One line, ended by "…": the whole summary (and the id) on hover. */}
+        <span className={styles.summary} title={row.summary ? `${row.summary} (${row.memory_id})` : row.memory_id}>
           {row.summary ?? <code>{shortenId(row.memory_id)}</code>}
         </span>
       </span>
