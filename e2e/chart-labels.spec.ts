@@ -8,7 +8,7 @@ import { expect, test } from "./support/fixtures";
  * No chart label runs into another, on a phone (390 × 844) and a laptop (1366 × 900): the
  * evaluation report's two distributions (thresholds labelled above the plot; two thresholds at
  * one value share a label) and its ROC curve, and Insights' series and percentile-band charts
- * (hour ticks thinned for the width). The label boxes are measured in the browser
+ * (hour ticks thinned for the width), and the compare-recalls chart's markers. The label boxes are measured in the browser
  * (e2e/support/label-boxes.ts). The run uses a profile like the fitted one the issue-32 walk met:
  * both cosine guards at 0.40, prominence bands at −0.12 and 0.00.
  */
@@ -27,7 +27,14 @@ const SIZES = [
   { name: "laptop", width: 1366, height: 900 },
 ] as const;
 
-let seeded: Promise<{ runId: string; profile: string }> | null = null;
+interface Seeded {
+  runId: string;
+  /** Two console recalls of one query (k = 5, then k = 10), for the compare page. */
+  recallA: string;
+  recallB: string;
+}
+
+let seeded: Promise<Seeded> | null = null;
 
 async function postJson(request: APIRequestContext, url: string, data: unknown) {
   const response = await request.post(url, { data, timeout: 90_000 });
@@ -36,7 +43,7 @@ async function postJson(request: APIRequestContext, url: string, data: unknown) 
 }
 
 /** One finished run of ten demo queries (present and absent) judged by the fitted-like profile. */
-function seed(request: APIRequestContext): Promise<{ runId: string; profile: string }> {
+function seed(request: APIRequestContext): Promise<Seeded> {
   seeded ??= (async () => {
     const stamp = `${Date.now().toString(36)}${Math.floor(Math.random() * 1296).toString(36)}`;
     const profile = `e2e-labels-${stamp}`;
@@ -56,9 +63,10 @@ function seed(request: APIRequestContext): Promise<{ runId: string; profile: str
         intervals: [500, 1000, 2000],
       })
       .toBe("done");
-    // A console recall too, so Insights (which leaves evaluation traffic out by default) has one to draw.
-    await postJson(request, "/api/recall", { query: `what is Maya allergic to? ${stamp}`, k: 5, selector: "gap" });
-    return { runId: run.id as string, profile };
+    // Console recalls too, so Insights (which leaves evaluation traffic out by default) has them to draw.
+    const a = await postJson(request, "/api/recall", { query: `what is Maya allergic to? ${stamp}`, k: 5, selector: "gap" });
+    const b = await postJson(request, "/api/recall", { query: `what is Maya allergic to? ${stamp}`, k: 10, selector: "gap" });
+    return { runId: run.id as string, recallA: a.id as string, recallB: b.id as string };
   })();
   return seeded;
 }
@@ -86,6 +94,18 @@ for (const size of SIZES) {
       const roc = page.getByTestId("roc-chart");
       await roc.scrollIntoViewIfNeeded();
       await expectNoLabelOverlap(roc, "ROC chart");
+    });
+
+    test("two recalls compared: the markers of both sides apart", async ({ page, request }) => {
+      test.setTimeout(240_000);
+      const { recallA, recallB } = await seed(request);
+      await page.goto(`/recalls/compare?a=${recallA}&b=${recallB}`);
+      const chart = page.getByTestId("compare-chart");
+      await chart.scrollIntoViewIfNeeded();
+      // One query at k = 5 and k = 10: the tops usually coincide and then share one label; either way each is named once.
+      await expect(chart.getByTestId("threshold-label").filter({ hasText: "A top" })).toHaveCount(1);
+      await expect(chart.getByTestId("threshold-label").filter({ hasText: "B top" })).toHaveCount(1);
+      await expectNoLabelOverlap(chart, "compare chart");
     });
 
     test("Insights' charts: hour ticks apart", async ({ page, request }) => {

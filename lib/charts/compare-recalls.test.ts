@@ -1,6 +1,13 @@
 import { describe, expect, it } from "vitest";
 import type { LoggedCandidate, LoggedConfidence } from "@/lib/recall-log/types";
-import { COMPARE_LANE_Y, defaultCompareMetric, prepareComparison, rankChanges, type CompareInput } from "./compare-recalls";
+import {
+  COMPARE_LANE_Y,
+  defaultCompareMetric,
+  layoutCompareLabels,
+  prepareComparison,
+  rankChanges,
+  type CompareInput,
+} from "./compare-recalls";
 
 interface C {
   id: string;
@@ -143,6 +150,24 @@ describe("prepareComparison", () => {
     expect(p.points.find((x) => x.side === "b" && x.isTop)?.memoryId).toBe("m9");
     expect(p.markers.map((m) => m.id).sort()).toEqual(["mean-a", "mean-b", "top-a", "top-b"]);
     expect(p.points.every((x) => x.inOther)).toBe(true);
+  });
+
+  it("labels the markers apart at phone and laptop widths, one label for two at one value", () => {
+    const p = prepareComparison(a, b);
+    // Both sides share their background mean (0.4) here: one label names both.
+    for (const plotPx of [300, 900]) {
+      const layout = layoutCompareLabels(p, plotPx);
+      const texts = layout.labels.map((l) => l.text);
+      expect(texts).toContain("A mean / B mean 0.400");
+      expect(texts).toContain(`A top ${p.markers.find((m) => m.id === "top-a")!.x.toFixed(3)}`);
+      for (const [i, x] of layout.labels.entries()) {
+        expect(x.left).toBeGreaterThanOrEqual(0);
+        expect(x.right).toBeLessThanOrEqual(plotPx);
+        for (const y of layout.labels.slice(i + 1)) {
+          expect(x.row === y.row && x.left < y.right && y.left < x.right, `${x.text} / ${y.text}`).toBe(false);
+        }
+      }
+    }
   });
 
   it("says what changed: the level and the pages", () => {

@@ -13,6 +13,7 @@
  */
 import { plural } from "@/lib/format";
 import type { LoggedCandidate, LoggedRecall } from "@/lib/recall-log/types";
+import { placeLineLabels, type LineLabelLayout } from "./label-placement";
 import { niceDomain } from "./score-distribution/axis";
 import { AXIS_LABELS, METRIC_LABELS, truncate, valueOf } from "./score-distribution/metrics";
 import { SCORE_METRICS, type ScoreMetric } from "./score-distribution/types";
@@ -380,4 +381,18 @@ export function prepareComparison(a: CompareInput, b: CompareInput, metric?: Sco
   dodge(drawnA.points, gap);
   dodge(drawnB.points, gap);
   return { ...base, chart: "ok", domain, ticks, points, markers };
+}
+
+/**
+ * The markers' labels for a plot `plotPx` wide (the chart measures itself): "A top", "B mean" with
+ * the value, one label for markers at one value ("A top / B top 0.612" when both recalls share
+ * their best hit), close ones in rows, none past the plot's edge (lib/charts/label-placement.ts).
+ */
+export function layoutCompareLabels(data: Pick<PreparedComparison, "markers" | "domain">, plotPx: number): LineLabelLayout {
+  const name = (m: CompareMarker) => `${m.side.toUpperCase()} ${m.kind === "top" ? "top" : "mean"}`;
+  return placeLineLabels(
+    data.markers.map((m) => ({ value: m.x, name: name(m), valueText: m.x.toFixed(3) })),
+    data.domain,
+    plotPx,
+  );
 }

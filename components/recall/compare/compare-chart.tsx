@@ -4,16 +4,19 @@
  * Both pools of a comparison on one score axis, one lane per recall (render-only: everything drawn
  * comes from `prepareComparison`, lib/charts/compare-recalls.ts).
  */
-import type { ReactElement } from "react";
+import { useMemo, type ReactElement } from "react";
 import { CartesianGrid, ReferenceLine, ResponsiveContainer, Scatter, ScatterChart, Tooltip, XAxis, YAxis } from "recharts";
 import {
   COMPARE_LANE_Y,
+  layoutCompareLabels,
   type ComparePoint,
   type CompareSide,
   type PreparedComparison,
   type RankStatus,
 } from "@/lib/charts/compare-recalls";
 import { formatScore } from "@/lib/format";
+import type { PlacedLineLabel } from "@/lib/charts/label-placement";
+import { useElementWidth } from "@/lib/hooks/use-element-width";
 import styles from "./compare.module.css";
 
 /** One colour per side (≥ 4.5:1 on white); the status is told by the symbol, not the colour. */
@@ -27,6 +30,32 @@ const STATUS_WORDS: Readonly<Record<RankStatus, string>> = Object.freeze({
 });
 
 const HEIGHT = 220;
+/** The lane axis and the margins: the plot is the chart's width less these. */
+const Y_AXIS_PX = 28;
+const MARGIN = { left: 4, right: 24 } as const;
+const LABEL_FONT_PX = 11;
+const LABEL_ROW_PX = 14;
+/** The plot width assumed before the chart has measured itself. */
+const ASSUMED_PLOT_PX = 560;
+
+/** A marker's label where label-placement put it: its row above the plot, slid inside it; a side's colour when it names one side. */
+function MarkerLabel({ x, y, label }: { x?: number | string; y?: number | string; label: PlacedLineLabel }) {
+  if (typeof x !== "number" || typeof y !== "number") return null;
+  const sides = new Set(label.names.map((n) => n.charAt(0)));
+  const fill = sides.size === 1 ? SIDE_COLORS[sides.has("A") ? "a" : "b"] : "#1b1f24";
+  return (
+    <text
+      x={x + label.dx}
+      y={y - label.row * LABEL_ROW_PX}
+      textAnchor="start"
+      fontSize={LABEL_FONT_PX}
+      fill={fill}
+      data-testid="threshold-label"
+    >
+      {label.text}
+    </text>
+  );
+}
 
 interface ShapeProps {
   cx?: number;
@@ -90,6 +119,15 @@ function PointTooltip({
 
 export function CompareChart({ data }: { data: PreparedComparison }) {
   const axis = data.metricOptions.find((o) => o.metric === data.metric)?.label ?? data.metric;
+  const [chartRef, chartWidth] = useElementWidth();
+  const labels = useMemo(
+    () =>
+      layoutCompareLabels(
+        data,
+        chartWidth === null ? ASSUMED_PLOT_PX : Math.max(chartWidth - Y_AXIS_PX - MARGIN.left - MARGIN.right, 100),
+      ),
+    [data, chartWidth],
+  );
   if (data.chart === "empty") {
     return (
       <div
@@ -112,9 +150,13 @@ export function CompareChart({ data }: { data: PreparedComparison }) {
       data-testid="compare-chart"
       data-metric={data.metric}
     >
-      <div style={{ height: HEIGHT }}>
-        <ResponsiveContainer width="100%" height={HEIGHT} initialDimension={{ width: 640, height: HEIGHT }}>
-          <ScatterChart margin={{ top: 24, right: 24, bottom: 4, left: 4 }}>
+      <div style={{ height: HEIGHT + labels.rows * LABEL_ROW_PX }} ref={chartRef}>
+        <ResponsiveContainer
+          width="100%"
+          height={HEIGHT + labels.rows * LABEL_ROW_PX}
+          initialDimension={{ width: 640, height: HEIGHT + labels.rows * LABEL_ROW_PX }}
+        >
+          <ScatterChart margin={{ top: 8 + labels.rows * LABEL_ROW_PX, right: MARGIN.right, bottom: 4, left: MARGIN.left }}>
             <CartesianGrid horizontal={false} stroke="#e6e9ee" />
             <XAxis
               type="number"
@@ -131,7 +173,7 @@ export function CompareChart({ data }: { data: PreparedComparison }) {
               domain={[-0.6, 1.6]}
               ticks={[COMPARE_LANE_Y.b, COMPARE_LANE_Y.a]}
               tickFormatter={(y: number) => (y === COMPARE_LANE_Y.a ? "A" : "B")}
-              width={28}
+              width={Y_AXIS_PX}
               axisLine={false}
               tickLine={false}
               tick={{ fontSize: 13, fontWeight: 700 }}
@@ -144,12 +186,19 @@ export function CompareChart({ data }: { data: PreparedComparison }) {
                 strokeWidth={m.kind === "top" ? 2 : 1.5}
                 strokeDasharray={m.kind === "top" ? undefined : "6 4"}
                 ifOverflow="hidden"
+              />
+            ))}
+            {labels.labels.map((label) => (
+              <ReferenceLine
+                key={`label-${label.text}`}
+                x={label.value}
+                stroke="none"
                 label={{
-                  value: m.kind === "top" ? `${m.side.toUpperCase()} top` : `${m.side.toUpperCase()} mean`,
                   position: "top",
-                  offset: m.side === "a" ? 4 : 14,
-                  fill: SIDE_COLORS[m.side],
-                  fontSize: 11,
+                  offset: 4,
+                  content: (props: { x?: number | string; y?: number | string }) => (
+                    <MarkerLabel x={props.x} y={props.y} label={label} />
+                  ),
                 }}
               />
             ))}
