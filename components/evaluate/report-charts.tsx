@@ -33,7 +33,7 @@ const Y_AXIS_PX = 40;
 const RIGHT_PX = 12;
 const LABEL_FONT_PX = 11;
 /** One row of threshold labels above the plot. */
-const LABEL_ROW_PX = 14;
+const LABEL_ROW_PX = 15;
 
 /** A threshold's label, drawn where label-placement put it: its row above the plot, slid inside it. */
 function ThresholdLabel({ x, y, label }: { x?: number | string; y?: number | string; label: PlacedLineLabel }) {

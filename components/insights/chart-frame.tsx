@@ -144,6 +144,8 @@ export interface SeriesChartFrameProps {
   children: ReactNode;
   /** Under the chart (e.g. the list of series markers). */
   after?: ReactNode;
+  /** Room above the plot for reference-line labels (the selector chart's ◆), so none is cut off at the top. */
+  labelRoom?: boolean;
 }
 
 /** The y axes and margins of the series charts: the plot is the chart's width less these. */
@@ -172,6 +174,7 @@ export function SeriesChartFrame({
   onOpenBucket,
   children,
   after,
+  labelRoom = false,
 }: SeriesChartFrameProps) {
   const [chartRef, width] = useElementWidth(10);
   return (
@@ -184,7 +187,7 @@ export function SeriesChartFrame({
           <ResponsiveContainer width="100%" height={CHART_HEIGHT} initialDimension={{ width: 560, height: CHART_HEIGHT }}>
             <ComposedChart
               data={points as object[]}
-              margin={{ top: 8, right: FRAME_RIGHT_PX, bottom: 0, left: 0 }}
+              margin={{ top: labelRoom ? 22 : 8, right: FRAME_RIGHT_PX, bottom: 0, left: 0 }}
               onClick={clickHandler(onOpenBucket)}
             >
               <CartesianGrid vertical={false} stroke={GRID} />

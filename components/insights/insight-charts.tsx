@@ -67,6 +67,7 @@ export function SelectorChart({ data, onOpenBucket }: ChartProps<SelectorPoint>)
       points={data.points}
       countAxis={data.countAxis}
       onOpenBucket={onOpenBucket}
+      labelRoom={data.markers.length > 0}
       after={
         data.markers.length > 0 ? (
           <ul className={styles.markerList} aria-label="Where the selector changed" data-testid="series-markers">

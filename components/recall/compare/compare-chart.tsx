@@ -34,7 +34,7 @@ const HEIGHT = 220;
 const Y_AXIS_PX = 28;
 const MARGIN = { left: 4, right: 24 } as const;
 const LABEL_FONT_PX = 11;
-const LABEL_ROW_PX = 14;
+const LABEL_ROW_PX = 15;
 /** The plot width assumed before the chart has measured itself. */
 const ASSUMED_PLOT_PX = 560;
 
