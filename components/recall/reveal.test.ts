@@ -20,13 +20,17 @@ describe("revealScrollDelta", () => {
     expect(revealScrollDelta({ top: 400, bottom: 430 }, { top: 500, bottom: 620 }, { top: 72, bottom: 900 })).toBeNull();
   });
 
-  it("scrolls down just far enough for a verdict below the fold, the heading kept in view", () => {
+  it("scrolls a verdict below the fold into view with the heading at the top", () => {
     // The result under the form on a phone: heading at 900, verdict ends at 1400.
     const delta = revealScrollDelta({ top: 900, bottom: 940 }, { top: 1200, bottom: 1400 }, PHONE);
-    expect(delta).toBe(1400 - (844 - 8));
-    // After the scroll, both are inside the band with the margin.
-    expect(900 - delta!).toBeGreaterThanOrEqual(72 + 8);
-    expect(1400 - delta!).toBeLessThanOrEqual(844 - 8);
+    expect(delta).toBe(900 - (72 + 8));
+    // After the scroll both are inside the band, the heading just under the sticky header.
+    expect(900 - delta!).toBe(80);
+    expect(1400 - delta!).toBeLessThanOrEqual(844);
+  });
+
+  it("scrolls when only the verdict's end is below the fold", () => {
+    expect(revealScrollDelta({ top: 500, bottom: 540 }, { top: 700, bottom: 850 }, PHONE)).toBe(500 - 80);
   });
 
   it("scrolls up when the heading is hidden under the sticky header", () => {
@@ -40,7 +44,7 @@ describe("revealScrollDelta", () => {
 
   it("reveals one element alone (the why answer: lead and target the same)", () => {
     const answer = { top: 700, bottom: 1000 };
-    expect(revealScrollDelta(answer, answer, PHONE)).toBe(1000 - 836);
+    expect(revealScrollDelta(answer, answer, PHONE)).toBe(700 - 80);
     expect(revealScrollDelta({ top: 100, bottom: 300 }, { top: 100, bottom: 300 }, PHONE)).toBeNull();
     // Taller than the screen: its top at the band's top.
     expect(revealScrollDelta({ top: 600, bottom: 1800 }, { top: 600, bottom: 1800 }, PHONE)).toBe(600 - 80);

@@ -32,19 +32,18 @@ export function spanInBand(span: Span, band: Band): boolean {
 
 /**
  * How far to scroll the page (px; positive scrolls down) so that `lead` (the focused heading)
- * through `target` (what must be read: the verdict) are in view, `margin` px inside the band; null
- * when both already are, so a desktop where the answer is on screen does not move. When the two do
- * not fit together the target wins, its top at the band's top: reading the answer matters more
- * than seeing its heading.
+ * through `target` (what must be read: the verdict) are in view; null when both already are, so a
+ * desktop where the answer is on screen does not move. A scroll puts the heading `margin` px under
+ * the band's top, so the answer reads from its start with as much of it below as the screen holds
+ * (on a phone, not the verdict's last line at the bottom edge under the form). When the two do not
+ * fit together the target's top goes there instead: reading the answer matters more than seeing
+ * its heading.
  */
 export function revealScrollDelta(lead: Span, target: Span, band: Band, margin = 8): number | null {
   const union = { top: Math.min(lead.top, target.top), bottom: Math.max(lead.bottom, target.bottom) };
   if (spanInBand(union, band)) return null;
   const room = band.bottom - band.top - 2 * margin;
-  if (union.bottom - union.top <= room) {
-    return union.top < band.top + margin ? union.top - (band.top + margin) : union.bottom - (band.bottom - margin);
-  }
-  return target.top - (band.top + margin);
+  return (union.bottom - union.top <= room ? union.top : target.top) - (band.top + margin);
 }
 
 /** `smooth`, unless the reader asked the system for less motion. */
