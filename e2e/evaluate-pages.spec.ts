@@ -39,6 +39,8 @@ test("an unknown or malformed run id answers 404 with a page that offers a way o
 });
 
 test("a known run's page answers 200", async ({ page, request, stamp }) => {
+  // The first recall of a cold server loads the store and the embedder.
+  test.setTimeout(180_000);
   const { older } = await twoRuns(request, stamp);
   const response = await page.goto(`/evaluate/runs/${older}`);
   expect(response?.status()).toBe(200);
@@ -47,6 +49,8 @@ test("a known run's page answers 200", async ({ page, request, stamp }) => {
 });
 
 test("compare runs: the older run is A whichever order the URL or the ticks name them", async ({ page, request, stamp }) => {
+  // The first recall of a cold server loads the store and the embedder.
+  test.setTimeout(180_000);
   const { older, newer } = await twoRuns(request, stamp);
 
   // A URL naming the newer as A is sent to the swapped one.
@@ -65,6 +69,8 @@ test("compare runs: the older run is A whichever order the URL or the ticks name
 });
 
 test("compare recalls: the older recall is A whichever order the URL names them", async ({ page, request, stamp }) => {
+  // The first recall of a cold server loads the store and the embedder.
+  test.setTimeout(180_000);
   const first = await postJson(request, "/api/recall", { query: `what is Maya allergic to? ${stamp}`, k: 5 });
   const second = await postJson(request, "/api/recall", { query: `what is Maya allergic to? ${stamp}`, k: 10 });
   await page.goto(`/recalls/compare?a=${second.id}&b=${first.id}`);
