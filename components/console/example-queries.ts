@@ -1,4 +1,4 @@
-/** Starting points from the demo corpus (data/demo/queries.json): some on-topic, some not. */
+/** Starting points from the demo corpus (data/demo/queries.json), offered for the store `demo` only: some on-topic, some not. */
 export const EXAMPLE_QUERIES = [
   { query: "What went wrong with VAT on Belgian invoices?", kind: "on-topic" },
   { query: "who covers while Tomasz is on paternity leave", kind: "on-topic" },

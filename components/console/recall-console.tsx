@@ -6,15 +6,16 @@ import { usePathname, useRouter, useSearchParams } from "next/navigation";
 import { useCallback, useEffect, useRef, useState, type FormEvent } from "react";
 import { RecallResultView } from "@/components/recall/recall-result-view";
 import { ApiRequestError, errorMessage } from "@/lib/queries/fetch-json";
-import { EMBEDDED_STORE, useMemoryStats } from "@/lib/queries/use-memories";
+import { useMemoryStats } from "@/lib/queries/use-memories";
 import { useRecall, useRunRecall, useSelectors, useStores } from "@/lib/queries/use-recall";
 import { DEFAULT_FORM, bodyFromForm, formFromRequest, type FormState } from "@/lib/recall-log/request-form";
 import { RecallBodySchema, type RecallBodyInput } from "@/lib/recall-log/schemas";
 import { parseForm } from "@/lib/validation/form-messages";
-import { EXAMPLE_QUERIES } from "./example-queries";
+import { defaultStoreName } from "@/components/filters/store-label";
 import { exampleChoice } from "./example-run";
 import { RemoteStoreNotice, UnavailableSelectorNotice, UnconfiguredStoreNotice, UnsupportedFiltersNotice } from "./form-notices";
 import { FIELD_NAMES, RecallForm } from "./recall-form";
+import { StoreIntro } from "./store-intro";
 import { Notice } from "@/components/ui/notice";
 import { LoadingState } from "@/components/ui/states";
 import styles from "./console.module.css";
@@ -39,7 +40,8 @@ export function RecallConsole() {
   const run = useRunRecall();
   const stores = useStores();
   const selectors = useSelectors();
-  const [form, setForm] = useState<FormState>(DEFAULT_FORM);
+  // Store "" until chosen: the default store (the `default` entry of GET /api/stores, the API's own default).
+  const [form, setForm] = useState<FormState>({ ...DEFAULT_FORM, store: "" });
   const [unsupportedFilters, setUnsupportedFilters] = useState<string[]>([]);
   const [fieldErrors, setFieldErrors] = useState<Record<string, string>>({});
   const prefilledFor = useRef<string | null>(null);
@@ -47,7 +49,9 @@ export function RecallConsole() {
   const [revealId, setRevealId] = useState<string | null>(null);
   const revealed = useCallback(() => setRevealId(null), []);
   const queryRef = useRef<HTMLTextAreaElement>(null);
-  const stats = useMemoryStats(EMBEDDED_STORE);
+  const storeName = form.store || defaultStoreName(stores.data);
+  const storeInfo = stores.data?.find((s) => s.name === storeName);
+  const stats = useMemoryStats(storeName, { enabled: storeInfo?.kind === "embedded" });
 
   // A shared link opens with the form showing what that recall asked.
   useEffect(() => {
@@ -59,7 +63,8 @@ export function RecallConsole() {
     }
   }, [shown.data]);
 
-  const storeConfigured = stores.data === undefined || stores.data.some((s) => s.name === form.store);
+  // No store at all yet ("": the first write creates the default one) is not "not configured".
+  const storeConfigured = stores.data === undefined || storeName === "" || storeInfo !== undefined;
   const selector = selectors.data?.find((s) => s.id === form.selector);
   const blocked = !storeConfigured ? `The store “${form.store}” is not configured here.` : null;
 
@@ -76,11 +81,13 @@ export function RecallConsole() {
 
   function submit(event?: FormEvent, override?: Partial<FormState>) {
     event?.preventDefault();
-    const next = override ? { ...form, ...override } : form;
+    const next = { ...form, store: storeName, ...override };
     if (override) setForm(next);
     if (!override && blocked !== null) return;
     // The API's schema, its problems in words naming the field (lib/validation/form-messages.ts).
-    const parsed = parseForm(RecallBodySchema, bodyFromForm(next), FIELD_NAMES);
+    const { store, ...rest } = bodyFromForm(next);
+    // No store known yet (the list still loading): none is sent, and the API runs on its default store.
+    const parsed = parseForm(RecallBodySchema, store ? { store, ...rest } : rest, FIELD_NAMES);
     if (!parsed.success) {
       const general = parsed.general.length > 0 ? [["form", parsed.general.join(" ")]] : [];
       setFieldErrors(Object.fromEntries([...Object.entries(parsed.fields).map(([f, m]) => [f, m.join(" ")]), ...general]));
@@ -108,12 +115,12 @@ export function RecallConsole() {
   const runError = run.error;
   const failedRecallId = runError instanceof ApiRequestError ? (runError.details.recall_id as string | undefined) : undefined;
   const view = shown.data;
-  const knownTypes = form.store === EMBEDDED_STORE ? Object.keys(stats.data?.by_type ?? {}).sort() : [];
+  const knownTypes = storeInfo?.kind === "embedded" ? Object.keys(stats.data?.by_type ?? {}).sort() : [];
 
   return (
     <div className={styles.console}>
       <RecallForm
-        form={form}
+        form={form.store === storeName ? form : { ...form, store: storeName }}
         onChange={set}
         onSubmit={submit}
         stores={stores.data}
@@ -125,11 +132,14 @@ export function RecallConsole() {
         queryRef={queryRef}
       >
         {!storeConfigured ? (
-          <UnconfiguredStoreNotice store={form.store} onUseEmbedded={() => submit(undefined, { store: EMBEDDED_STORE })} />
+          <UnconfiguredStoreNotice
+            store={form.store}
+            onUseEmbedded={() => submit(undefined, { store: defaultStoreName(stores.data) })}
+          />
         ) : null}
         {selector && !selector.available ? <UnavailableSelectorNotice selector={selector} /> : null}
         <UnsupportedFiltersNotice keys={unsupportedFilters} />
-        <RemoteStoreNotice store={stores.data?.find((s) => s.name === form.store)} />
+        <RemoteStoreNotice store={storeInfo} />
       </RecallForm>
 
       {runError ? (
@@ -179,23 +189,7 @@ export function RecallConsole() {
           <RecallResultView view={view} reveal={revealId === view.id} onRevealed={revealed} />
         </div>
       ) : !recallId ? (
-        <section className={`panel ${styles.intro}`} aria-label="Getting started">
-          <h2>Try a query</h2>
-          <p>
-            The embedded store holds the demo corpus: the memories of an assistant working for a platform lead at a freight
-            startup. Ask something it knows, and something it does not, and compare the score distributions.
-          </p>
-          <ul className={styles.examples} aria-label="Example queries (each runs when chosen)">
-            {EXAMPLE_QUERIES.map((example) => (
-              <li key={example.query}>
-                <Button className={styles.example} onClick={() => runExample(example.query)}>
-                  {example.query}
-                </Button>{" "}
-                <span className={styles.exampleKind}>{example.kind}</span>
-              </li>
-            ))}
-          </ul>
-        </section>
+        <StoreIntro name={storeName} store={storeInfo} onExample={runExample} />
       ) : null}
     </div>
   );

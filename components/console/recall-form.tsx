@@ -9,9 +9,10 @@ import { controlClassName, Field, TextInput } from "@/components/ui/field";
 import { visuallyHiddenClassName } from "@/components/ui/visually-hidden";
 import styles from "./console.module.css";
 
+/** Offered while the store list loads: the form's store is "" (the default store) until then. */
 export const FALLBACK_STORE: StoreOption = {
-  name: "embedded",
-  label: "Embedded",
+  name: "",
+  label: "Loading stores…",
   kind: "embedded",
   description: "",
   health: { ok: true },
@@ -31,7 +32,7 @@ export interface RecallFormProps {
   form: FormState;
   onChange: <K extends keyof FormState>(key: K, value: FormState[K]) => void;
   onSubmit: (event?: FormEvent) => void;
-  /** Undefined while loading (the embedded store is offered meanwhile). */
+  /** Undefined while loading ("Loading stores…" is offered meanwhile). */
   stores: StoreOption[] | undefined;
   selectors: SelectorOption[] | undefined;
   /** Memory types known to the chosen store, offered as suggestions. */
@@ -74,7 +75,7 @@ export function RecallForm({
     blocked: useId(),
   };
   const storeList = stores ?? [FALLBACK_STORE];
-  // A logged recall's store that is not configured here is shown as what it is, not as Embedded.
+  // A logged recall's store that is not configured here is shown as what it is, not as another store.
   const unknownStore = stores !== undefined && !storeList.some((s) => s.name === form.store);
   const selectorList = selectors ?? [{ id: "off", label: "Off", available: true }];
   // Unknown while the stores load; then false only where nothing would rerank (the API's 422 says the same).

@@ -66,16 +66,19 @@ function sortIssues(issues: readonly { path: readonly PropertyKey[]; message: st
 }
 
 export function AddMemoryForm({
+  store,
   knownTypes,
   summaryRef,
   onClose,
 }: {
+  /** The store it saves into, the one chosen in the switcher ("" for the default store). */
+  store: string;
   knownTypes: readonly string[];
   summaryRef: RefObject<HTMLTextAreaElement | null>;
   onClose: () => void;
 }) {
   const id = useId();
-  const add = useAddMemory();
+  const add = useAddMemory(store);
   const [values, setValues] = useState<Values>(EMPTY);
   const [errors, setErrors] = useState<FieldErrors>({});
   const [general, setGeneral] = useState<string[]>([]);
@@ -162,6 +165,11 @@ export function AddMemoryForm({
   return (
     <form className={styles.memoryForm} onSubmit={onSubmit} noValidate aria-labelledby={`${id}-title`}>
       <FormHead title="Add a memory" titleId={`${id}-title`} onClose={onClose} />
+      {store ? (
+        <p className={`${styles.hint} ${styles.wide}`} data-testid="add-memory-store">
+          Saved into store {store}.
+        </p>
+      ) : null}
 
       <FormField
         id={fieldId("summary")}
@@ -223,7 +231,8 @@ export function AddMemoryForm({
         <p className={styles.formStatus} role="status">
           {added ? (
             <>
-              Added “{added.summary.length > 80 ? `${added.summary.slice(0, 79)}…` : added.summary}” as <code>{added.id}</code>.
+              Added “{added.summary.length > 80 ? `${added.summary.slice(0, 79)}…` : added.summary}” as <code>{added.id}</code>
+              {store ? ` to store ${store}` : ""}.
             </>
           ) : null}
         </p>

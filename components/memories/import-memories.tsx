@@ -27,12 +27,13 @@ function memoriesWord(n: number): string {
   return `${n.toLocaleString("en-US")} ${n === 1 ? "memory" : "memories"}`;
 }
 
-/** "batch.jsonl: 4 memories ready to import, 1 line with errors." */
-function previewLine(ready: Ready, readyCount: number): string {
+/** "batch.jsonl: 4 memories ready to import into store a, 1 line with errors." */
+function previewLine(ready: Ready, readyCount: number, store: string): string {
   const broken = ready.problems.length;
   const unit = ready.format === "jsonl" ? (broken === 1 ? "line" : "lines") : broken === 1 ? "item" : "items";
   const errors = broken > 0 ? `, ${broken.toLocaleString("en-US")} ${unit} with errors` : "";
-  return `${ready.fileName}: ${memoriesWord(readyCount)} ready to import${errors}.`;
+  const into = store ? ` into store ${store}` : "";
+  return `${ready.fileName}: ${memoriesWord(readyCount)} ready to import${into}${errors}.`;
 }
 
 /** Problems placed in the file (Line 7, Item 3), the first REJECTED_SHOWN of them. */
@@ -54,9 +55,18 @@ function ProblemList({ rows, label, hint }: { rows: readonly ItemProblem[]; labe
   );
 }
 
-export function ImportMemories({ fileRef, onClose }: { fileRef: RefObject<HTMLInputElement | null>; onClose: () => void }) {
+export function ImportMemories({
+  store,
+  fileRef,
+  onClose,
+}: {
+  /** The store it writes into, the one chosen in the switcher ("" for the default store). */
+  store: string;
+  fileRef: RefObject<HTMLInputElement | null>;
+  onClose: () => void;
+}) {
   const id = useId();
-  const importing = useImportMemories();
+  const importing = useImportMemories(store);
   const [inputKey, setInputKey] = useState(0);
   const [ready, setReady] = useState<Ready | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
@@ -110,7 +120,7 @@ export function ImportMemories({ fileRef, onClose }: { fileRef: RefObject<HTMLIn
 
   return (
     <form className={styles.importForm} onSubmit={onSubmit} aria-labelledby={`${id}-title`}>
-      <FormHead title="Import a file" titleId={`${id}-title`} onClose={onClose} />
+      <FormHead title={store ? `Import a file into store ${store}` : "Import a file"} titleId={`${id}-title`} onClose={onClose} />
 
       <FormField
         id={`${id}-file`}
@@ -143,8 +153,10 @@ export function ImportMemories({ fileRef, onClose }: { fileRef: RefObject<HTMLIn
           {importing.isPending ? "Importing…" : "Import"}
         </Button>
         <p className={styles.formStatus} role="status" data-testid="import-preview">
-          {ready && !importing.isPending ? previewLine(ready, readyCount) : null}
-          {importing.isPending && ready ? `Importing ${memoriesWord(readyCount)}; embedding a large file takes a while.` : null}
+          {ready && !importing.isPending ? previewLine(ready, readyCount, store) : null}
+          {importing.isPending && ready
+            ? `Importing ${memoriesWord(readyCount)}${store ? ` into store ${store}` : ""}; embedding a large file takes a while.`
+            : null}
         </p>
       </div>
 
@@ -173,7 +185,9 @@ export function ImportMemories({ fileRef, onClose }: { fileRef: RefObject<HTMLIn
           </p>
           {rejected.length > 0 ? (
             <>
-              <p className={styles.hint}>Fix these and import them again; the created ones are already in the store.</p>
+              <p className={styles.hint}>
+                Fix these and import them again; the created ones are already in {store ? `store ${store}` : "the store"}.
+              </p>
               <ul className={styles.problems} aria-label="Rejected items">
                 {rejected.slice(0, REJECTED_SHOWN).map((row) => (
                   <li key={row.position}>

@@ -4,12 +4,16 @@ import { describeMemoryFilters, memoryFiltersFrom, memoryFiltersQuery, memoryRes
 const none = { store: "", q: "", type: "", tag: "" };
 
 describe("memoryFiltersFrom", () => {
-  it("reads the four filters, trimming the search and the store, and the embedded store as ''", () => {
+  it("reads the four filters, trimming the search and the store", () => {
     const params = new URLSearchParams("store=embedded&q=%20deploy%20&type=task&tag=ops&cursor=x");
-    expect(memoryFiltersFrom(params)).toEqual({ store: "", q: "deploy", type: "task", tag: "ops" });
+    expect(memoryFiltersFrom(params)).toEqual({ store: "embedded", q: "deploy", type: "task", tag: "ops" });
   });
-  it("keeps a remote store's name", () => {
+  it("keeps any store's name: `embedded` is a store like the others", () => {
     expect(memoryFiltersFrom(new URLSearchParams("store=%20fake%20")).store).toBe("fake");
+    expect(memoryFiltersFrom(new URLSearchParams("store=demo")).store).toBe("demo");
+  });
+  it("no store in the URL is '' (the default store)", () => {
+    expect(memoryFiltersFrom(new URLSearchParams("q=x")).store).toBe("");
   });
 });
 

@@ -1,11 +1,12 @@
-import { storeParam, type MemoryListFilters } from "@/lib/queries/use-memories";
+import type { MemoryListFilters } from "@/lib/queries/use-memories";
 
 /** The Memories page's filters, as they stand in its URL (state in the URL, so a view is shareable). */
 export const MEMORY_FILTER_KEYS = ["store", "q", "type", "tag"] as const;
 
 export function memoryFiltersFrom(params: { get(name: string): string | null }): MemoryListFilters {
   return {
-    store: storeParam((params.get("store") ?? "").trim()),
+    // "" (no `?store=`): the default store.
+    store: (params.get("store") ?? "").trim(),
     q: (params.get("q") ?? "").trim(),
     type: params.get("type") ?? "",
     tag: params.get("tag") ?? "",

@@ -3,25 +3,23 @@
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
 import { useCallback, useEffect, useId, useMemo, useRef, useState } from "react";
 import { errorMessage } from "@/lib/queries/fetch-json";
-import {
-  EMBEDDED_STORE,
-  isRemoteStoreName,
-  storeParam,
-  useMemoryList,
-  useMemoryStats,
-  type MemoryListFilters,
-} from "@/lib/queries/use-memories";
+import { plural } from "@/lib/format";
+import { useMemoryList, useMemoryStats, type MemoryListFilters } from "@/lib/queries/use-memories";
 import { useStores } from "@/lib/queries/use-recall";
 import type { MemoryView } from "@/lib/stores/memory-schemas";
+import { defaultStoreName } from "@/components/filters/store-label";
 import { Button } from "@/components/ui/button";
 import { Notice } from "@/components/ui/notice";
+import { LoadingState } from "@/components/ui/states";
 import { visuallyHiddenClassName } from "@/components/ui/visually-hidden";
 import { AddMemoryForm } from "./add-memory-form";
+import { DeleteStoreForm } from "./delete-store";
 import { ImportMemories } from "./import-memories";
 import { MemoriesToolbar } from "./memories-toolbar";
 import { memoryFiltersFrom, memoryFiltersQuery, memoryResultsLine } from "./memories-url";
 import { MemoryList } from "./memory-list";
 import { MemoryStatsPanel } from "./memory-stats";
+import { NewStoreForm } from "./new-store-form";
 import { StorePicker } from "./store-picker";
 import styles from "./memories.module.css";
 
@@ -31,7 +29,7 @@ function ReadOnlyNotice({ store }: { store: string }) {
     <Notice className={styles.sourceNote} data-testid="remote-read-only">
       <p>
         <strong>Read-only.</strong> Memories of a remote store are managed by that service; run{" "}
-        <code>npm run mirror -- {store}</code> to copy them here (into the embedded store, where their full candidate pool can be
+        <code>npm run mirror -- {store}</code> to copy them here (into an embedded store, where their full candidate pool can be
         inspected). The service lists summaries, types, scope, importance and dates, not contents or tags.
       </p>
     </Notice>
@@ -43,13 +41,16 @@ export function MemoriesView() {
   const router = useRouter();
   const pathname = usePathname();
   const filters = useMemo(() => memoryFiltersFrom(searchParams), [searchParams]);
-  const remote = isRemoteStoreName(filters.store);
   const stores = useStores();
-  const storeName = filters.store || EMBEDDED_STORE;
+  // No `?store=`: the default store (the API's own choice for a request naming none).
+  const storeName = filters.store || defaultStoreName(stores.data);
   const storeInfo = stores.data?.find((s) => s.name === storeName);
+  const remote = storeInfo?.kind === "remote";
+  // A store named in the URL is of an unknown kind until the list says; the default one is embedded.
+  const kindKnown = filters.store === "" || stores.data !== undefined || stores.isError;
   const storeLabel = storeInfo?.label ?? storeName;
   const storeDescription = storeInfo?.description ?? "";
-  const showPicker = remote || Boolean(stores.data?.some((s) => s.kind === "remote"));
+  const writable = kindKnown && !remote;
 
   // Reads the URL at call time (an event or the search's pause, never during render), so the
   // callback stays stable and a late search commit does not undo a filter chosen meanwhile.
@@ -73,19 +74,40 @@ export function MemoriesView() {
   };
 
   const ids = useId();
-  // The add and import panels open under the overview; opening one focuses its first control.
+  // The add and import panels open under the overview, the store forms in the store panel;
+  // opening one focuses its first control.
   const [addOpen, setAddOpen] = useState(false);
   const [importOpen, setImportOpen] = useState(false);
+  const [storeForm, setStoreForm] = useState<"new" | "delete" | null>(null);
   const summaryRef = useRef<HTMLTextAreaElement>(null);
   const fileRef = useRef<HTMLInputElement>(null);
+  const storeNameRef = useRef<HTMLInputElement>(null);
+  const confirmRef = useRef<HTMLInputElement>(null);
   const addToggleRef = useRef<HTMLButtonElement>(null);
   const importToggleRef = useRef<HTMLButtonElement>(null);
-  const focusOnOpen = useRef<"add" | "import" | null>(null);
+  const newStoreRef = useRef<HTMLButtonElement>(null);
+  const deleteStoreRef = useRef<HTMLButtonElement>(null);
+  const pickerSectionRef = useRef<HTMLElement>(null);
+  const focusOnOpen = useRef<"add" | "import" | "new" | "delete" | null>(null);
   useEffect(() => {
     if (focusOnOpen.current === "add" && addOpen) summaryRef.current?.focus();
     if (focusOnOpen.current === "import" && importOpen) fileRef.current?.focus();
+    if (focusOnOpen.current === "new" && storeForm === "new") storeNameRef.current?.focus();
+    if (focusOnOpen.current === "delete" && storeForm === "delete") confirmRef.current?.focus();
     focusOnOpen.current = null;
-  }, [addOpen, importOpen]);
+  }, [addOpen, importOpen, storeForm]);
+  const openStoreForm = (form: "new" | "delete") => {
+    focusOnOpen.current = form;
+    if (storeForm === form) (form === "new" ? storeNameRef : confirmRef).current?.focus();
+    setStoreForm(form);
+  };
+  const closeStoreForm = () => {
+    const from = storeForm;
+    setStoreForm(null);
+    (from === "delete" ? deleteStoreRef : newStoreRef).current?.focus();
+  };
+  // What just happened to a store ("Created store a.", "Deleted store a and its 2 memories."), said once.
+  const [storeNote, setStoreNote] = useState<string | null>(null);
   const openAdd = () => {
     focusOnOpen.current = "add";
     if (addOpen) summaryRef.current?.focus();
@@ -104,8 +126,23 @@ export function MemoriesView() {
   const onStore = (store: string) => {
     setAddOpen(false);
     setImportOpen(false);
+    setStoreForm(null);
+    setStoreNote(null);
     // Types and tags belong to a store; the search text carries over.
-    setFilters({ store: storeParam(store), type: "", tag: "" });
+    setFilters({ store, type: "", tag: "" });
+  };
+  const onCreated = (name: string) => {
+    onStore(name);
+    setStoreNote(`Created store ${name}. It is empty: import a file or add memories into it.`);
+    importToggleRef.current?.focus();
+  };
+  const onStoreDeleted = ({ deleted: name, memories }: { deleted: string; memories: number }) => {
+    // Back to the default store (the list refetches without the deleted one).
+    onStore("");
+    setStoreNote(
+      `Deleted store ${name}${memories > 0 ? ` and its ${plural(memories, "memory", "memories")}` : ""}. Its recalls stay in History.`,
+    );
+    pickerSectionRef.current?.focus();
   };
   const onDeleted = useCallback(
     (memory: MemoryView) => {
@@ -128,16 +165,52 @@ export function MemoriesView() {
 
   return (
     <div className={styles.memories}>
-      {showPicker ? (
-        <section className={`panel ${styles.source}`} aria-label="Store">
-          <StorePicker stores={stores.data} value={storeName} onChange={onStore} />
-          {remote ? (
-            <ReadOnlyNotice store={filters.store} />
-          ) : storeDescription ? (
-            <p className={styles.storeDescription}>{storeDescription}</p>
+      <section className={`panel ${styles.source}`} aria-label="Store" ref={pickerSectionRef} tabIndex={-1}>
+        <StorePicker stores={stores.data} value={storeName} onChange={onStore} />
+        <div className={styles.storeActions}>
+          <Button
+            ref={newStoreRef}
+            aria-expanded={storeForm === "new"}
+            aria-controls={`${ids}-store-form`}
+            onClick={() => (storeForm === "new" ? closeStoreForm() : openStoreForm("new"))}
+          >
+            New store
+          </Button>
+          {storeInfo?.kind === "embedded" ? (
+            <Button
+              ref={deleteStoreRef}
+              variant="ghost"
+              aria-expanded={storeForm === "delete"}
+              aria-controls={`${ids}-store-form`}
+              onClick={() => (storeForm === "delete" ? closeStoreForm() : openStoreForm("delete"))}
+            >
+              Delete store…
+            </Button>
           ) : null}
-        </section>
-      ) : null}
+        </div>
+        {remote ? (
+          <ReadOnlyNotice store={storeName} />
+        ) : storeDescription ? (
+          <p className={styles.storeDescription}>{storeDescription}</p>
+        ) : null}
+        <p className={styles.storeNote} role="status" data-testid="store-note">
+          {storeNote}
+        </p>
+        <div id={`${ids}-store-form`} className={styles.storePanel} hidden={storeForm === null}>
+          {storeForm === "new" ? (
+            <NewStoreForm nameRef={storeNameRef} onCreated={onCreated} onClose={closeStoreForm} />
+          ) : storeForm === "delete" && storeInfo?.kind === "embedded" ? (
+            <DeleteStoreForm
+              key={storeInfo.name}
+              store={storeInfo.name}
+              memories={storeInfo.memories}
+              confirmRef={confirmRef}
+              onDeleted={onStoreDeleted}
+              onClose={closeStoreForm}
+            />
+          ) : null}
+        </div>
+      </section>
 
       <section className={`panel ${styles.overview}`} aria-label="Store overview">
         <MemoryStatsPanel
@@ -145,8 +218,9 @@ export function MemoriesView() {
           activeType={filters.type}
           onType={(type) => setFilters({ type })}
           errorShownBelow={statsErrorShownBelow}
+          store={storeName}
         />
-        {remote ? null : (
+        {!writable ? null : (
           <div className={styles.overviewActions}>
             <Button
               ref={addToggleRef}
@@ -169,9 +243,10 @@ export function MemoriesView() {
         )}
       </section>
 
-      <div id={`${ids}-add`} className={`panel ${styles.subpanel}`} hidden={remote || !addOpen}>
-        {addOpen && !remote ? (
+      <div id={`${ids}-add`} className={`panel ${styles.subpanel}`} hidden={!writable || !addOpen}>
+        {addOpen && writable ? (
           <AddMemoryForm
+            store={storeName}
             knownTypes={Object.keys(stats.data?.by_type ?? {})}
             summaryRef={summaryRef}
             onClose={() => {
@@ -181,9 +256,10 @@ export function MemoriesView() {
           />
         ) : null}
       </div>
-      <div id={`${ids}-import`} className={`panel ${styles.subpanel}`} hidden={remote || !importOpen}>
-        {importOpen && !remote ? (
+      <div id={`${ids}-import`} className={`panel ${styles.subpanel}`} hidden={!writable || !importOpen}>
+        {importOpen && writable ? (
           <ImportMemories
+            store={storeName}
             fileRef={fileRef}
             onClose={() => {
               setImportOpen(false);
@@ -209,18 +285,23 @@ export function MemoriesView() {
           {resultsLine}
           {searching ? <span className={styles.resultsSearching}> Searching…</span> : null}
         </p>
-        <MemoryList
-          list={list}
-          filters={filters}
-          remote={remote}
-          storeLabel={storeLabel}
-          onTag={(tag) => setFilters({ tag })}
-          onDeleted={onDeleted}
-          onClear={clearFilters}
-          onAdd={openAdd}
-          onImport={openImport}
-          onRetry={retryAll}
-        />
+        {kindKnown ? (
+          <MemoryList
+            list={list}
+            filters={filters}
+            remote={remote}
+            store={storeName}
+            storeLabel={storeLabel}
+            onTag={(tag) => setFilters({ tag })}
+            onDeleted={onDeleted}
+            onClear={clearFilters}
+            onAdd={openAdd}
+            onImport={openImport}
+            onRetry={retryAll}
+          />
+        ) : (
+          <LoadingState>Loading stores…</LoadingState>
+        )}
       </section>
     </div>
   );

@@ -16,6 +16,8 @@ export interface MemoryListProps {
   list: UseInfiniteQueryResult<InfiniteData<MemoryListPage>>;
   filters: MemoryListFilters;
   remote: boolean;
+  /** The store's name ("" for the default store): where a row's delete and memory page go. */
+  store: string;
   storeLabel: string;
   onTag: (tag: string) => void;
   onDeleted: (memory: MemoryView) => void;
@@ -31,6 +33,7 @@ export function MemoryList({
   list,
   filters,
   remote,
+  store,
   storeLabel,
   onTag,
   onDeleted,
@@ -49,7 +52,7 @@ export function MemoryList({
       <LoadingState>
         {remote
           ? `Loading the memories of ${storeLabel} from its service…`
-          : "Loading memories… The first request after the server starts opens the store (and, on a first start, loads the demo corpus), which can take a few seconds."}
+          : "Loading memories… The first request after the server starts opens the store (and, on a first start, loads the demo corpus into the store demo), which can take a few seconds."}
       </LoadingState>
     );
   }
@@ -57,7 +60,7 @@ export function MemoryList({
     return (
       <Notice
         tone="error"
-        title={remote ? `Could not load the memories of ${storeLabel}.` : "Could not load memories."}
+        title={storeLabel ? `Could not load the memories of ${storeLabel}.` : "Could not load memories."}
         action={
           <Button disabled={list.isFetching} onClick={onRetry}>
             {list.isFetching ? "Trying…" : "Try again"}
@@ -90,13 +93,13 @@ export function MemoryList({
       );
     }
     return (
-      <EmptyState title="The store is empty.">
-        <p>Add a memory by hand, or import a JSON or JSON Lines file of them.</p>
+      <EmptyState title={storeLabel ? `Store ${storeLabel} is empty.` : "The store is empty."}>
+        <p>Import a JSON or JSON Lines file of memories into it, or add one by hand.</p>
         <div className={styles.emptyActions}>
-          <Button variant="primary" onClick={onAdd}>
-            Add a memory
+          <Button variant="primary" onClick={onImport}>
+            Import a file
           </Button>
-          <Button onClick={onImport}>Import a file</Button>
+          <Button onClick={onAdd}>Add a memory</Button>
         </div>
       </EmptyState>
     );
@@ -107,7 +110,14 @@ export function MemoryList({
       {remote ? (
         <RemoteMemoryTable memories={memories} storeLabel={storeLabel} busy={searching} />
       ) : (
-        <MemoryTable memories={memories} activeTag={filters.tag} onTag={onTag} onDeleted={onDeleted} busy={searching} />
+        <MemoryTable
+          memories={memories}
+          store={store}
+          activeTag={filters.tag}
+          onTag={onTag}
+          onDeleted={onDeleted}
+          busy={searching}
+        />
       )}
       <LoadMore list={list} shown={memories.length} />
     </>

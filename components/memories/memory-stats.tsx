@@ -88,14 +88,17 @@ export function MemoryStatsPanel({
   activeType,
   onType,
   errorShownBelow = false,
+  store,
 }: {
   stats: UseQueryResult<MemoryStats>;
   activeType: string;
   onType: (type: string) => void;
   /** The same failure is already reported (with a retry) by the list below: say so instead of repeating it. */
   errorShownBelow?: boolean;
+  /** The store shown ("" for the default store): what Re-embed works on. */
+  store: string;
 }) {
-  const reembed = useReembedMemories();
+  const reembed = useReembedMemories(store);
 
   if (stats.isPending) {
     return <LoadingState className={styles.placeholder}>Loading counts…</LoadingState>;

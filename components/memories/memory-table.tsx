@@ -19,6 +19,8 @@ function short(text: string, max = 60): string {
 
 interface RowProps {
   memory: MemoryView;
+  /** The store it is in ("" for the default store): ids are unique per store. */
+  store: string;
   activeTag: string;
   onTag: (tag: string) => void;
   /** Called once the memory is gone (its row unmounts then, so focus has to go somewhere). */
@@ -98,8 +100,13 @@ function RemoteMemoryRow({ memory }: { memory: MemoryView }) {
   );
 }
 
-function MemoryRow({ memory, activeTag, onTag, onDeleted }: RowProps) {
-  const remove = useDeleteMemory();
+/** The memory page of `id` in `store` (without `?store=`, the default store's). */
+function memoryHref(id: string, store: string): string {
+  return `/memories/${encodeURIComponent(id)}${store ? `?store=${encodeURIComponent(store)}` : ""}`;
+}
+
+function MemoryRow({ memory, store, activeTag, onTag, onDeleted }: RowProps) {
+  const remove = useDeleteMemory(store);
   const [confirming, setConfirming] = useState(false);
   const deleteRef = useRef<HTMLButtonElement>(null);
   const cancelRef = useRef<HTMLButtonElement>(null);
@@ -136,7 +143,7 @@ function MemoryRow({ memory, activeTag, onTag, onDeleted }: RowProps) {
     <tr aria-busy={remove.isPending || undefined} data-testid="memory-row">
       <td className={styles.summary}>
         {/* The memory page: its recalls and neighbours. */}
-        <Link href={`/memories/${encodeURIComponent(memory.id)}`} className={styles.link} prefetch={false}>
+        <Link href={memoryHref(memory.id, store)} className={styles.link} prefetch={false}>
           {memory.summary}
         </Link>
         {memory.content ? (
@@ -239,6 +246,7 @@ const IMPORTANCE: DataTableColumn = { label: "Importance", numeric: true };
 
 export function MemoryTable({
   memories,
+  store,
   activeTag,
   onTag,
   onDeleted,
@@ -255,7 +263,7 @@ export function MemoryTable({
     >
       <tbody>
         {memories.map((memory) => (
-          <MemoryRow key={memory.id} memory={memory} activeTag={activeTag} onTag={onTag} onDeleted={onDeleted} />
+          <MemoryRow key={memory.id} memory={memory} store={store} activeTag={activeTag} onTag={onTag} onDeleted={onDeleted} />
         ))}
       </tbody>
     </DataTable>

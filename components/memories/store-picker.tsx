@@ -6,19 +6,12 @@ import { StoreOptions } from "@/components/filters/store-options";
 import { controlClassName, Field } from "@/components/ui/field";
 import styles from "./memories.module.css";
 
-const EMBEDDED_OPTION: StoreOption = {
-  name: "embedded",
-  kind: "embedded",
-  label: "Embedded",
-  description: "",
-  health: { ok: true },
-};
-
 /**
- * Which store the Memories page shows: the embedded one or a configured remote store (with its
- * reachability, as the console's picker says it). `value` is the store's name ("embedded" for the
- * embedded store); a name that is not configured (an old link) stays selectable so the page can
- * say what is wrong with it. While the stores load (`stores` undefined) the current one is listed bare.
+ * Which store the Memories page shows: an embedded store with what it holds, or a configured
+ * remote store with its reachability (as the console's picker says them). `value` is the store's
+ * name; a name that is not there (an old link, a deleted store) stays selectable so the page can
+ * say what is wrong with it. While the stores load (`stores` undefined) the current one is listed
+ * bare ("" — the default store — as "Loading stores…").
  */
 export function StorePicker({
   stores,
@@ -30,18 +23,13 @@ export function StorePicker({
   onChange: (store: string) => void;
 }) {
   const id = useId();
-  const options = stores ?? [EMBEDDED_OPTION];
+  const options = stores ?? [];
   const known = options.some((s) => s.name === value);
   return (
     <Field id={id} label="Store" className={styles.store}>
       <select id={id} className={controlClassName} value={value} onChange={(e) => onChange(e.target.value)}>
         <StoreOptions stores={options} />
-        {known ? null : (
-          <option value={value}>
-            {value}
-            {stores ? " (not configured)" : ""}
-          </option>
-        )}
+        {known ? null : <option value={value}>{stores ? `${value} (no such store)` : value || "Loading stores…"}</option>}
       </select>
     </Field>
   );

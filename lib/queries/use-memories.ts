@@ -11,17 +11,16 @@ import type { ImportItemResult, MemoryInput, MemoryListPage, MemoryStats } from 
 
 export type { MemoryListPage, MemoryStats };
 import { ApiRequestError, fetchJson } from "./fetch-json";
+import { recallKeys } from "./use-recall";
 
 /**
- * Hooks for the memories API (README "HTTP API"): list and stats of the embedded store or of a remote
- * store (read-only), and the embedded store's add/import, delete and re-embed.
+ * Hooks for the memories API (README "HTTP API"): list and stats of one store, embedded or remote
+ * (read-only), and an embedded store's add/import, delete and re-embed. Every hook names its
+ * store; "" means the API's default store (docs/ARCHITECTURE.md "Embedded stores").
  */
 
-/** The embedded store's name; `store: ""` means the same. */
-export const EMBEDDED_STORE = "embedded";
-
 export interface MemoryListFilters {
-  /** The store to list: "" (or "embedded") for the embedded store, else a remote store's name. */
+  /** The store to list by name; "" for the default store (the API's when none is named). */
   store: string;
   /** Matches the summary, case-insensitive; "" for none. */
   q: string;
@@ -49,13 +48,15 @@ export const memoryKeys = {
   stats: (store = "") => [...memoryKeys.all, "stats", storeParam(store)] as const,
 };
 
-/** The `store` query parameter: "" for the embedded store (the API's default). */
+/** The `store` query parameter for a store's name: the name itself, "" (none sent) for the default store. */
 export function storeParam(store: string): string {
-  return store === EMBEDDED_STORE ? "" : store;
+  return store.trim();
 }
 
-export function isRemoteStoreName(store: string): boolean {
-  return storeParam(store) !== "";
+/** `?store=<name>` (with its `?`), or "" for the default store. */
+function storeQuery(store: string): string {
+  const param = storeParam(store);
+  return param ? `?store=${encodeURIComponent(param)}` : "";
 }
 
 /**
@@ -107,48 +108,52 @@ export function useMemoryList(filters: MemoryListFilters) {
   });
 }
 
-/** The store's counts; `store` "" (or "embedded") for the embedded store. */
-export function useMemoryStats(store = "") {
-  const param = storeParam(store);
+/** The store's counts; `store` "" for the default store. `enabled: false` asks nothing (e.g. no store known yet). */
+export function useMemoryStats(store = "", { enabled = true }: { enabled?: boolean } = {}) {
   return useQuery({
     queryKey: memoryKeys.stats(store),
-    queryFn: ({ signal }) =>
-      fetchJson<MemoryStats>(param ? `/api/memories/stats?store=${encodeURIComponent(param)}` : "/api/memories/stats", {
-        signal,
-      }),
+    queryFn: ({ signal }) => fetchJson<MemoryStats>(`/api/memories/stats${storeQuery(store)}`, { signal }),
     retry: retryMemoryQuery,
+    enabled,
   });
 }
 
-function postMemories(body: ImportBody): Promise<ImportOutcome> {
-  return fetchJson<ImportOutcome>("/api/memories", {
+/** Writes a batch into `store` ("" for the default store): `?store=` carries it for both body kinds. */
+function postMemories(body: ImportBody, store: string): Promise<ImportOutcome> {
+  return fetchJson<ImportOutcome>(`/api/memories${storeQuery(store)}`, {
     method: "POST",
     headers: { "Content-Type": body.kind === "jsonl" ? "application/x-ndjson" : "application/json" },
     body: body.kind === "jsonl" ? body.text : JSON.stringify({ memories: body.memories }),
   });
 }
 
+/**
+ * Lists, counts and the store pickers' "· N memories" refetch after a write, and so does what
+ * Evaluate says of a set's ids missing from a store (use-stores.ts, under `["datasets"]`).
+ */
 function refreshMemories(client: QueryClient) {
   void client.invalidateQueries({ queryKey: memoryKeys.all });
+  void client.invalidateQueries({ queryKey: recallKeys.stores });
+  void client.invalidateQueries({ queryKey: ["datasets"] });
 }
 
-/** Imports a batch (a file); lists and counts refresh when anything was created. */
-export function useImportMemories() {
+/** Imports a batch (a file) into `store`; lists and counts refresh when anything was created. */
+export function useImportMemories(store: string) {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: postMemories,
+    mutationFn: (body: ImportBody) => postMemories(body, store),
     onSuccess: (outcome) => {
       if (outcome.created > 0) refreshMemories(client);
     },
   });
 }
 
-/** Adds one memory; resolves with its per-item result (created, or rejected with the server's errors). */
-export function useAddMemory() {
+/** Adds one memory to `store`; resolves with its per-item result (created, or rejected with the server's errors). */
+export function useAddMemory(store: string) {
   const client = useQueryClient();
   return useMutation({
     mutationFn: async (memory: MemoryInput): Promise<ImportItemResult> => {
-      const outcome = await postMemories({ kind: "json", memories: [memory] });
+      const outcome = await postMemories({ kind: "json", memories: [memory] }, store);
       const result = outcome.results[0];
       if (!result) throw new Error("The server answered without a result for the memory.");
       return result;
@@ -159,11 +164,12 @@ export function useAddMemory() {
   });
 }
 
-/** Deletes one memory: it leaves every loaded list at once, then lists and counts refetch. */
-export function useDeleteMemory() {
+/** Deletes one memory of `store`: it leaves every loaded list at once, then lists and counts refetch. */
+export function useDeleteMemory(store: string) {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (id: string) => fetchJson<{ deleted: string }>(`/api/memories/${encodeURIComponent(id)}`, { method: "DELETE" }),
+    mutationFn: (id: string) =>
+      fetchJson<{ deleted: string }>(`/api/memories/${encodeURIComponent(id)}${storeQuery(store)}`, { method: "DELETE" }),
     onSuccess: ({ deleted }) => {
       client.setQueriesData<InfiniteData<MemoryListPage, string | null>>({ queryKey: memoryKeys.lists() }, (data) => {
         if (!data) return data;
@@ -183,11 +189,11 @@ export function useDeleteMemory() {
   });
 }
 
-/** Embeds again every memory whose vector is missing or from another model than the app's. */
-export function useReembedMemories() {
+/** Embeds again every memory of `store` whose vector is missing or from another model than the app's. */
+export function useReembedMemories(store: string) {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: () => fetchJson<{ reembedded: number }>("/api/memories/reembed", { method: "POST" }),
+    mutationFn: () => fetchJson<{ reembedded: number }>(`/api/memories/reembed${storeQuery(store)}`, { method: "POST" }),
     onSuccess: () => refreshMemories(client),
   });
 }
