@@ -6,6 +6,8 @@ import { baselineFirst } from "@/lib/charts/compare-order";
 import { describeItemError, type DatasetItemError } from "@/lib/eval/dataset-schemas";
 import { ApiRequestError } from "@/lib/queries/fetch-json";
 import { useCreateDataset, useDatasets, useEvalRuns } from "@/lib/queries/use-eval";
+import { useStores } from "@/lib/queries/use-recall";
+import { defaultStoreName } from "@/components/filters/store-label";
 import { RunStatus, settingsText } from "./run-status";
 import { StartRunPanel } from "./start-run-panel";
 import { buttonClassName } from "@/components/ui/button";
@@ -22,11 +24,15 @@ import styles from "./evaluate.module.css";
  * runs, two of which can be compared. Runs poll while they are queued or running.
  */
 export function EvaluateView() {
+  // The store runs are started on and uploads go to: "" until chosen, the default store.
+  const stores = useStores();
+  const [chosenStore, setChosenStore] = useState("");
+  const store = chosenStore || defaultStoreName(stores.data);
   return (
     <div className={pageStackClassName}>
-      <StartRunPanel />
+      <StartRunPanel store={store} onStore={setChosenStore} />
       <RunsPanel />
-      <DatasetsPanel />
+      <DatasetsPanel store={store} />
     </div>
   );
 }
@@ -92,7 +98,7 @@ function RunsPanel() {
   );
 }
 
-function DatasetsPanel() {
+function DatasetsPanel({ store }: { store: string }) {
   const sets = useDatasets();
   return (
     <section className={`${panelClassName} ${styles.headings}`} aria-labelledby="sets-h">
@@ -110,6 +116,7 @@ function DatasetsPanel() {
           data-testid="sets-table"
           columns={[
             "Name",
+            "Store",
             "From",
             { label: "Queries", numeric: true },
             { label: "Nothing relevant stored", numeric: true },
@@ -121,6 +128,7 @@ function DatasetsPanel() {
             {sets.data.datasets.map((s) => (
               <tr key={s.id}>
                 <td>{s.name}</td>
+                <td>{s.store}</td>
                 <td>{s.origin}</td>
                 <td className={numericCellClassName}>{s.count}</td>
                 <td className={numericCellClassName}>{s.absent}</td>
@@ -135,12 +143,12 @@ function DatasetsPanel() {
           </tbody>
         </EvaluateTable>
       )}
-      <UploadForm />
+      <UploadForm store={store} />
     </section>
   );
 }
 
-function UploadForm() {
+function UploadForm({ store }: { store: string }) {
   const create = useCreateDataset();
   const id = useId();
   const [name, setName] = useState("");
@@ -150,12 +158,12 @@ function UploadForm() {
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    create.mutate({ name: name.trim(), jsonl: text }, { onSuccess: () => setText("") });
+    create.mutate({ name: name.trim(), jsonl: text, ...(store ? { store } : {}) }, { onSuccess: () => setText("") });
   };
 
   return (
     <form className={`${panelColumnClassName} ${styles.headings}`} onSubmit={submit} aria-labelledby={`${id}-h`}>
-      <h3 id={`${id}-h`}>Upload a set (JSON Lines)</h3>
+      <h3 id={`${id}-h`}>Upload a set (JSON Lines){store ? ` into store ${store}` : ""}</h3>
       <p className={styles.hint}>
         One item a line: <code>{'{"query": "…", "relevant": ["mem-0001"], "id": "q1", "kind": "near_miss", "tags": []}'}</code>.
         An empty

@@ -5,9 +5,12 @@ import { useId, useState, type FormEvent } from "react";
 import { defaultSetId } from "@/lib/eval/default-set";
 import { EvalRunBodySchema } from "@/lib/eval/run-schemas";
 import { errorMessage } from "@/lib/queries/fetch-json";
-import { useDatasets, useEvalRuns, useStartEvalRun } from "@/lib/queries/use-eval";
+import { useEvalRuns, useStartEvalRun } from "@/lib/queries/use-eval";
 import { useSelectors, useStores, type SelectorOption, type StoreOption } from "@/lib/queries/use-recall";
+import { useSetMissingIds, useStoreDatasets } from "@/lib/queries/use-stores";
 import { parseForm } from "@/lib/validation/form-messages";
+import { missingIdsLine } from "@/components/filters/store-label";
+import { StoreOptions } from "@/components/filters/store-options";
 import { buttonClassName } from "@/components/ui/button";
 import { controlClassName, Field } from "@/components/ui/field";
 import { Notice } from "@/components/ui/notice";
@@ -50,9 +53,17 @@ function rerankWords(store: StoreOption | undefined): { available: boolean | und
  * (`EvalRunBodySchema`, whose k and settings are the console's), so k = 0 is named under the
  * field instead of running as k = 1. An LLM selector or a rerank this server cannot do is offered
  * disabled, the reason and the settings to set written under it (the API refuses both with 422).
+ * The store comes first and the sets offered are that store's only (their relevant ids name its
+ * memories); before the run it says which of the set's relevant ids the store does not hold.
  */
-export function StartRunPanel() {
-  const sets = useDatasets();
+export function StartRunPanel({
+  store,
+  onStore,
+}: {
+  /** The chosen store's name ("" while the store list loads); the page keeps it, its upload writes there too. */
+  store: string;
+  onStore: (store: string) => void;
+}) {
   const runs = useEvalRuns();
   const stores = useStores();
   const selectors = useSelectors();
@@ -60,14 +71,18 @@ export function StartRunPanel() {
   const router = useRouter();
   const id = useId();
   const [datasetId, setDatasetId] = useState("");
-  const [store, setStore] = useState("embedded");
+  const sets = useStoreDatasets(store);
+  const storeSets = sets.data?.datasets ?? [];
   const [k, setK] = useState(5);
   const [mode, setMode] = useState<Mode>("hybrid");
   const [selector, setSelector] = useState<SelectorChoice>("off");
   const [profile, setProfile] = useState("");
   const [rerank, setRerank] = useState(false);
   const [errors, setErrors] = useState<Record<string, string[]>>({});
-  const chosen = datasetId || defaultSetId(sets.data?.datasets ?? [], runs.data?.runs ?? []);
+  const chosen =
+    (storeSets.some((s) => s.id === datasetId) ? datasetId : "") || defaultSetId(storeSets, runs.data?.runs ?? [], store);
+  const missing = useSetMissingIds(chosen, store);
+  const missingLine = missingIdsLine(missing.data ?? undefined, store);
   const llmReason = llmUnavailable(selectors.data);
   const storeInfo = stores.data?.find((s) => s.name === store);
   const rerankState = rerankWords(storeInfo);
@@ -105,26 +120,30 @@ export function StartRunPanel() {
         the report opens in the console. Evaluation runs are left out of Insights unless you ask for them.
       </p>
       <form className={styles.row} onSubmit={submit} noValidate>
+        <Field id={`${id}-store`} label="Store" error={error("store")}>
+          <select
+            className={controlClassName}
+            id={`${id}-store`}
+            value={store}
+            onChange={(e) => {
+              onStore(e.target.value);
+              setDatasetId("");
+            }}
+          >
+            {stores.data ? <StoreOptions stores={stores.data} /> : <option value={store}>{store || "Loading stores…"}</option>}
+          </select>
+        </Field>
         <Field id={`${id}-set`} label="Labeled set" error={error("dataset_id")}>
           <select
             className={controlClassName}
             id={`${id}-set`}
             value={chosen}
             onChange={(e) => setDatasetId(e.target.value)}
-            disabled={!sets.data?.datasets.length}
+            disabled={!storeSets.length}
           >
-            {sets.data?.datasets.map((s) => (
+            {storeSets.map((s) => (
               <option key={s.id} value={s.id}>
                 {s.name} ({s.count} queries)
-              </option>
-            ))}
-          </select>
-        </Field>
-        <Field id={`${id}-store`} label="Store" error={error("store")}>
-          <select className={controlClassName} id={`${id}-store`} value={store} onChange={(e) => setStore(e.target.value)}>
-            {(stores.data ?? [{ name: "embedded", label: "Embedded" }]).map((s) => (
-              <option key={s.name} value={s.name}>
-                {s.label}
               </option>
             ))}
           </select>
@@ -192,10 +211,20 @@ export function StartRunPanel() {
             onChange={(e) => setProfile(e.target.value)}
           />
         </Field>
+        {missingLine ? (
+          <Notice tone="warning" className={styles.fullRow} data-testid="missing-ids">
+            <p>{missingLine} Those queries can only miss in this store: is it the store the set was labeled for?</p>
+          </Notice>
+        ) : null}
         <button className={buttonClassName({ variant: "primary" })} type="submit" disabled={!chosen || start.isPending}>
           {start.isPending ? "Starting…" : "Start run"}
         </button>
       </form>
+      {sets.isSuccess && storeSets.length === 0 ? (
+        <p className={styles.muted} data-testid="no-sets">
+          No labeled sets for store {store} yet — <a href="#sets-h">upload one</a> under Labeled sets below.
+        </p>
+      ) : null}
       {errors.form ? <Notice tone="error">{errors.form.join(" ")}</Notice> : null}
       {sets.isError ? <Notice tone="error">{errorMessage(sets.error)}</Notice> : null}
       {start.isError ? <Notice tone="error">{errorMessage(start.error)}</Notice> : null}

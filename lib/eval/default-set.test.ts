@@ -19,6 +19,17 @@ describe("defaultSetId", () => {
     expect(defaultSetId([set("new"), set("old")], [])).toBe("new");
   });
 
+  it("picks only a set of the chosen store: its demo set, else its newest", () => {
+    const inStore = (id: string, store: string, origin = "upload") => ({ id, origin, store });
+    const sets = [inStore("a-new", "a"), inStore("demo-set", "demo", "demo"), inStore("a-old", "a")];
+    expect(defaultSetId(sets, [], "a")).toBe("a-new");
+    expect(defaultSetId(sets, [], "demo")).toBe("demo-set");
+    // The latest run's set belongs to another store: not offered for this one.
+    expect(defaultSetId(sets, [run("demo-set")], "a")).toBe("a-new");
+    expect(defaultSetId(sets, [run("a-old")], "a")).toBe("a-old");
+    expect(defaultSetId(sets, [run("demo-set")], "b")).toBe("");
+  });
+
   it("no set: nothing to pick", () => {
     expect(defaultSetId([], [run("x")])).toBe("");
   });

@@ -38,21 +38,34 @@ export function useDataset(id: string | null) {
   });
 }
 
-export type DatasetUpload = { name: string; jsonl: string } | { name: string; items: unknown[]; origin?: "upload" | "history" };
+/** `store`: whose memories the relevant ids name (README "HTTP API"); absent, the default store. */
+export type DatasetUpload = (
+  { name: string; jsonl: string } | { name: string; items: unknown[]; origin?: "upload" | "history" }
+) & {
+  store?: string;
+};
 
 export function useCreateDataset() {
   const client = useQueryClient();
   return useMutation({
     mutationFn: (upload: DatasetUpload) =>
       "jsonl" in upload
-        ? fetchJson<{ id: string; count: number }>(`/api/datasets?name=${encodeURIComponent(upload.name)}`, {
-            method: "POST",
-            headers: { "Content-Type": "application/x-ndjson" },
-            body: upload.jsonl,
-          })
+        ? fetchJson<{ id: string; count: number }>(
+            `/api/datasets?name=${encodeURIComponent(upload.name)}${upload.store ? `&store=${encodeURIComponent(upload.store)}` : ""}`,
+            {
+              method: "POST",
+              headers: { "Content-Type": "application/x-ndjson" },
+              body: upload.jsonl,
+            },
+          )
         : fetchJson<{ id: string; count: number }>(
             "/api/datasets",
-            jsonRequest("POST", { name: upload.name, items: upload.items, ...(upload.origin ? { origin: upload.origin } : {}) }),
+            jsonRequest("POST", {
+              name: upload.name,
+              items: upload.items,
+              ...(upload.origin ? { origin: upload.origin } : {}),
+              ...(upload.store ? { store: upload.store } : {}),
+            }),
           ),
     onSuccess: () => client.invalidateQueries({ queryKey: evalKeys.datasets }),
   });
