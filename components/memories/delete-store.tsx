@@ -51,7 +51,7 @@ export function DeleteStoreForm({
       ? "all its memories go with it"
       : memories === 0
         ? "it holds no memories"
-        : `${plural(memories, "memory", "memories")} go with it`;
+        : `${plural(memories, "memory", "memories")} ${memories === 1 ? "goes" : "go"} with it`;
   const confirmId = `${id}-confirm`;
 
   return (

@@ -50,7 +50,8 @@ export function MemoriesView() {
   const kindKnown = filters.store === "" || stores.data !== undefined || stores.isError;
   const storeLabel = storeInfo?.label ?? storeName;
   const storeDescription = storeInfo?.description ?? "";
-  const writable = kindKnown && !remote;
+  // Add and import only into a store known to be embedded (not a remote one, not a name no store has).
+  const writable = filters.store === "" ? !remote : storeInfo?.kind === "embedded";
 
   // Reads the URL at call time (an event or the search's pause, never during render), so the
   // callback stays stable and a late search commit does not undo a filter chosen meanwhile.
