@@ -227,7 +227,8 @@ test("open in console shows exactly what an ingested recall asked, and runs it o
   await expect(page).toHaveURL(/\?recall=[0-9a-f-]{36}$/);
   const result = page.getByTestId("recall-result");
   await expect(result.getByTestId("recall-query")).toHaveText(query);
-  await expect(form.getByLabel("Store")).toHaveValue("embedded");
+  // "Instead" is the default store: the demo corpus's on a fresh database.
+  await expect(form.getByLabel("Store")).toHaveValue("demo");
   await expect(result.getByTestId("recall-filters")).toContainText("types: fact");
 });
 

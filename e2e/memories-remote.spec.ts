@@ -32,9 +32,9 @@ test.beforeAll(async ({ request }) => {
 test("picking the remote store lists the service's memories, read-only", async ({ page }) => {
   await page.goto("/memories");
   await expect(page.getByRole("heading", { level: 1, name: "Memories" })).toBeVisible();
-  // The embedded store first, with its add and import buttons.
+  // The default store first (the demo corpus's, on a fresh database), with its add and import buttons.
   await expect(page.getByRole("button", { name: "Add memory" })).toBeVisible({ timeout: 30_000 });
-  await expect(storePicker(page)).toHaveValue("embedded");
+  await expect(storePicker(page)).toHaveValue("demo");
 
   await storePicker(page).selectOption("fake");
   await expect(page).toHaveURL((url) => url.searchParams.get("store") === "fake");
@@ -76,9 +76,9 @@ test("picking the remote store lists the service's memories, read-only", async (
   await expect(remoteRows(page)).toHaveCount(1);
   await expect(remoteRows(page).first()).toContainText("Daily standup");
 
-  // Back to the embedded store: editable again.
-  await storePicker(page).selectOption("embedded");
-  await expect(page).toHaveURL((url) => !url.searchParams.has("store") && !url.searchParams.has("type"));
+  // Back to an embedded store: editable again.
+  await storePicker(page).selectOption("demo");
+  await expect(page).toHaveURL((url) => url.searchParams.get("store") === "demo" && !url.searchParams.has("type"));
   await expect(page.getByRole("button", { name: "Add memory" })).toBeVisible();
   await expect(page.getByTestId("remote-read-only")).toHaveCount(0);
 });
@@ -140,7 +140,7 @@ test("a store that rejects its key shows the service's message with a retry", as
 test("an unknown store in the URL says which stores there are", async ({ page }) => {
   await page.goto("/memories?store=nope");
   await expect(page.getByRole("alert").filter({ hasText: "Could not load the memories of" })).toContainText(
-    'There is no store named "nope"; the configured stores are: embedded, fake, fake-badkey.',
+    /There is no store named "nope"; the stores are: demo, .*fake, fake-badkey\./,
   );
   await expect(storePicker(page)).toHaveValue("nope");
 });

@@ -162,7 +162,10 @@ test("importing a JSON Lines file counts broken lines as errors, then reports cr
     buffer: Buffer.from(file, "utf8"),
   });
   // The preview already counts the broken line and the empty summary as errors, not "3 ready".
-  await expect(page.getByTestId("import-preview")).toHaveText("batch.jsonl: 1 memory ready to import, 2 lines with errors.");
+  // Without `?store=` the page shows the default store (the demo corpus's) and imports into it.
+  await expect(page.getByTestId("import-preview")).toHaveText(
+    "batch.jsonl: 1 memory ready to import into store demo, 2 lines with errors.",
+  );
   const preview = page.getByRole("list", { name: "Items that will be rejected" }).getByRole("listitem");
   await expect(preview).toHaveText([/^Line 3: summary is empty/, /^Line 4: not valid JSON/]);
   await page.getByRole("button", { name: "Import", exact: true }).click();
