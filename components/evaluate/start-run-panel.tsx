@@ -94,7 +94,7 @@ export function StartRunPanel({
       EvalRunBodySchema,
       {
         dataset_id: chosen,
-        store,
+        store: store || undefined,
         k,
         search_mode: mode,
         selector,
