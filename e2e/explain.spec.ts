@@ -172,7 +172,7 @@ test("the console's type filter runs and is shown on the recall", async ({ page 
   await expect(page.getByLabel("Types")).toHaveValue("preference", { timeout: 30_000 });
 });
 
-test("open in console shows exactly what an ingested recall asked, and runs it on the embedded store instead", async ({
+test("open in console shows exactly what an ingested recall asked, and runs it on the default store instead", async ({
   page,
   request,
   stamp,
@@ -222,7 +222,7 @@ test("open in console shows exactly what an ingested recall asked, and runs it o
   await expect(notice).toContainText(`The store “${store}” is not configured here`);
   await expect(page.getByRole("button", { name: "Run recall" })).toBeDisabled();
 
-  await notice.getByRole("button", { name: "Run on the embedded store instead" }).click();
+  await notice.getByRole("button", { name: "Run on store demo instead" }).click();
   await expect(page).not.toHaveURL(new RegExp(id), { timeout: FIRST_RECALL });
   await expect(page).toHaveURL(/\?recall=[0-9a-f-]{36}$/);
   const result = page.getByTestId("recall-result");

@@ -9,17 +9,28 @@ import { Notice } from "@/components/ui/notice";
  * A logged recall's store that is not configured here (an ingested recall from an agent's
  * service, a store removed since): said plainly, with the way out.
  */
-export function UnconfiguredStoreNotice({ store, onUseEmbedded }: { store: string; onUseEmbedded: () => void }) {
+export function UnconfiguredStoreNotice({
+  store,
+  fallback,
+  onUseEmbedded,
+}: {
+  store: string;
+  /** The store "instead" runs on: the default store ("" while the list loads). */
+  fallback: string;
+  onUseEmbedded: () => void;
+}) {
+  const instead = fallback ? `store ${fallback}` : "the default store";
   return (
     <Notice
       tone="warning"
       role="note"
       data-testid="unconfigured-store"
-      action={<Button onClick={onUseEmbedded}>Run on the embedded store instead</Button>}
+      action={<Button onClick={onUseEmbedded}>Run on {instead} instead</Button>}
     >
       <p>
         <strong>The store “{store}” is not configured here,</strong> so this recall cannot run on it again from this dashboard.
-        Add it to <code>REMOTE_STORES</code> to run it there, or run the same query on the embedded store.
+        Add it to <code>REMOTE_STORES</code> (or create an embedded store of that name) to run it there, or run the same query on{" "}
+        {instead}.
       </p>
     </Notice>
   );

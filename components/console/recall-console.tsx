@@ -134,6 +134,7 @@ export function RecallConsole() {
         {!storeConfigured ? (
           <UnconfiguredStoreNotice
             store={form.store}
+            fallback={defaultStoreName(stores.data)}
             onUseEmbedded={() => submit(undefined, { store: defaultStoreName(stores.data) })}
           />
         ) : null}
