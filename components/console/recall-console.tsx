@@ -15,7 +15,7 @@ import { defaultStoreName } from "@/components/filters/store-label";
 import { exampleChoice } from "./example-run";
 import { RemoteStoreNotice, UnavailableSelectorNotice, UnconfiguredStoreNotice, UnsupportedFiltersNotice } from "./form-notices";
 import { FIELD_NAMES, RecallForm } from "./recall-form";
-import { StoreIntro } from "./store-intro";
+import { EmptyStoreNotice, StoreIntro } from "./store-intro";
 import { Notice } from "@/components/ui/notice";
 import { LoadingState } from "@/components/ui/states";
 import styles from "./console.module.css";
@@ -141,6 +141,8 @@ export function RecallConsole() {
         {selector && !selector.available ? <UnavailableSelectorNotice selector={selector} /> : null}
         <UnsupportedFiltersNotice keys={unsupportedFilters} />
         <RemoteStoreNotice store={storeInfo} />
+        {/* Before a recall the intro below says it; with a recall shown, here. */}
+        {shown.data ? <EmptyStoreNotice name={storeName} store={storeInfo} /> : null}
       </RecallForm>
 
       {runError ? (

@@ -4,6 +4,7 @@ import Link from "next/link";
 import type { StoreOption } from "@/lib/queries/use-recall";
 import { DEMO_STORE, isEmptyStore, storeHoldsWords } from "@/components/filters/store-label";
 import { Button } from "@/components/ui/button";
+import { Notice } from "@/components/ui/notice";
 import { EXAMPLE_QUERIES } from "./example-queries";
 import styles from "./console.module.css";
 
@@ -65,5 +66,21 @@ export function StoreIntro({
         </ul>
       ) : null}
     </section>
+  );
+}
+
+/**
+ * The same word under the form while a recall is shown (the intro is not): the chosen store is
+ * empty, so a recall there can only answer "no candidates".
+ */
+export function EmptyStoreNotice({ name, store }: { name: string; store: StoreOption | undefined }) {
+  if (!isEmptyStore(store)) return null;
+  return (
+    <Notice tone="info" role="note" data-testid="empty-store-notice">
+      <p>
+        Store {name} is empty —{" "}
+        <Link href={`/memories?store=${encodeURIComponent(name)}`}>import memories on the Memories page</Link>.
+      </p>
+    </Notice>
   );
 }
