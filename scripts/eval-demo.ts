@@ -54,13 +54,18 @@ runScript(async () => {
   if (!parsed.ok) throw new UsageError(`the set has invalid items: ${JSON.stringify(parsed.errors.slice(0, 3))}`);
 
   await withDemoStore("recall-eval-", async ({ prisma, store, created }) => {
-    const set = await createDataset(prisma, { name: setFile ? path.basename(setFile) : "demo", items: parsed.items });
+    const set = await createDataset(prisma, {
+      store: store.name,
+      name: setFile ? path.basename(setFile) : "demo",
+      items: parsed.items,
+    });
     // The store's profile as the app would use it (the embedded store ships with use-lite; no
     // assignments exist in this scratch database), or --profile <built-in name>.
     const profileName = arg("--profile") ?? builtinStoreProfile("embedded");
     const deps = {
       prisma,
       resolveStore: async () => store,
+      defaultStore: async () => store.name,
       resolveProfile: async () => BUILTIN_PROFILES.find((p) => p.name === profileName) ?? null,
     };
     if (!BUILTIN_PROFILES.some((p) => p.name === profileName))

@@ -5,18 +5,20 @@ import { migrate } from "../lib/db/migrator";
 import { createEmbedder } from "../lib/embeddings";
 import { UseLiteEmbedder } from "../lib/embeddings/use-lite";
 import { EmbeddedStore } from "../lib/stores/embedded/embedded-store";
+import { StoreCatalog } from "../lib/stores/embedded/store-catalog";
 
 /**
- * Opens the configured database and the embedded store from a command-line script. With the
- * embedded PGlite database this fails (one line, naming the owner) while the app is running:
+ * Opens the configured database and one embedded store from a command-line script: the one named
+ * (created when missing), else the default store (docs/ARCHITECTURE.md "Embedded stores"). With
+ * the embedded PGlite database this fails (one line, naming the owner) while the app is running:
  * stop it first, or use the app's HTTP API.
  */
-export async function openStoreForScript() {
+export async function openStoreForScript(name?: string) {
   const db = await openDatabase(resolveDatabaseConfig());
   await migrate(db);
   const prisma = new PrismaClient({ adapter: db.adapter });
   const embedder = createEmbedder(process.env);
-  const store = new EmbeddedStore(prisma, embedder);
+  const store = new EmbeddedStore(prisma, embedder, { name: name ?? (await new StoreCatalog(prisma).defaultStore()) });
   await store.load();
   return {
     store,

@@ -1,10 +1,11 @@
-/** `npm run seed`: loads the demo corpus (data/demo) into the embedded store; memories already there are kept. */
+/** `npm run seed`: loads the demo corpus (data/demo) into the store `demo`; memories already there are kept. */
 import { loadDemoCorpus } from "../lib/stores/embedded/demo-corpus";
+import { DEMO_STORE } from "../lib/stores/embedded/store-catalog";
 import { openStoreForScript } from "./open-store";
 import { runScript } from "./run-script";
 
 runScript(async () => {
-  const { store, prisma, close } = await openStoreForScript();
+  const { store, prisma, close } = await openStoreForScript(DEMO_STORE);
   try {
     const { created, skipped } = await loadDemoCorpus(store, prisma);
     console.log(`demo corpus: ${created} memories added, ${skipped} already present; the store holds ${store.size}.`);

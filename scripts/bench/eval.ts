@@ -45,9 +45,11 @@ export async function run(args: string[]): Promise<void> {
     const prisma = new PrismaClient({ adapter: db.adapter });
     const demo = readDemoCorpus();
     const filler = Math.max(0, memories - demo.length);
+    await prisma.embeddedStoreRecord.create({ data: { name: "embedded" } });
     for (let start = 0; start < filler; start += 1000) {
       await prisma.memory.createMany({
         data: Array.from({ length: Math.min(1000, filler - start) }, (_, i) => ({
+          store: "embedded",
           id: `filler-${start + i}`,
           summary: `Filler memory ${start + i} about nothing in particular`,
           embedding: encodeVector(normalize(Float32Array.from({ length: 512 }, () => random() * 2 - 1))),
@@ -74,7 +76,7 @@ export async function run(args: string[]): Promise<void> {
       }),
     );
     if (!parsed.ok) throw new Error("bench set invalid");
-    const set = await createDataset(prisma, { name: "bench", items: parsed.items });
+    const set = await createDataset(prisma, { store: store.name, name: "bench", items: parsed.items });
     console.log(
       `eval benchmark — node ${process.version}, ${os.cpus().length} cores; ${store.size.toLocaleString("en")} memories, ${queryCount} queries, k=${k}, hybrid, PGlite`,
     );
@@ -82,7 +84,7 @@ export async function run(args: string[]): Promise<void> {
     await embedder.embed(["warm up the workers"]);
     const started = performance.now();
     const runStart = await startEvalRun(
-      { prisma, resolveStore: async () => store },
+      { prisma, resolveStore: async () => store, defaultStore: async () => store.name },
       EvalRunBodySchema.parse({ dataset_id: set.id, k }),
     );
     await evalQueueIdle();

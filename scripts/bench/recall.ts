@@ -84,7 +84,8 @@ export async function run(args: string[]): Promise<void> {
             embeddingModel: embedder.id,
           };
         });
-        await prisma.memory.createMany({ data: rows });
+        await prisma.embeddedStoreRecord.createMany({ data: [{ name: "embedded" }], skipDuplicates: true });
+        await prisma.memory.createMany({ data: rows.map((row) => ({ store: "embedded", ...row })) });
       }
       const fillMs = performance.now() - fillStart;
 

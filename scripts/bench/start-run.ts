@@ -47,7 +47,8 @@ async function main(args: string[]): Promise<void> {
         embedding: encodeVector(normalize(Float32Array.from({ length: 512 }, () => random() * 2 - 1))),
         embeddingModel: USE_LITE_ID,
       }));
-      await prisma.memory.createMany({ data: rows });
+      await prisma.embeddedStoreRecord.createMany({ data: [{ name: "embedded" }], skipDuplicates: true });
+      await prisma.memory.createMany({ data: rows.map((row) => ({ store: "embedded", ...row })) });
     }
     console.log(`  filled in ${((performance.now() - started) / 1000).toFixed(1)} s (${load()})`);
     await closeDatabase();
