@@ -40,6 +40,11 @@ const positiveInt =
   (value) =>
     wholeNumberIn(value, 1, max) !== undefined ? undefined : `must be a whole number in 1…${max}, got "${value}"`;
 
+const nonNegativeInt =
+  (max: number): Check =>
+  (value) =>
+    wholeNumberIn(value, 0, max) !== undefined ? undefined : `must be a whole number in 0…${max}, got "${value}"`;
+
 const oneOf =
   (...allowed: string[]): Check =>
   (value) =>
@@ -65,8 +70,16 @@ export const ENV_SETTINGS: readonly EnvSetting[] = [
     names: ["INDEX_SNAPSHOT"],
     default: "beside PGlite's data directory (`<dir>.index-snapshot`); none for PostgreSQL",
     meaning:
-      "File where the embedded store keeps its index between starts, read back when it still matches the memories table (else rebuilt); `off` always rebuilds.",
+      "File where each embedded store keeps its index between starts, read back when it still matches the store's memories (else rebuilt); the store `embedded` uses this path, any other store the path plus `.<name>`; `off` always rebuilds.",
     scope: "app",
+  },
+  {
+    names: ["STORE_IDLE_MINUTES"],
+    default: "`30`",
+    meaning:
+      "An embedded store not used for this many minutes is dropped from memory (its index opens again, from its snapshot, on its next use); `0` keeps every opened store.",
+    scope: "app",
+    checks: { STORE_IDLE_MINUTES: nonNegativeInt(10_080) },
   },
   {
     names: ["PORT"],
@@ -78,7 +91,8 @@ export const ENV_SETTINGS: readonly EnvSetting[] = [
   {
     names: ["DEMO_CORPUS"],
     default: "on",
-    meaning: "`off` starts an empty embedded store instead of loading the demo corpus on first start.",
+    meaning:
+      "On a new database the first start creates the store `demo` with the demo corpus and its labeled set; `off` creates an empty store `embedded` instead.",
     scope: "app",
     checks: { DEMO_CORPUS: oneOf("on", "off") },
   },
@@ -322,6 +336,12 @@ function editDistance(a: string, b: string): number {
     previous = current;
   }
   return previous[b.length]!;
+}
+
+/** `STORE_IDLE_MINUTES` in milliseconds (default 30 min; 0: never drop). */
+export function storeIdleMs(env: Env = process.env): number {
+  const minutes = env.STORE_IDLE_MINUTES?.trim();
+  return (minutes ? Number(minutes) : 30) * 60_000;
 }
 
 /** `DEMO_CORPUS`: load the demo corpus on a first start unless it is `off`. */

@@ -8,7 +8,8 @@ import { getDatabase } from "./db/index";
 import { closeDatabaseOnShutdown } from "./db/shutdown";
 import { ensureDemoDataset } from "./eval/datasets";
 import { markInterruptedRuns } from "./eval/runs";
-import { getEmbeddedStore } from "./stores/embedded/index";
+import { getEmbeddedStore, getEmbeddedStores } from "./stores/embedded/index";
+import { DEMO_STORE } from "./stores/embedded/store-catalog";
 import { getRemoteStores, RemoteStoreConfigError } from "./stores/remote";
 
 /**
@@ -65,8 +66,12 @@ async function prepareEvaluation(): Promise<void> {
   const interrupted = await markInterruptedRuns(prisma);
   if (interrupted)
     console.log(`Recall Inspector: ${interrupted} evaluation run(s) left unfinished by the last start marked interrupted.`);
-  const demo = await ensureDemoDataset(prisma);
-  if (demo) console.log(`Recall Inspector: stored the demo corpus's labeled queries as a set (${demo.count} queries).`);
+  // The demo set belongs to the demo store: only a database that has one gets it.
+  const stores = await getEmbeddedStores();
+  if (!(await stores.catalog.find(DEMO_STORE))) return;
+  const demo = await ensureDemoDataset(prisma, DEMO_STORE);
+  if (demo)
+    console.log(`Recall Inspector: stored the demo corpus's labeled queries as a set of store "demo" (${demo.count} queries).`);
 }
 
 /**

@@ -1,3 +1,4 @@
+import { StoreNameSchema } from "@/lib/stores/store-schemas";
 import { z } from "zod";
 import { itemErrorsFromZod } from "@/lib/recall/errors";
 import { withInputRules } from "@/lib/validation/input-rules";
@@ -38,6 +39,8 @@ export const DatasetNameSchema = z
 
 export const DatasetBodySchema = z.strictObject({
   name: withInputRules(DatasetNameSchema),
+  /** The store whose memories the relevant ids name (default: the default store). */
+  store: StoreNameSchema.optional(),
   items: z
     .array(z.unknown())
     .min(1, "a set needs at least one item")
@@ -133,6 +136,8 @@ export function describeItemError(e: DatasetItemError): string {
 
 export interface DatasetSummary {
   id: string;
+  /** The store whose memories its relevant ids name: Evaluate offers a store its own sets. */
+  store: string;
   name: string;
   created_at: string;
   origin: "upload" | "demo" | "history";

@@ -39,7 +39,7 @@ function isUniqueViolation(error: unknown): boolean {
  */
 export async function createDataset(
   prisma: PrismaClient,
-  input: { name: string; items: readonly DatasetItemInput[]; origin?: DatasetOrigin },
+  input: { store: string; name: string; items: readonly DatasetItemInput[]; origin?: DatasetOrigin },
 ): Promise<{ id: string; count: number }> {
   const id = randomUUID();
   const name = input.name.trim();
@@ -47,7 +47,10 @@ export async function createDataset(
     await insertDataset(prisma, id, name, input);
   } catch (error) {
     if (!isUniqueViolation(error)) throw error;
-    const existing = await prisma.dataset.findUnique({ where: { name }, select: { id: true } });
+    const existing = await prisma.dataset.findUnique({
+      where: { store_name: { store: input.store, name } },
+      select: { id: true },
+    });
     throw new DuplicateSetNameError(name, existing?.id ?? null);
   }
   return { id, count: input.items.length };
@@ -57,11 +60,11 @@ async function insertDataset(
   prisma: PrismaClient,
   id: string,
   name: string,
-  input: { items: readonly DatasetItemInput[]; origin?: DatasetOrigin },
+  input: { store: string; items: readonly DatasetItemInput[]; origin?: DatasetOrigin },
 ): Promise<void> {
   await prisma.$transaction([
     prisma.dataset.create({
-      data: { id, name, origin: input.origin ?? "upload", itemCount: input.items.length },
+      data: { id, store: input.store, name, origin: input.origin ?? "upload", itemCount: input.items.length },
     }),
     prisma.datasetItem.createMany({
       data: input.items.map((item, position) => ({
@@ -104,11 +107,12 @@ async function kindCounts(
   return out;
 }
 
-type DatasetRow = { id: string; name: string; createdAt: Date; origin: string; itemCount: number };
+type DatasetRow = { id: string; store: string; name: string; createdAt: Date; origin: string; itemCount: number };
 
 function summary(row: DatasetRow, counts: { kinds: Record<string, number>; absent: number } | undefined): DatasetSummary {
   return {
     id: row.id,
+    store: row.store,
     name: row.name,
     created_at: row.createdAt.toISOString(),
     origin: row.origin === "demo" || row.origin === "history" ? row.origin : "upload",
@@ -118,8 +122,9 @@ function summary(row: DatasetRow, counts: { kinds: Record<string, number>; absen
   };
 }
 
-export async function listDatasets(prisma: PrismaClient): Promise<DatasetSummary[]> {
-  const rows = await prisma.dataset.findMany({ orderBy: { createdAt: "desc" }, take: 500 });
+/** The sets, newest first: of one store, or of every store. */
+export async function listDatasets(prisma: PrismaClient, store?: string): Promise<DatasetSummary[]> {
+  const rows = await prisma.dataset.findMany({ where: store ? { store } : {}, orderBy: { createdAt: "desc" }, take: 500 });
   const counts = await kindCounts(
     prisma,
     rows.map((r) => r.id),
@@ -148,11 +153,13 @@ const DEMO_DATASET_KEY = "demo_dataset_loaded";
 export const DEMO_QUERIES_PATH = path.join(/* turbopackIgnore: true */ process.cwd(), "data", "demo", "queries.json");
 
 /**
- * First start: the demo corpus's labeled queries (data/demo/queries.json) become a set, once.
+ * First start: the demo corpus's labeled queries (data/demo/queries.json) become a set of the
+ * store `store` (the demo store), once.
  * A set someone deleted stays deleted (the app_state key remembers it was loaded).
  */
 export async function ensureDemoDataset(
   prisma: PrismaClient,
+  store: string,
   file: string = DEMO_QUERIES_PATH,
 ): Promise<{ id: string; count: number } | null> {
   if (await prisma.appState.findUnique({ where: { key: DEMO_DATASET_KEY } })) return null;
@@ -166,7 +173,7 @@ export async function ensureDemoDataset(
     skipDuplicates: true,
   });
   if (claimed.count === 0) return null;
-  const created = await createDataset(prisma, { name: "Demo corpus queries", items: parsed.items, origin: "demo" });
+  const created = await createDataset(prisma, { store, name: "Demo corpus queries", items: parsed.items, origin: "demo" });
   await prisma.appState.update({
     where: { key: DEMO_DATASET_KEY },
     data: { value: { at: new Date().toISOString(), id: created.id } },

@@ -19,10 +19,9 @@ describe("EvalRunBodySchema", () => {
     expect(zero.success ? [] : zero.fields.k).toEqual(["k must be at least 1."]);
   });
 
-  it("takes the console's defaults and choices", () => {
+  it("takes the console's defaults and choices (no store: the server's default store)", () => {
     expect(EvalRunBodySchema.parse({ dataset_id: SET })).toEqual({
       dataset_id: SET,
-      store: "embedded",
       k: 5,
       search_mode: "hybrid",
       selector: "off",

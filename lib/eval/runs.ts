@@ -26,6 +26,8 @@ import type { EvalRunBody, EvalRunItem, EvalRunReport, EvalRunStatus, EvalRunSum
 export interface RunDeps {
   prisma: PrismaClient;
   resolveStore: (name: string) => Promise<MemoryStore>;
+  /** The store a run naming none measures (the default embedded store). */
+  defaultStore: () => Promise<string>;
   /**
    * The threshold profile a run judges with: the named one, or (name null) the one the store
    * uses, as the console does. Null when a named profile does not exist. Without it, the
@@ -68,14 +70,11 @@ export class SelectorUnavailableError extends Error {
 export async function startEvalRun(deps: RunDeps, body: EvalRunBody): Promise<{ id: string; status: EvalRunStatus } | null> {
   const dataset = await deps.prisma.dataset.findUnique({ where: { id: body.dataset_id }, select: { itemCount: true } });
   if (!dataset) return null;
-  // An unknown store is refused now (StoreError → 422), not discovered by the job. The embedded
-  // store always exists; resolving it could wait for its first load, which the job can do.
-  if (body.store !== "embedded") await deps.resolveStore(body.store);
+  // An unknown store is refused now (StoreError → 404), not discovered by the job; an embedded
+  // store opens here, which the job would wait for anyway.
+  const store = await deps.resolveStore(body.store ?? (await deps.defaultStore()));
   // A rerank the store cannot do is refused now (StoreError → 422), like the console's recall.
-  if (body.use_rerank) {
-    const store = await deps.resolveStore(body.store);
-    store.checkRequest?.({ query: "", k: body.k, searchMode: body.search_mode, useRerank: true });
-  }
+  if (body.use_rerank) store.checkRequest?.({ query: "", k: body.k, searchMode: body.search_mode, useRerank: true });
   // An LLM selector that is not configured is refused now, as the console offers it disabled.
   if (body.selector !== "off") {
     const created = createSelector(body.selector, deps.env ?? process.env);
@@ -84,7 +83,7 @@ export async function startEvalRun(deps: RunDeps, body: EvalRunBody): Promise<{ 
   // The profile is resolved now and its name recorded, so the report says what judged the triage.
   let profile: string | null = null;
   if (deps.resolveProfile) {
-    const found = await deps.resolveProfile(body.store, body.profile ?? null);
+    const found = await deps.resolveProfile(store.name, body.profile ?? null);
     if (!found) throw new UnknownProfileError(body.profile ?? "");
     profile = found.name;
   } else if (body.profile) {
@@ -95,7 +94,7 @@ export async function startEvalRun(deps: RunDeps, body: EvalRunBody): Promise<{ 
     data: {
       id,
       datasetId: body.dataset_id,
-      store: body.store,
+      store: store.name,
       k: body.k,
       searchMode: body.search_mode,
       selector: body.selector,
@@ -167,7 +166,7 @@ export async function executeEvalRun(deps: RunDeps, id: string): Promise<void> {
 const MISSING_LISTED = 100;
 
 /** Relevant ids the store does not hold. Only the embedded store can be asked cheaply; a remote one is reported unchecked. */
-async function missingIds(
+export async function missingIds(
   prisma: PrismaClient,
   store: MemoryStore,
   ids: readonly string[],
@@ -176,7 +175,10 @@ async function missingIds(
   const unique = [...new Set(ids)];
   const found = new Set<string>();
   for (let i = 0; i < unique.length; i += 5000) {
-    const rows = await prisma.memory.findMany({ where: { id: { in: unique.slice(i, i + 5000) } }, select: { id: true } });
+    const rows = await prisma.memory.findMany({
+      where: { store: store.name, id: { in: unique.slice(i, i + 5000) } },
+      select: { id: true },
+    });
     for (const row of rows) found.add(row.id);
   }
   const missing = unique.filter((id) => !found.has(id));

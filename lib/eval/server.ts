@@ -1,7 +1,7 @@
 import "server-only";
 import { getPrisma } from "@/lib/db";
 import { findProfile, storeProfile } from "@/lib/profiles";
-import { resolveStore } from "@/lib/stores/registry";
+import { defaultStoreName, resolveStore } from "@/lib/stores/registry";
 import type { RunDeps } from "./runs";
 
 /** What evaluation runs need inside the server: the app's database and its stores. */
@@ -10,6 +10,7 @@ export async function evalDeps(): Promise<RunDeps> {
   return {
     prisma,
     resolveStore,
+    defaultStore: defaultStoreName,
     resolveProfile: (store, name) => (name === null ? storeProfile(prisma, store) : findProfile(prisma, name)),
   };
 }

@@ -19,7 +19,7 @@ export const SHIPPED_PROFILE: Readonly<Profile> = Object.freeze({
 
 export const BUILTIN_PROFILES: readonly Readonly<Profile>[] = [DEFAULT_PROFILE, SHIPPED_PROFILE];
 
-/** Which profile a store uses until someone assigns one: the embedded store ships calibrated. */
-export function builtinStoreProfile(store: string): string {
-  return store === "embedded" ? SHIPPED_PROFILE_NAME : DEFAULT_PROFILE.name;
+/** Which profile a store uses until someone assigns one: embedded stores (USE-lite) ship calibrated. */
+export function builtinStoreProfile(kind: "embedded" | "remote"): string {
+  return kind === "embedded" ? SHIPPED_PROFILE_NAME : DEFAULT_PROFILE.name;
 }

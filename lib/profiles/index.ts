@@ -1,3 +1,4 @@
+import { getRemoteStores } from "@/lib/stores/remote";
 import "server-only";
 import type { Prisma, PrismaClient } from "@prisma/client";
 import { ApiError } from "@/lib/api/errors";
@@ -75,7 +76,7 @@ export async function saveProfile(prisma: PrismaClient, profile: Profile): Promi
 export async function storeProfileNames(prisma: PrismaClient, stores: readonly string[]): Promise<Record<string, string>> {
   const rows = await prisma.storeProfile.findMany({ where: { store: { in: [...stores] } } });
   const assigned = new Map(rows.map((r) => [r.store, r.profile]));
-  return Object.fromEntries(stores.map((s) => [s, assigned.get(s) ?? builtinStoreProfile(s)]));
+  return Object.fromEntries(stores.map((s) => [s, assigned.get(s) ?? builtinStoreProfile(storeKind(s))]));
 }
 
 /**
@@ -89,7 +90,7 @@ export async function storeProfile(prisma: PrismaClient, store: string): Promise
     FROM (SELECT ${store}::text AS store) AS s
     LEFT JOIN "store_profiles" AS sp ON sp."store" = s.store
     LEFT JOIN "threshold_profiles" AS tp ON tp."name" = sp."profile"`;
-  const name = row?.assigned ?? builtinStoreProfile(store);
+  const name = row?.assigned ?? builtinStoreProfile(storeKind(store));
   const builtin = BUILTIN_PROFILES.find((p) => p.name === name);
   if (builtin) return { ...builtin };
   return row?.name ? fromRow(row as ProfileRow) : { ...DEFAULT_PROFILE };
@@ -99,4 +100,9 @@ export async function assignStoreProfile(prisma: PrismaClient, store: string, pr
   const found = await getProfile(prisma, profile);
   await prisma.storeProfile.upsert({ where: { store }, create: { store, profile }, update: { profile } });
   return found;
+}
+
+/** A configured remote store's name, else an embedded store's (or one that no longer exists). */
+function storeKind(store: string): "embedded" | "remote" {
+  return getRemoteStores().some((remote) => remote.name === store) ? "remote" : "embedded";
 }

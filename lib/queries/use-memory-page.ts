@@ -9,19 +9,21 @@ import { memoryKeys, retryMemoryQuery } from "./use-memories";
  * sit under `memoryKeys.all`, so an add, import or delete refreshes them with the lists.
  */
 export const memoryPageKeys = {
-  recalls: (id: string, show: MemoryRecallFilter) => [...memoryKeys.all, "recalls", id, show] as const,
-  neighbours: (id: string) => [...memoryKeys.all, "neighbours", id] as const,
-  lookup: (ids: readonly string[]) => [...memoryKeys.all, "lookup", ids] as const,
+  recalls: (id: string, show: MemoryRecallFilter, store: string | null) =>
+    [...memoryKeys.all, "recalls", id, show, store] as const,
+  neighbours: (id: string, store: string | null) => [...memoryKeys.all, "neighbours", id, store] as const,
+  lookup: (ids: readonly string[], store: string | null) => [...memoryKeys.all, "lookup", ids, store] as const,
 };
 
 const path = (id: string) => `/api/memories/${encodeURIComponent(id)}`;
 
 /** The recalls a memory appeared in, newest first, with the counts; the previous filter's list stays up while the next loads. */
-export function useMemoryRecalls(id: string, show: MemoryRecallFilter) {
+export function useMemoryRecalls(id: string, show: MemoryRecallFilter, store: string | null = null) {
   return useInfiniteQuery({
-    queryKey: memoryPageKeys.recalls(id, show),
+    queryKey: memoryPageKeys.recalls(id, show, store),
     queryFn: ({ pageParam, signal }) => {
       const params = new URLSearchParams({ show });
+      if (store) params.set("store", store);
       if (pageParam) params.set("cursor", pageParam);
       return fetchJson<MemoryRecallsPage>(`${path(id)}/recalls?${params.toString()}`, { signal });
     },
@@ -34,26 +36,32 @@ export function useMemoryRecalls(id: string, show: MemoryRecallFilter) {
 
 export const NEIGHBOURS_SHOWN = 8;
 
-/** The memories closest to this one in the embedded store. */
-export function useMemoryNeighbours(id: string, enabled = true) {
+/** The memories closest to this one in its embedded store (null: the default store). */
+export function useMemoryNeighbours(id: string, enabled = true, store: string | null = null) {
+  const inStore = store ? `&store=${encodeURIComponent(store)}` : "";
   return useQuery({
-    queryKey: memoryPageKeys.neighbours(id),
-    queryFn: ({ signal }) => fetchJson<MemoryNeighbours>(`${path(id)}/neighbours?limit=${NEIGHBOURS_SHOWN}`, { signal }),
+    queryKey: memoryPageKeys.neighbours(id, store),
+    queryFn: ({ signal }) =>
+      fetchJson<MemoryNeighbours>(`${path(id)}/neighbours?limit=${NEIGHBOURS_SHOWN}${inStore}`, { signal }),
     enabled,
     retry: retryMemoryQuery,
   });
 }
 
 /**
- * Which of these memory ids the embedded store no longer holds (an old recall's deleted
+ * Which of these memory ids the embedded store `store` no longer holds (an old recall's deleted
  * memories). Ids sorted, so one recall asks once whatever order its rows come in. Asked in a POST
  * body: up to 500 ids do not fit in a URL (Node refuses headers past 16 KB with a 431).
  */
-export function useMissingMemories(ids: readonly string[], enabled = true) {
+export function useMissingMemories(ids: readonly string[], enabled = true, store: string | null = null) {
   const sorted = [...new Set(ids)].sort();
   const query = useQuery({
-    queryKey: memoryPageKeys.lookup(sorted),
-    queryFn: ({ signal }) => fetchJson<MemoryLookup>("/api/memories/lookup", { ...jsonRequest("POST", { ids: sorted }), signal }),
+    queryKey: memoryPageKeys.lookup(sorted, store),
+    queryFn: ({ signal }) =>
+      fetchJson<MemoryLookup>("/api/memories/lookup", {
+        ...jsonRequest("POST", store ? { ids: sorted, store } : { ids: sorted }),
+        signal,
+      }),
     enabled: enabled && sorted.length > 0,
     // A mark is a hint on an old page; a failed look-up just leaves the rows unmarked.
     retry: false,

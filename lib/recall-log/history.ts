@@ -275,4 +275,6 @@ export interface HistoryPage {
   items: HistoryItem[];
   /** Pass back as `cursor` for the next page; null on the last page. */
   next_cursor: string | null;
+  /** The page's stores that were embedded stores and have been deleted since (GET /api/recalls). */
+  deleted_stores?: string[];
 }

@@ -25,6 +25,8 @@ export function decodeMemoryRecallsCursor(cursor: string): KeysetPosition | null
 
 export const MemoryRecallsQuerySchema = withInputRules(
   z.object({
+    /** Only recalls from this store (a memory id is unique per store); absent: every store's. */
+    store: z.string().trim().min(1).max(64).optional(),
     show: z.enum(MEMORY_RECALL_FILTERS, "show is one of appeared, returned, dropped, relevant").default("appeared"),
     limit: z.coerce.number().int().min(1).max(100).default(MEMORY_RECALLS_PAGE_SIZE),
     cursor: z

@@ -43,6 +43,7 @@ export async function memoryRecalls(
   // The schema refused any cursor it cannot decode.
   const after = query.cursor ? decodeMemoryRecallsCursor(query.cursor) : null;
   // The keyset condition as a row comparison on the recall's (created_at, id), newest first.
+  const inStore = query.store ? Prisma.sql`AND r."store" = ${query.store}` : Prisma.empty;
   const keyset = after
     ? Prisma.sql`AND r."created_at" <= ${after.createdAt} AND (r."created_at" < ${after.createdAt} OR r."id" < ${after.id}::uuid)`
     : Prisma.empty;
@@ -52,7 +53,7 @@ export async function memoryRecalls(
              c."rank", c."in_pool", c."returned", c."dropped", c."raw_cosine", c."hybrid_score",
              (r."label_results" ->> ${memoryId}) AS "relevant"
       FROM "recall_candidates" c JOIN "recalls" r ON r."id" = c."recall_id"
-      WHERE c."memory_id" = ${memoryId} ${filterSql(query.show, memoryId)} ${keyset}
+      WHERE c."memory_id" = ${memoryId} ${inStore} ${filterSql(query.show, memoryId)} ${keyset}
       ORDER BY r."created_at" DESC, r."id" DESC
       LIMIT ${query.limit + 1}`,
     prisma.$queryRaw<MemoryRecallCounts[]>`
@@ -63,7 +64,7 @@ export async function memoryRecalls(
              count(*) FILTER (WHERE (r."label_results" ->> ${memoryId}) = 'true')::int AS "labeled_relevant",
              count(*) FILTER (WHERE (r."label_results" ->> ${memoryId}) = 'false')::int AS "labeled_irrelevant"
       FROM "recall_candidates" c JOIN "recalls" r ON r."id" = c."recall_id"
-      WHERE c."memory_id" = ${memoryId}`,
+      WHERE c."memory_id" = ${memoryId} ${inStore}`,
   ]);
   const { page, nextCursor } = keysetPage(rows, query.limit);
   const total: MemoryRecallCounts = counts[0] ?? {
@@ -87,7 +88,10 @@ function toRow({ id, createdAt, relevant, ...rest }: ListRow): MemoryRecallRow {
 }
 
 /** Whether any logged recall holds this memory among its candidates (a deleted memory's page still has something to show). */
-export async function memoryWasRecalled(prisma: PrismaClient, memoryId: string): Promise<boolean> {
-  const row = await prisma.recallCandidate.findFirst({ where: { memoryId }, select: { recallId: true } });
+export async function memoryWasRecalled(prisma: PrismaClient, memoryId: string, store?: string): Promise<boolean> {
+  const row = await prisma.recallCandidate.findFirst({
+    where: { memoryId, ...(store ? { recall: { store } } : {}) },
+    select: { recallId: true },
+  });
   return row !== null;
 }

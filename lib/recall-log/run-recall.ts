@@ -52,7 +52,8 @@ export async function runRecall(
   const id = randomUUID();
   const createdAt = new Date();
   const request: LoggedRequest = {
-    store: body.store,
+    // The store that answered: a body naming none meant the default store.
+    store: store.name,
     query: body.query,
     k: body.k,
     search_mode: body.search_mode ?? "hybrid",

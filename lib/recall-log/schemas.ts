@@ -16,7 +16,8 @@ export const RecallFiltersInputSchema = z.strictObject({
  * (`lib/eval/run-schemas.ts`), so k and the rest are refused alike on both pages.
  */
 export const RecallSettingsShape = {
-  store: z.string().min(1).max(100).default("embedded"),
+  /** Absent: the default embedded store (`demo` when it exists, else the oldest; README "HTTP API"). */
+  store: z.string().trim().min(1).max(100).optional(),
   k: z.number().int().min(1).max(100).default(5),
   search_mode: SearchModeSchema.default("hybrid"),
   use_rerank: z.boolean().default(false),

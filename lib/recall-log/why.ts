@@ -3,6 +3,8 @@
  * recall, the memory as its store holds it now and, where cheap, the memory's scores computed
  * now, then asks the pure rule (lib/recall/why.ts). docs/ARCHITECTURE.md "Explaining a ranking".
  */
+import { getRemoteStores } from "@/lib/stores/remote";
+import { StoreError } from "@/lib/stores/types";
 import type { PrismaClient } from "@prisma/client";
 import { candidatesK, DEFAULT_FETCH_FACTOR, fetchSize, type SearchMode } from "@/lib/recall/merge";
 import { whyNotHere, type WhyAnswer, type WhyMemoryNow } from "@/lib/recall/why";
@@ -17,7 +19,7 @@ export async function explainMemory(
   prisma: PrismaClient,
   recallId: string,
   memoryId: string,
-  options: { embedded?: () => Promise<Pick<EmbeddedStore, "describeMemory" | "scoresNow">> } = {},
+  options: { embedded?: (name: string) => Promise<Pick<EmbeddedStore, "describeMemory" | "scoresNow">> } = {},
 ): Promise<WhyOutcome> {
   const recall = await findRecall(prisma, recallId);
   if (!recall) return { kind: "no_recall" };
@@ -28,8 +30,15 @@ export async function explainMemory(
 
   let memory: WhyMemoryNow | null | undefined;
   let computed: { raw_cosine: number | null; keyword_score: number | null } | undefined;
-  if (recall.store === "embedded") {
-    const store = await (options.embedded ?? getEmbeddedStore)();
+  // An embedded store that still exists can say how the memory stands now; a remote or deleted one cannot.
+  const remote = getRemoteStores().some((configured) => configured.name === recall.store);
+  const store = remote
+    ? null
+    : await (options.embedded ?? getEmbeddedStore)(recall.store).catch((error: unknown) => {
+        if (error instanceof StoreError && error.code === "unknown_store") return null;
+        throw error;
+      });
+  if (store) {
     memory = store.describeMemory(memoryId);
     if (memory && recall.status === "ok") {
       const degraded = recall.degraded !== undefined;

@@ -14,7 +14,7 @@ export function parseImportBody(
   text: string,
   contentType: string | null,
 ):
-  | { ok: true; lines: ImportLine[] }
+  | { ok: true; lines: ImportLine[]; store?: string }
   | { ok: false; status: 400 | 422; code: string; message: string; details?: Record<string, unknown> } {
   const jsonLines = /ndjson|jsonl|json-seq|x-jsonlines/i.test(contentType ?? "");
   if (jsonLines) {
@@ -64,7 +64,7 @@ export function parseImportBody(
       details: { issues: parsed.error.issues.map((i) => ({ path: i.path.map(String), message: i.message })) },
     };
   }
-  return { ok: true, lines: parsed.data.memories.map((value) => ({ value })) };
+  return { ok: true, lines: parsed.data.memories.map((value) => ({ value })), store: parsed.data.store };
 }
 
 /**

@@ -1,3 +1,4 @@
+import { StoreNameSchema } from "./store-schemas";
 import { z } from "zod";
 import { isoDateTimeString, withInputRules } from "@/lib/validation/input-rules";
 
@@ -45,6 +46,8 @@ export type ValidMemoryInput = z.output<typeof MemoryInputSchema>;
 
 /** The JSON body of POST /api/memories (a JSON Lines body is the same list, one item a line). */
 export const MemoryBatchSchema = z.strictObject({
+  /** The embedded store to import into (or `?store=`); without either, the default store. */
+  store: StoreNameSchema.optional(),
   memories: z.array(z.unknown()).min(1, "memories is empty").max(MEMORY_LIMITS.batch),
 });
 
@@ -55,8 +58,8 @@ export const MemoryListQuerySchema = withInputRules(
     tag: z.string().max(MEMORY_LIMITS.tagChars).optional(),
     limit: z.coerce.number().int().min(1).max(200).default(50),
     cursor: z.string().max(500).optional(),
-    /** The store to list: "embedded" (the default) or a configured remote store's name. */
-    store: z.string().trim().max(64).optional(),
+    /** The store to list: an embedded store (without one, the default store) or a configured remote store's name. */
+    store: StoreNameSchema.optional(),
   }),
 );
 export type MemoryListQuery = z.output<typeof MemoryListQuerySchema>;
@@ -67,6 +70,7 @@ export const MEMORY_LOOKUP_MAX_IDS = 500;
 /** `?ids=a,b,c`: memory ids never hold a comma (see `MemoryInputSchema`). */
 export const MemoryLookupQuerySchema = withInputRules(
   z.object({
+    store: StoreNameSchema.optional(),
     ids: z
       .string()
       .max(MEMORY_LOOKUP_MAX_IDS * (MEMORY_LIMITS.idChars + 1))

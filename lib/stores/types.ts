@@ -57,10 +57,10 @@ export interface MemoryStore {
   checkRequest?(request: StoreRecallRequest): void;
 }
 
-/** A store problem the caller should report (422 bad request for this store, 409 model mismatch, 502/504 upstream). */
+/** A store problem the caller should report (404 unknown store, 422 bad request for this store, 409 model mismatch, 502/504 upstream). */
 export class StoreError extends CrossBundleError("StoreError") {
   constructor(
-    readonly status: 409 | 422 | 502 | 503 | 504,
+    readonly status: 404 | 409 | 422 | 502 | 503 | 504,
     readonly code: string,
     message: string,
     readonly details: Record<string, unknown> = {},

@@ -35,10 +35,10 @@ let doneRunId: string;
 beforeAll(async () => {
   const store = await getEmbeddedStore();
   expect(store.size).toBe(345);
-  const demo = await ensureDemoDataset((await getDatabase()).prisma);
+  const demo = await ensureDemoDataset((await getDatabase()).prisma, "demo");
   demoId = demo!.id;
   // Once only: a second start finds the key and leaves the sets alone.
-  expect(await ensureDemoDataset((await getDatabase()).prisma)).toBeNull();
+  expect(await ensureDemoDataset((await getDatabase()).prisma, "demo")).toBeNull();
 }, 180_000);
 
 afterAll(async () => {
@@ -172,7 +172,7 @@ describe("evaluation runs", () => {
       status: "done",
       progress: { done: 106, total: 106 },
       // No profile named: the store's own (the embedded store ships with use-lite), as the console judges.
-      settings: { store: "embedded", k: 5, search_mode: "hybrid", selector: "off", profile: "use-lite" },
+      settings: { store: "demo", k: 5, search_mode: "hybrid", selector: "off", profile: "use-lite" },
       missing_ids: { checked: true, count: 0, ids: [] },
     });
     expect(run.items).toHaveLength(106);
@@ -315,7 +315,7 @@ describe("evaluation runs", () => {
   it("refuses an unknown set, an unknown store and bad settings with the envelope", async () => {
     expect((await callRoute(runsRoute.POST, { body: { dataset_id: "00000000-0000-4000-8000-000000000000" } })).status).toBe(404);
     const store = await callRoute(runsRoute.POST, { body: { dataset_id: demoId, store: "nope" } });
-    expect(store.status).toBe(422);
+    expect(store.status).toBe(404);
     expect(store.json.error).toBe("unknown_store");
     expect((await callRoute(runsRoute.POST, { body: { dataset_id: demoId, k: 0 } })).status).toBe(422);
     const profile = await callRoute(runsRoute.POST, { body: { dataset_id: demoId, profile: "no-such-profile" } });

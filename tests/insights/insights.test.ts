@@ -393,7 +393,8 @@ describe.each(DATABASE_KINDS)("insights on %s", (kind) => {
   });
 
   it("uses the embedded store's own memories for a summary no page showed", async () => {
-    await prisma.memory.create({ data: { id: "e-only-listed", summary: "From the memories table" } });
+    await prisma.embeddedStoreRecord.createMany({ data: [{ name: "embedded" }], skipDuplicates: true });
+    await prisma.memory.create({ data: { store: "embedded", id: "e-only-listed", summary: "From the memories table" } });
     const row = recallRow({
       id: randomUUID(),
       createdAt: new Date("2025-03-01T12:00:00Z"),

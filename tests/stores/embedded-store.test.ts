@@ -157,6 +157,7 @@ describe("EmbeddedStore (PGlite, USE-lite)", () => {
         updatedAt: null,
         embeddingModel: embedder.id,
         hasEmbedding: true,
+        store: "embedded",
       },
       {
         id: tricky.id,
@@ -169,6 +170,7 @@ describe("EmbeddedStore (PGlite, USE-lite)", () => {
         updatedAt: null,
         embeddingModel: embedder.id,
         hasEmbedding: true,
+        store: "embedded",
       },
     ]);
   }, 120_000);
@@ -229,7 +231,10 @@ describe("EmbeddedStore (PGlite, USE-lite)", () => {
   });
 
   it("refuses semantic search over vectors of another model until re-embedded", async () => {
-    await prisma.memory.update({ where: { id: "standup" }, data: { embeddingModel: "text-embedding-3-small" } });
+    await prisma.memory.update({
+      where: { store_id: { store: "embedded", id: "standup" } },
+      data: { embeddingModel: "text-embedding-3-small" },
+    });
     const reloaded = new EmbeddedStore(prisma, embedder);
     await reloaded.load();
     const error = await reloaded.recall({ query: "standup", k: 3, searchMode: "hybrid" }).catch((e: unknown) => e);

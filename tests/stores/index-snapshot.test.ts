@@ -14,10 +14,11 @@ import { DATABASE_KINDS, scratchDatabase, type ScratchDatabase } from "../suppor
 
 const WORDS = "deploy token expired storm fixed refresh postgres billing jsonb standup berlin coffee oat milk".split(" ");
 
-function row(i: number) {
+function row(i: number, store = "embedded") {
   const vector = Float32Array.from({ length: 512 }, (_, j) => Math.sin(i * 7.1 + j * 0.37));
   const n = Math.hypot(...vector);
   return {
+    store,
     id: `s${i}`,
     summary: Array.from({ length: 4 + (i % 6) }, (_, w) => WORDS[(i * 3 + w * 5) % WORDS.length]).join(" "),
     content: i % 4 === 0 ? `content ${WORDS[i % WORDS.length]}` : null,
@@ -59,6 +60,7 @@ describe("the index snapshot beside PGlite", () => {
     db = await openDatabase(scratch.config);
     await migrate(db);
     prisma = new PrismaClient({ adapter: db.adapter });
+    await prisma.embeddedStoreRecord.create({ data: { name: "embedded" } });
     await prisma.memory.createMany({ data: Array.from({ length: 30 }, (_, i) => row(i)) });
     file = path.join(path.dirname((scratch.config as { dataDir: string }).dataDir), "index.snapshot");
   }, 120_000);
@@ -86,7 +88,7 @@ describe("the index snapshot beside PGlite", () => {
   }, 120_000);
 
   it("a change made behind the store's back makes the next start rebuild", async () => {
-    await prisma.memory.delete({ where: { id: "s29" } });
+    await prisma.memory.delete({ where: { store_id: { store: "embedded", id: "s29" } } });
     const store = new EmbeddedStore(prisma, embedder, { snapshot: file });
     expect(await store.open()).toMatchObject({ memories: 29, source: "database", reason: "memories changed since" });
     await store.snapshotsWritten();
@@ -102,7 +104,7 @@ describe("the index snapshot beside PGlite", () => {
     const read = readIndexSnapshot(file, expected);
     await read;
     // A change lands after the file was read, before the store checks it.
-    await prisma.memory.update({ where: { id: "s2" }, data: { type: "decision" } });
+    await prisma.memory.update({ where: { store_id: { store: "embedded", id: "s2" } }, data: { type: "decision" } });
     const late = new EmbeddedStore(prisma, embedder, { snapshot: file, snapshotRead: read });
     expect(await late.open()).toMatchObject({ memories: 29, source: "database", reason: "memories changed since" });
     expect(late.describeMemory("s2")).toMatchObject({ type: "decision" });
@@ -148,6 +150,7 @@ describe.each(DATABASE_KINDS)("memory_changes, the table's version (%s)", (kind)
     db = await openDatabase(scratch.config);
     await migrate(db);
     prisma = new PrismaClient({ adapter: db.adapter });
+    await prisma.embeddedStoreRecord.createMany({ data: [{ name: "embedded" }, { name: "other" }] });
   }, 120_000);
 
   afterAll(async () => {
@@ -156,14 +159,15 @@ describe.each(DATABASE_KINDS)("memory_changes, the table's version (%s)", (kind)
     await scratch?.drop();
   });
 
+  const v = async (store = "embedded") => Number((await memoryVersion(prisma, store)).split("@")[0]);
+
   it("counts every committed statement that changes memories, and nothing else", async () => {
-    const v = async () => Number((await memoryVersion(prisma)).split("@")[0]);
     const start = await v();
     await prisma.memory.createMany({ data: [row(1), row(2), row(3)] });
     expect(await v()).toBe(start + 1);
     await prisma.memory.findMany();
     expect(await v()).toBe(start + 1);
-    await prisma.memory.update({ where: { id: "s1" }, data: { summary: "changed" } });
+    await prisma.memory.update({ where: { store_id: { store: "embedded", id: "s1" } }, data: { summary: "changed" } });
     expect(await v()).toBe(start + 2);
     await prisma.memory.deleteMany({ where: { id: { in: ["s2", "s3"] } } });
     expect(await v()).toBe(start + 3);
@@ -177,6 +181,19 @@ describe.each(DATABASE_KINDS)("memory_changes, the table's version (%s)", (kind)
     await prisma.$executeRaw`TRUNCATE "memories"`;
     expect(await v()).toBe(start + 4);
     // The version carries the latest change's time, so a database rebuilt through as many changes differs.
-    expect(await memoryVersion(prisma)).toMatch(/^\d+@\d{13}$/);
+    expect(await memoryVersion(prisma, "embedded")).toMatch(/^\d+@\d{13}$/);
+  }, 60_000);
+
+  it("moves only the versions of the stores a statement touched (a TRUNCATE moves every store's)", async () => {
+    const [embedded, other] = [await v("embedded"), await v("other")];
+    await prisma.memory.createMany({ data: [row(1, "other"), row(2, "other")] });
+    expect([await v("embedded"), await v("other")]).toEqual([embedded, other + 1]);
+    await prisma.memory.createMany({ data: [row(4, "embedded"), row(5, "other")] });
+    expect([await v("embedded"), await v("other")]).toEqual([embedded + 1, other + 2]);
+    // Deleting a store cascades to its memories: a change of that store only.
+    await prisma.embeddedStoreRecord.delete({ where: { name: "other" } });
+    expect([await v("embedded"), await v("other")]).toEqual([embedded + 1, other + 3]);
+    await prisma.$executeRaw`TRUNCATE "memories"`;
+    expect([await v("embedded"), await v("other")]).toEqual([embedded + 2, other + 4]);
   }, 60_000);
 });

@@ -1,4 +1,3 @@
-import { z } from "zod";
 import { ApiError } from "@/lib/api/errors";
 import { apiRoute, readBodyText, methodNotAllowed } from "@/lib/api/route";
 import { getPrisma } from "@/lib/db";
@@ -12,14 +11,18 @@ import {
   type DatasetItemError,
 } from "@/lib/eval/dataset-schemas";
 import { createDataset, DuplicateSetNameError, listDatasets } from "@/lib/eval/datasets";
+import { defaultStoreName, resolveStore } from "@/lib/stores/registry";
+import { StoreQuerySchema } from "@/lib/stores/store-schemas";
 import { withInputRules } from "@/lib/validation/input-rules";
 
 export const dynamic = "force-dynamic";
 
-/** The labeled query sets, newest first. */
-export const GET = apiRoute({}, async () => ({ datasets: await listDatasets(await getPrisma()) }));
+/** The labeled query sets, newest first: of the store `?store=`, or of every store. */
+export const GET = apiRoute({ query: withInputRules(StoreQuerySchema) }, async ({ query }) => ({
+  datasets: await listDatasets(await getPrisma(), query.store),
+}));
 
-const Query = z.object({ name: withInputRules(DatasetNameSchema).optional() });
+const Query = withInputRules(StoreQuerySchema.extend({ name: DatasetNameSchema.optional() }));
 
 function refused(errors: DatasetItemError[]): ApiError {
   const shown = errors.slice(0, 3).map(describeItemError).join("; ");
@@ -35,13 +38,16 @@ function refused(errors: DatasetItemError[]): ApiError {
 }
 
 /**
- * Creates a set: JSON `{name, items}`, or JSON Lines (one item a line) with `?name=`. All or
- * nothing: any bad item refuses the upload, each named by its line (or index).
+ * Creates a set of a store: JSON `{name, store?, items}`, or JSON Lines (one item a line) with
+ * `?name=` (and `?store=`); without a store, the default store's. All or nothing: any bad item
+ * refuses the upload, each named by its line (or index). 404 `unknown_store`; 409 a name the
+ * store's sets already have.
  */
 export const POST = apiRoute({ query: Query }, async ({ query, request }) => {
   const text = await readBodyText(request, MAX_DATASET_BYTES);
   let name: string;
   let origin: "upload" | "history" | undefined;
+  let store = query.store;
   let parsed;
   if (query.name !== undefined) {
     name = query.name;
@@ -59,16 +65,27 @@ export const POST = apiRoute({ query: Query }, async ({ query, request }) => {
     if (!body.success) throw ApiError.validation(body.error, "body");
     name = body.data.name;
     origin = body.data.origin;
+    if (store && body.data.store && store !== body.data.store)
+      throw new ApiError(
+        422,
+        "validation_failed",
+        `The query names store "${store}" and the body "${body.data.store}"; name one.`,
+      );
+    store = store ?? body.data.store;
     parsed = parseItems(body.data.items);
   }
   if (!parsed.ok) throw refused(parsed.errors);
-  const created = await createDataset(await getPrisma(), { name, items: parsed.items, ...(origin ? { origin } : {}) }).catch(
-    (error: unknown) => {
-      if (error instanceof DuplicateSetNameError)
-        throw new ApiError(409, "duplicate_name", error.message, { name: error.setName, id: error.existingId });
-      throw error;
-    },
-  );
+  const target = store ? (await resolveStore(store)).name : await defaultStoreName();
+  const created = await createDataset(await getPrisma(), {
+    store: target,
+    name,
+    items: parsed.items,
+    ...(origin ? { origin } : {}),
+  }).catch((error: unknown) => {
+    if (error instanceof DuplicateSetNameError)
+      throw new ApiError(409, "duplicate_name", error.message, { name: error.setName, id: error.existingId });
+    throw error;
+  });
   return Response.json(created, { status: 201 });
 });
 

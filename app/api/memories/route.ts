@@ -1,11 +1,13 @@
 import { NextResponse } from "next/server";
 import { ApiError } from "@/lib/api/errors";
 import { apiRoute, readBodyText, methodNotAllowed } from "@/lib/api/route";
-import { getEmbeddedStore } from "@/lib/stores/embedded";
+import { getEmbeddedStore, getEmbeddedStoreForWrite } from "@/lib/stores/embedded";
 import { importLines, parseImportBody } from "@/lib/stores/import-body";
 import { MemoryListQuerySchema } from "@/lib/stores/memory-schemas";
 import { isRemoteMemorySource, listRemoteMemories } from "@/lib/stores/remote/remote-memories";
 import { resolveStore } from "@/lib/stores/registry";
+import { EmbeddedStore } from "@/lib/stores/embedded/embedded-store";
+import { StoreQuerySchema } from "@/lib/stores/store-schemas";
 
 export const dynamic = "force-dynamic";
 
@@ -13,18 +15,16 @@ export const dynamic = "force-dynamic";
 const MAX_IMPORT_BYTES = 32_000_000;
 
 /**
- * A page of memories, `{items, next_cursor, total}`. Without `store` (or `store=embedded`) the
- * embedded store's; with a remote store's name, that service's list of its configured context
- * (read-only, no tag filter; the cursor carries the service's offset).
+ * A page of memories, `{items, next_cursor, total}`: of the embedded store named by `store`
+ * (without one, the default store); with a remote store's name, that service's list of its
+ * configured context (read-only, no tag filter; the cursor carries the service's offset).
  */
 export const GET = apiRoute({ query: MemoryListQuerySchema }, async ({ query, request }) => {
   const { store: name, ...rest } = query;
-  if (!name || name === "embedded") {
-    const store = await getEmbeddedStore();
-    return store.memories.list(query);
-  }
-  const store = await resolveStore(name);
-  if (!isRemoteMemorySource(store)) return (await getEmbeddedStore()).memories.list(rest);
+  const store = name ? await resolveStore(name) : await getEmbeddedStore();
+  if (store instanceof EmbeddedStore) return store.memories.list(rest);
+  if (!isRemoteMemorySource(store))
+    throw new ApiError(422, "unsupported_store", `The store "${store.name}" cannot list its memories.`);
   try {
     return await listRemoteMemories(store, rest, request.signal);
   } catch (error) {
@@ -33,12 +33,22 @@ export const GET = apiRoute({ query: MemoryListQuerySchema }, async ({ query, re
   }
 });
 
-/** Adds a batch: `{ memories: [...] }` as JSON, or JSON Lines. Per-item results; 201 when any was created. */
-export const POST = apiRoute({}, async ({ request }) => {
+/**
+ * Adds a batch to the embedded store `?store=` (without one, the default store, created on its
+ * first write): `{ memories: [...] }` as JSON, or JSON Lines. Per-item results; 201 when any was
+ * created; 404 `unknown_store` for a store that does not exist.
+ */
+export const POST = apiRoute({ query: StoreQuerySchema }, async ({ request, query }) => {
   const text = await readBodyText(request, MAX_IMPORT_BYTES);
   const parsed = parseImportBody(text, request.headers.get("content-type"));
   if (!parsed.ok) throw new ApiError(parsed.status, parsed.code, parsed.message, parsed.details);
-  const store = await getEmbeddedStore();
+  if (query.store && parsed.store && query.store !== parsed.store)
+    throw new ApiError(
+      422,
+      "validation_failed",
+      `The query names store "${query.store}" and the body "${parsed.store}"; name one.`,
+    );
+  const store = await getEmbeddedStoreForWrite(query.store ?? parsed.store);
   const outcome = await importLines(parsed.lines, (items) => store.add(items));
   return NextResponse.json(outcome, { status: outcome.created > 0 ? 201 : 200 });
 });

@@ -4,19 +4,19 @@ import { getDatabase } from "@/lib/db";
 import { storeProfile } from "@/lib/profiles";
 import { RecallFailedError, runRecall } from "@/lib/recall-log/run-recall";
 import { RecallBodySchema } from "@/lib/recall-log/schemas";
-import { resolveStore } from "@/lib/stores/registry";
+import { defaultStoreName, resolveStore } from "@/lib/stores/registry";
 
 export const dynamic = "force-dynamic";
 
 /** Runs a recall against a store and logs it (README "HTTP API"). */
 export const POST = apiRoute({ body: RecallBodySchema }, async ({ body, request }) => {
-  const store = await resolveStore(body.store);
+  const store = await resolveStore(body.store ?? (await defaultStoreName()));
   const { prisma, raw } = await getDatabase();
   try {
     return await runRecall(body, store, prisma, {
       signal: request.signal,
       // Looked up while the store works; runRecall awaits it once the store has answered.
-      profile: storeProfile(prisma, body.store),
+      profile: storeProfile(prisma, store.name),
       sendOrderedWrite: raw.sendOrderedWrite,
     });
   } catch (error) {

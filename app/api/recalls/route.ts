@@ -4,11 +4,18 @@ import { getPrisma } from "@/lib/db";
 import { HistoryQuerySchema } from "@/lib/recall-log/history";
 import { listRecalls } from "@/lib/recall-log/history-list";
 import { INGEST_LIMITS, IngestBodySchema, ingestRecalls } from "@/lib/recall-log/ingest";
+import { deletedStoresAmong } from "@/lib/stores/registry";
 
 export const dynamic = "force-dynamic";
 
-/** The recall history: filtered, newest first, one keyset page at a time (`{ items, next_cursor }`). */
-export const GET = apiRoute({ query: HistoryQuerySchema }, async ({ query }) => listRecalls(await getPrisma(), query));
+/**
+ * The recall history: filtered, newest first, one keyset page at a time (`{ items, next_cursor,
+ * deleted_stores }`, the last naming the page's stores that were deleted since).
+ */
+export const GET = apiRoute({ query: HistoryQuerySchema }, async ({ query }) => {
+  const page = await listRecalls(await getPrisma(), query);
+  return { ...page, deleted_stores: await deletedStoresAmong(page.items.map((item) => item.store)) };
+});
 
 /**
  * Ingests recalls captured elsewhere: `{ recalls: [{ external_id?, store, request, response,

@@ -1,13 +1,19 @@
+import { NextResponse } from "next/server";
 import { apiRoute, methodNotAllowed } from "@/lib/api/route";
 import { getPrisma } from "@/lib/db";
 import { storeProfileNames } from "@/lib/profiles";
-import { listStores, remoteStoreHealth, rerankAvailability } from "@/lib/stores/registry";
+import { createEmbeddedStore, listStores, remoteStoreHealth, rerankAvailability } from "@/lib/stores/registry";
+import { CreateStoreBodySchema } from "@/lib/stores/store-schemas";
+import { withInputRules } from "@/lib/validation/input-rules";
 
 export const dynamic = "force-dynamic";
 
-/** The stores the console can recall from, with the reachability of each remote one, its threshold profile and whether it can rerank. */
+/**
+ * Every store, embedded and remote alike: `kind`, `memories` (embedded), `embedding_model`, the
+ * threshold `profile`, the reachability of a remote one and whether it can rerank.
+ */
 export const GET = apiRoute({}, async () => {
-  const stores = listStores();
+  const stores = await listStores();
   const [health, profiles] = await Promise.all([
     remoteStoreHealth(),
     storeProfileNames(
@@ -25,8 +31,17 @@ export const GET = apiRoute({}, async () => {
   };
 });
 
+/** `{name, description?}` → 201 with the new, empty embedded store; 409 when the name is taken. */
+export const POST = apiRoute({ body: withInputRules(CreateStoreBodySchema) }, async ({ body }) => {
+  const store = await createEmbeddedStore(body);
+  const profiles = await storeProfileNames(await getPrisma(), [store.name]);
+  return NextResponse.json(
+    { ...store, health: { ok: true }, profile: profiles[store.name], rerank: rerankAvailability(store) },
+    { status: 201 },
+  );
+});
+
 // Other methods answer 405 in the envelope.
-export const POST = methodNotAllowed(["GET"]);
-export const PUT = methodNotAllowed(["GET"]);
-export const PATCH = methodNotAllowed(["GET"]);
-export const DELETE = methodNotAllowed(["GET"]);
+export const PUT = methodNotAllowed(["GET", "POST"]);
+export const PATCH = methodNotAllowed(["GET", "POST"]);
+export const DELETE = methodNotAllowed(["GET", "POST"]);

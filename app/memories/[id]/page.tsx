@@ -8,13 +8,15 @@ import { getPrisma } from "@/lib/db";
 import { memoryWasRecalled } from "@/lib/recall-log/memory-usage";
 import { getEmbeddedStore } from "@/lib/stores/embedded";
 import { MEMORY_LIMITS } from "@/lib/stores/memory-schemas";
+import { StoreNameSchema } from "@/lib/stores/store-schemas";
+import { StoreError } from "@/lib/stores/types";
 
 export const dynamic = "force-dynamic";
 
 export const metadata: Metadata = { title: "Memory" };
 
 /**
- * One memory of the embedded store: what it says, the recalls it appeared in, its neighbours.
+ * One memory of an embedded store (`?store=`, else the default store): what it says, the recalls it appeared in, its neighbours.
  * An id the store does not hold is a 404, unless logged recalls still name it (it was deleted):
  * then the page says so and lists those recalls.
  */
@@ -27,22 +29,40 @@ function decoded(segment: string): string | null {
   }
 }
 
-export default async function MemoryPage({ params }: { params: Promise<{ id: string }> }) {
+export default async function MemoryPage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ id: string }>;
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
   const { id: raw } = await params;
   const id = decoded(raw);
   if (id === null || id.length === 0 || id.length > MEMORY_LIMITS.idChars) notFound();
-  const memory = await (await getEmbeddedStore()).memories.get(id);
-  if (!memory && !(await memoryWasRecalled(await getPrisma(), id))) notFound();
+  // Ids are unique per store: `?store=` says whose (without it, the default store's).
+  const asked = StoreNameSchema.safeParse((await searchParams).store);
+  if ((await searchParams).store !== undefined && !asked.success) notFound();
+  const store = await getEmbeddedStore(asked.success ? asked.data : undefined).catch((error: unknown) => {
+    if (error instanceof StoreError && error.code === "unknown_store") return null;
+    throw error;
+  });
+  const memory = store ? await store.memories.get(id) : null;
+  if (!memory && !(await memoryWasRecalled(await getPrisma(), id, store?.name ?? asked.data))) notFound();
   return (
     <>
       <PageHeader
         title={memory ? "Memory" : "Deleted memory"}
-        description={<span className="mono">{id}</span>}
-        actions={<Link href="/memories">All memories</Link>}
+        description={
+          <>
+            <span className="mono">{id}</span>
+            {store ? ` · store ${store.name}` : asked.data ? ` · store ${asked.data} (deleted)` : null}
+          </>
+        }
+        actions={<Link href={store ? `/memories?store=${encodeURIComponent(store.name)}` : "/memories"}>All memories</Link>}
       />
       {/* The view keeps its list filter in the URL (useSearchParams), which needs a Suspense boundary. */}
       <Suspense fallback={<p role="status">Loading the memory…</p>}>
-        <MemoryPageView id={id} memory={memory} />
+        <MemoryPageView id={id} memory={memory} store={store?.name ?? asked.data ?? null} />
       </Suspense>
     </>
   );

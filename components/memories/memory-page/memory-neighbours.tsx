@@ -8,8 +8,8 @@ import { panelTitleClassName } from "@/components/ui/panel";
 import styles from "./memory-page.module.css";
 
 /** The memories closest to this one by raw cosine: likely near-duplicates and what competes with it in a recall. */
-export function MemoryNeighboursPanel({ id }: { id: string }) {
-  const neighbours = useMemoryNeighbours(id);
+export function MemoryNeighboursPanel({ id, store }: { id: string; store: string | null }) {
+  const neighbours = useMemoryNeighbours(id, true, store);
   return (
     <section className={`panel ${styles.neighbours}`} aria-labelledby="memory-neighbours-title" data-testid="memory-neighbours">
       <h2 id="memory-neighbours-title" className={panelTitleClassName}>
@@ -40,7 +40,9 @@ export function MemoryNeighboursPanel({ id }: { id: string }) {
                 {formatScore(n.cosine)}
               </span>
               <span className={styles.neighbourText}>
-                <Link href={`/memories/${encodeURIComponent(n.id)}`}>{n.summary || n.id}</Link>
+                <Link href={`/memories/${encodeURIComponent(n.id)}${store ? `?store=${encodeURIComponent(store)}` : ""}`}>
+                  {n.summary || n.id}
+                </Link>
                 <span className={styles.source}>
                   <code>{n.id}</code> · {n.type}
                 </span>

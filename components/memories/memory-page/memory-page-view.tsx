@@ -17,7 +17,7 @@ function showFrom(value: string | null): MemoryRecallFilter {
  * The memory page: the memory itself (or a note that it was deleted), the logged recalls it
  * appeared in — filtered by `?show=` so a filtered list is a link — and its nearest neighbours.
  */
-export function MemoryPageView({ id, memory }: { id: string; memory: MemoryView | null }) {
+export function MemoryPageView({ id, memory, store }: { id: string; memory: MemoryView | null; store: string | null }) {
   const params = useSearchParams();
   const router = useRouter();
   const pathname = usePathname();
@@ -40,13 +40,13 @@ export function MemoryPageView({ id, memory }: { id: string; memory: MemoryView 
       ) : (
         <section className={`panel ${styles.deleted}`} role="note" data-testid="memory-deleted">
           <p>
-            <strong>The embedded store no longer holds this memory</strong> (it was deleted, or the store was emptied). Logged
-            recalls keep what they returned, so its part in them is still listed below.
+            <strong>{store ? `The store ${store}` : "The store"} no longer holds this memory</strong> (it was deleted, or the
+            store was emptied or deleted). Logged recalls keep what they returned, so its part in them is still listed below.
           </p>
         </section>
       )}
-      <MemoryRecallsPanel id={id} show={show} onShow={setShow} />
-      {memory ? <MemoryNeighboursPanel id={id} /> : null}
+      <MemoryRecallsPanel id={id} show={show} onShow={setShow} store={store} />
+      {memory ? <MemoryNeighboursPanel id={id} store={store} /> : null}
     </div>
   );
 }

@@ -162,12 +162,15 @@ export function MemoryRecallsPanel({
   id,
   show,
   onShow,
+  store = null,
 }: {
   id: string;
   show: MemoryRecallFilter;
   onShow: (show: MemoryRecallFilter) => void;
+  /** The memory's store: its id names another memory in another store. */
+  store?: string | null;
 }) {
-  const list = useMemoryRecalls(id, show);
+  const list = useMemoryRecalls(id, show, store);
   const first = list.data?.pages[0];
   const rows = list.data?.pages.flatMap((page) => page.items) ?? [];
   const failed = list.isError && !list.data;

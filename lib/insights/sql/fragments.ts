@@ -9,9 +9,6 @@ import { COUNTER_KEYS } from "../rates";
 import type { Span } from "../range";
 import type { InsightsQuery } from "../schema";
 
-/** The embedded store's name (lib/stores/registry.ts): its own memories table knows summaries. */
-export const EMBEDDED_STORE = "embedded";
-
 export const col = (alias: string, name: string) => Prisma.raw(`${alias}."${name}"`);
 
 /**

@@ -6,7 +6,7 @@ import { Prisma } from "@prisma/client";
 import { ratio } from "../rates";
 import { MEMORY_ROLLUP_STEP_MS, splitRange } from "../range";
 import type { DisagreementItem, InsightsQuery, InsightsResponse } from "../schema";
-import { col, EMBEDDED_STORE, filtersSql, judgedLevelSql, spanSql, spansSql } from "./fragments";
+import { col, filtersSql, judgedLevelSql, spanSql, spansSql } from "./fragments";
 
 // ---------------------------------------------------------------------------------------------
 // Most-dropped memories: rank every (store, memory) dropped in the range, then count how often
@@ -54,7 +54,7 @@ export function mostDroppedSql(q: InsightsQuery, useRollups: boolean, limit: num
            coalesce(s."summary", mem."summary") AS summary
     FROM ranked AS t
     LEFT JOIN "recall_memory_summaries" AS s ON s."store" = t.store AND s."memory_id" = t.memory_id
-    LEFT JOIN "memories" AS mem ON t.store = ${EMBEDDED_STORE} AND mem."id" = t.memory_id
+    LEFT JOIN "memories" AS mem ON mem."store" = t.store AND mem."id" = t.memory_id
     ORDER BY t.dropped DESC, t.store, t.memory_id`;
 }
 

@@ -26,6 +26,11 @@ export async function loadDemoCorpus(store: EmbeddedStore, prisma: PrismaClient)
   return { created, skipped: rejected };
 }
 
+/** Whether this database ever had the demo corpus (a store someone deleted is not brought back). */
+export async function demoCorpusLoadedBefore(prisma: PrismaClient): Promise<boolean> {
+  return (await prisma.appState.findUnique({ where: { key: LOADED_KEY } })) !== null;
+}
+
 /**
  * First start: an empty store that never had the demo corpus gets it, so the dashboard has
  * something to show. A store someone emptied on purpose stays empty.

@@ -15,6 +15,8 @@ export const INSERT_CHUNK = 500;
 
 export interface ImportContext {
   prisma: PrismaClient;
+  /** The embedded store the rows are written to. */
+  store: string;
   embedder: Embedder;
   /** Puts a written row into the index. */
   indexRow(row: Prisma.MemoryCreateManyInput & { vector: Float32Array }): void;
@@ -64,7 +66,7 @@ export async function importMemories(
       : (
           await prisma.$queryRaw<
             { id: string }[]
-          >`SELECT "id" FROM "memories" WHERE "id" = ANY(${valid.map((v) => v.id)}::text[])`
+          >`SELECT "id" FROM "memories" WHERE "store" = ${ctx.store} AND "id" = ANY(${valid.map((v) => v.id)}::text[])`
         ).map((r) => r.id),
   );
   const fresh = valid.filter((v) => {
@@ -97,6 +99,7 @@ export async function importMemories(
     }
     const now = new Date();
     const rows: Prisma.MemoryCreateManyInput[] = fresh.map((v, i) => ({
+      store: ctx.store,
       id: v.id,
       summary: v.input.summary,
       content: v.input.content || null,
@@ -111,11 +114,25 @@ export async function importMemories(
     // between the check above and this insert becomes that item's rejection, never a unique
     // violation that fails the whole batch.
     const written = new Set<string>();
-    await prisma.$transaction(async (tx) => {
-      for (let start = 0; start < rows.length; start += INSERT_CHUNK) {
-        for (const { id } of await insertRows(tx, rows.slice(start, start + INSERT_CHUNK))) written.add(id);
-      }
-    });
+    try {
+      await prisma.$transaction(async (tx) => {
+        for (let start = 0; start < rows.length; start += INSERT_CHUNK) {
+          for (const { id } of await insertRows(tx, rows.slice(start, start + INSERT_CHUNK))) written.add(id);
+        }
+      });
+    } catch (error) {
+      // The store was deleted while this import embedded: its rows have no store to belong to.
+      if (/memories_store_fkey/.test(String(error)))
+        throw new StoreError(
+          404,
+          "unknown_store",
+          `The store "${ctx.store}" was deleted during the import; nothing was imported.`,
+          {
+            store: ctx.store,
+          },
+        );
+      throw error;
+    }
     rows.forEach((row, i) => {
       if (written.has(row.id!)) ctx.indexRow({ ...row, vector: vectors[i]! });
     });
@@ -148,6 +165,7 @@ async function insertRows(
 ): Promise<{ id: string }[]> {
   const json = JSON.stringify(
     rows.map((row) => ({
+      store: row.store,
       id: row.id,
       summary: row.summary,
       content: row.content ?? null,
@@ -160,11 +178,11 @@ async function insertRows(
     })),
   );
   return tx.$queryRaw<{ id: string }[]>`
-    INSERT INTO "memories" ("id", "summary", "content", "type", "tags", "importance", "created_at", "embedding", "embedding_model")
-    SELECT r."id", r."summary", r."content", r."type", ARRAY(SELECT jsonb_array_elements_text(r."tags")), r."importance",
+    INSERT INTO "memories" ("store", "id", "summary", "content", "type", "tags", "importance", "created_at", "embedding", "embedding_model")
+    SELECT r."store", r."id", r."summary", r."content", r."type", ARRAY(SELECT jsonb_array_elements_text(r."tags")), r."importance",
            r."created_at", r."embedding", r."embedding_model"
-    FROM jsonb_to_recordset(${json}::jsonb) AS r("id" text, "summary" text, "content" text, "type" text, "tags" jsonb,
+    FROM jsonb_to_recordset(${json}::jsonb) AS r("store" text, "id" text, "summary" text, "content" text, "type" text, "tags" jsonb,
          "importance" real, "created_at" timestamptz(3), "embedding" text, "embedding_model" text)
-    ON CONFLICT ("id") DO NOTHING
+    ON CONFLICT ("store", "id") DO NOTHING
     RETURNING "id"`;
 }

@@ -12,7 +12,7 @@ import { SnapshotKeeper } from "./snapshot-keeper";
 import { recallEmbedded, rerankRefusal } from "./embedded-recall";
 import { KEYWORD_ANALYZER, MemoryIndex } from "../search-index/memory-index";
 import { MemoryMetaTable } from "../search-index/memory-meta";
-import type { MemorySync } from "./memory-sync";
+import type { MemorySync, StoreSync } from "./memory-sync";
 import { MemoryRepository } from "./memory-repository";
 import type { ImportItemResult, MemoryNeighbours } from "../memory-schemas";
 import { StoreError, type MemoryStore, type StoreRecallOutcome, type StoreRecallRequest } from "../types";
@@ -24,6 +24,13 @@ const LOAD_PAGE = 2_000;
 type LoadedRow = Memory;
 
 export interface EmbeddedStoreOptions {
+  /** Its name in `embedded_stores`; every read and write of the table is limited to it. */
+  name?: string;
+  /**
+   * `open` creates the store's `embedded_stores` row when it is missing (scripts and tests that
+   * build a store directly); the process's stores (stores.ts) open only stores that exist.
+   */
+  createRecord?: boolean;
   fetchFactor?: number;
   /** Other instances on the same PostgreSQL (lib/stores/embedded/memory-sync.ts); none for PGlite. */
   sync?: MemorySync;
@@ -39,12 +46,13 @@ export interface EmbeddedStoreOptions {
 const SNAPSHOT_DELAY_MS = 10_000;
 
 /**
- * The default store: memories in the app's own database, embedded by the app, recalled with the
- * reference's hybrid pipeline (exact cosine arm + BM25 arm, max-normalized, 0.6/0.4) so the whole
- * candidate pool is visible.
+ * One named embedded store: its memories in the app's own database, embedded by the app, recalled
+ * with the reference's hybrid pipeline (exact cosine arm + BM25 arm, max-normalized, 0.6/0.4) so
+ * the whole candidate pool is visible. Several live in one process (stores.ts), each with its own
+ * index and snapshot.
  */
 export class EmbeddedStore implements MemoryStore {
-  readonly name = "embedded";
+  readonly name: string;
   readonly kind = "embedded" as const;
   private index: MemoryIndex;
   private meta = new MemoryMetaTable();
@@ -53,21 +61,29 @@ export class EmbeddedStore implements MemoryStore {
   private readonly fetchFactor: number;
   /** The Memories page's reads (list, get, counts): plain database queries, no index. */
   readonly memories: MemoryRepository;
-  private readonly sync: MemorySync | undefined;
+  private readonly sync: StoreSync | undefined;
+  private readonly syncHub: MemorySync | undefined;
   readonly reranker: RerankConfig | null;
   private readonly snapshotFile: string | null;
   private snapshotRead: Promise<SnapshotRead> | undefined;
   private readonly snapshots: SnapshotKeeper | null;
+  private readonly createRecord: boolean;
 
   constructor(
     private readonly prisma: PrismaClient,
     readonly embedder: Embedder,
     options: EmbeddedStoreOptions = {},
   ) {
+    this.name = options.name ?? "embedded";
+    this.createRecord = options.createRecord ?? true;
     this.index = new MemoryIndex(embedder.dim || 0);
     this.fetchFactor = options.fetchFactor ?? DEFAULT_FETCH_FACTOR;
-    this.memories = new MemoryRepository(prisma);
-    this.sync = options.sync;
+    this.memories = new MemoryRepository(prisma, this.name);
+    this.syncHub = options.sync;
+    this.sync = options.sync?.attach(this.name, {
+      refreshMemories: (ids) => this.refreshMemories(ids),
+      reloadAll: () => this.reloadAll(),
+    });
     this.reranker = options.reranker ?? null;
     this.snapshotFile = options.snapshot ?? null;
     this.snapshotRead = options.snapshotRead;
@@ -76,7 +92,7 @@ export class EmbeddedStore implements MemoryStore {
     this.snapshots = this.snapshotFile
       ? new SnapshotKeeper(
           this.snapshotFile,
-          () => memoryVersion(prisma),
+          () => memoryVersion(prisma, this.name),
           (version) => this.capture(version),
           {
             afterWrites: !this.sync,
@@ -84,7 +100,6 @@ export class EmbeddedStore implements MemoryStore {
           },
         )
       : null;
-    this.sync?.attach({ refreshMemories: (ids) => this.refreshMemories(ids), reloadAll: () => this.reloadAll() });
   }
 
   /**
@@ -97,7 +112,7 @@ export class EmbeddedStore implements MemoryStore {
       const rows = await this.prisma.$queryRaw<LoadedRow[]>`
         SELECT "id", "summary", "content", "type", "tags", "importance", "created_at" AS "createdAt",
                "updated_at" AS "updatedAt", "embedding", "embedding_model" AS "embeddingModel"
-        FROM "memories" WHERE "id" = ANY(${chunk}::text[])`;
+        FROM "memories" WHERE "store" = ${this.name} AND "id" = ANY(${chunk}::text[])`;
       const found = new Set(rows.map((row) => row.id));
       for (const row of rows) this.indexRow(row);
       this.forget(chunk.filter((id) => !found.has(id)));
@@ -108,7 +123,7 @@ export class EmbeddedStore implements MemoryStore {
   private async reloadAll(): Promise<void> {
     const before = new Set(this.meta.keys());
     await this.load();
-    const rows = await this.prisma.$queryRaw<{ id: string }[]>`SELECT "id" FROM "memories"`;
+    const rows = await this.prisma.$queryRaw<{ id: string }[]>`SELECT "id" FROM "memories" WHERE "store" = ${this.name}`;
     for (const { id } of rows) before.delete(id);
     this.forget([...before]);
   }
@@ -129,17 +144,27 @@ export class EmbeddedStore implements MemoryStore {
    */
   async open(): Promise<{ memories: number; ms: number; source: "snapshot" | "database"; reason: string | null }> {
     const started = performance.now();
+    await this.ensureRecord();
     if (!this.snapshotFile) {
       const { memories, ms } = await this.load();
       return { memories, ms, source: "database", reason: null };
     }
     const refused = await this.restore(this.snapshotFile);
     if (refused === null) return { memories: this.index.size, ms: performance.now() - started, source: "snapshot", reason: null };
-    const before = await memoryVersion(this.prisma);
+    const before = await memoryVersion(this.prisma, this.name);
     await this.load();
     // Unchanged across the rebuild: every page read the table as it is at `before`.
-    if ((await memoryVersion(this.prisma)) === before) this.snapshots?.save(before);
+    if ((await memoryVersion(this.prisma, this.name)) === before) this.snapshots?.save(before);
     return { memories: this.index.size, ms: performance.now() - started, source: "database", reason: refused };
+  }
+
+  /**
+   * Lets go of the store (idle, or deleted): pending snapshot writes finish, and changes other
+   * instances announce are no longer applied (the next open reads the table again).
+   */
+  async close(): Promise<void> {
+    if (this.sync) this.syncHub?.detach(this.name, this.sync);
+    await this.snapshotsWritten();
   }
 
   /** Settles when no snapshot write is pending or running (tests, scripts). */
@@ -152,7 +177,7 @@ export class EmbeddedStore implements MemoryStore {
     const expected = { embedder: this.embedder.id, dim: this.index.dim, analyzer: KEYWORD_ANALYZER };
     const read = this.snapshotRead ?? readIndexSnapshot(file, expected);
     this.snapshotRead = undefined;
-    const found = await checkSnapshotVersion(read, this.prisma);
+    const found = await checkSnapshotVersion(read, this.prisma, this.name);
     if ("reason" in found) return found.reason;
     ({ index: this.index, meta: this.meta, stale: this.stale } = found.restored);
     return null;
@@ -168,13 +193,28 @@ export class EmbeddedStore implements MemoryStore {
     return this.snapshots ? this.snapshots.tracked(write) : write();
   }
 
+  private recordEnsured: Promise<unknown> | null = null;
+
+  /** The store's `embedded_stores` row, for a store built directly (EmbeddedStoreOptions.createRecord). */
+  private ensureRecord(): Promise<unknown> {
+    if (!this.createRecord) return Promise.resolve();
+    this.recordEnsured ??= this.prisma.embeddedStoreRecord.createMany({
+      data: [{ name: this.name, embeddingModel: this.embedder.id }],
+      skipDuplicates: true,
+    });
+    return this.recordEnsured;
+  }
+
   /** Rebuilds the in-memory index from the database. */
   async load(): Promise<{ memories: number; ms: number; readMs: number }> {
     const started = performance.now();
+    await this.ensureRecord();
     let readMs = 0;
     let after = "";
     // One allocation for the whole matrix instead of doubling (and copying) up to its size.
-    const [total] = await this.prisma.$queryRaw<{ count: number }[]>`SELECT count(*)::int AS "count" FROM "memories"`;
+    const [total] = await this.prisma.$queryRaw<
+      { count: number }[]
+    >`SELECT count(*)::int AS "count" FROM "memories" WHERE "store" = ${this.name}`;
     this.index.reserve(this.index.size + Number(total?.count ?? 0));
     for (;;) {
       const readStart = performance.now();
@@ -182,7 +222,7 @@ export class EmbeddedStore implements MemoryStore {
       const rows = await this.prisma.$queryRaw<LoadedRow[]>`
         SELECT "id", "summary", "content", "type", "tags", "importance", "created_at" AS "createdAt",
                "updated_at" AS "updatedAt", "embedding", "embedding_model" AS "embeddingModel"
-        FROM "memories" WHERE "id" > ${after} ORDER BY "id" LIMIT ${LOAD_PAGE}`;
+        FROM "memories" WHERE "store" = ${this.name} AND "id" > ${after} ORDER BY "id" LIMIT ${LOAD_PAGE}`;
       readMs += performance.now() - readStart;
       for (const row of rows) this.indexRow(row);
       if (rows.length < LOAD_PAGE) break;
@@ -242,10 +282,12 @@ export class EmbeddedStore implements MemoryStore {
     return this.tracked(() => this.addNow(items));
   }
 
-  private addNow(items: readonly unknown[]): Promise<{ results: ImportItemResult[]; created: number; rejected: number }> {
+  private async addNow(items: readonly unknown[]): Promise<{ results: ImportItemResult[]; created: number; rejected: number }> {
+    await this.ensureRecord();
     return importMemories(
       {
         prisma: this.prisma,
+        store: this.name,
         embedder: this.embedder,
         indexRow: (row) => this.indexRow(row),
         announce: async (ids) => {
@@ -356,7 +398,9 @@ export class EmbeddedStore implements MemoryStore {
     const ids = [...this.stale.keys()];
     let done = 0;
     for (let start = 0; start < ids.length; start += INSERT_CHUNK) {
-      const rows = await this.prisma.memory.findMany({ where: { id: { in: ids.slice(start, start + INSERT_CHUNK) } } });
+      const rows = await this.prisma.memory.findMany({
+        where: { store: this.name, id: { in: ids.slice(start, start + INSERT_CHUNK) } },
+      });
       const vectors = await this.embedder.embed(
         rows.map((r) => r.summary),
         { priority: "bulk" },
@@ -364,7 +408,7 @@ export class EmbeddedStore implements MemoryStore {
       await this.prisma.$transaction(
         rows.map((row, i) =>
           this.prisma.memory.update({
-            where: { id: row.id },
+            where: { store_id: { store: this.name, id: row.id } },
             data: { embedding: encodeVector(vectors[i]!), embeddingModel: this.embedder.id },
           }),
         ),

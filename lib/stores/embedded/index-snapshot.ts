@@ -89,21 +89,28 @@ export async function readIndexSnapshot(
 }
 
 /** `read` when the table is still at the version it was taken at, else why not. */
-export async function checkSnapshotVersion(read: Promise<SnapshotRead>, prisma: PrismaClient): Promise<SnapshotRead> {
+export async function checkSnapshotVersion(
+  read: Promise<SnapshotRead>,
+  prisma: PrismaClient,
+  store: string,
+): Promise<SnapshotRead> {
   // No count(*) of memories beside it: the version moves with every change by construction, and
   // counting 1M rows would cost a second at start.
-  const [found, version] = await Promise.all([read, memoryVersion(prisma)]);
+  const [found, version] = await Promise.all([read, memoryVersion(prisma, store)]);
   if ("restored" in found && found.restored.version !== version) return { reason: "memories changed since" };
   return found;
 }
 
-/** The table's version: how many changing statements have committed (see the file comment). */
-export async function memoryVersion(prisma: PrismaClient): Promise<string> {
+/**
+ * A store's version: how many committed statements changed its memories (see the file comment),
+ * counting the rows that name no store (a TRUNCATE, or changes from before stores were named).
+ */
+export async function memoryVersion(prisma: PrismaClient, store: string): Promise<string> {
   // The count moves with every committed change; the latest change's time tells two databases
   // apart that went through as many changes (a test database recreated beside an old snapshot).
   const [row] = await prisma.$queryRaw<{ version: string }[]>`
     SELECT count(*)::text || '@' || coalesce((extract(epoch FROM max("at")) * 1000)::bigint::text, '-') AS "version"
-    FROM "memory_changes"`;
+    FROM "memory_changes" WHERE "store" = ${store} OR "store" IS NULL`;
   return row?.version ?? "0@-";
 }
 
@@ -118,4 +125,16 @@ export function snapshotPath(config: DatabaseConfig, env: Readonly<Record<string
   if (setting) return path.resolve(/* turbopackIgnore: true */ setting);
   if (config.kind !== "pglite") return null;
   return path.join(path.dirname(config.dataDir), `${path.basename(config.dataDir)}.index-snapshot`);
+}
+
+/**
+ * One store's snapshot file: `embedded`, the store a database had before stores were named, keeps
+ * the path it always had (its snapshot stays valid across the upgrade); any other store's name is
+ * appended, escaped so that no name can reach another folder or another store's file.
+ */
+export function storeSnapshotPath(base: string | null, store: string): string | null {
+  if (!base) return null;
+  if (store === "embedded") return base;
+  const escaped = encodeURIComponent(store).replace(/[.!'()*~]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+  return `${base}.${escaped}`;
 }

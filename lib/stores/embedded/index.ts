@@ -2,32 +2,48 @@ import "server-only";
 import { getDatabase } from "@/lib/db";
 import { resolveDatabaseConfig } from "@/lib/db/config";
 import { getEmbedder } from "@/lib/embeddings";
-import { demoCorpusEnabled } from "@/lib/env";
+import { demoCorpusEnabled, storeIdleMs } from "@/lib/env";
 import { processSingletonAsync } from "@/lib/process-singleton";
 import { readRerankConfig } from "@/lib/rerank/config";
-import { ensureDemoCorpus } from "./demo-corpus";
-import { EmbeddedStore } from "./embedded-store";
-import { readIndexSnapshot, snapshotPath } from "./index-snapshot";
-import { KEYWORD_ANALYZER } from "../search-index/memory-index";
+import { demoCorpusLoadedBefore, ensureDemoCorpus } from "./demo-corpus";
+import type { EmbeddedStore } from "./embedded-store";
+import { snapshotPath } from "./index-snapshot";
 import { MemorySync } from "./memory-sync";
+import { DEMO_STORE, FIRST_STORE } from "./store-catalog";
+import { EmbeddedStores } from "./stores";
 
 /**
- * The process's embedded store, loaded once: the index is read from its snapshot or rebuilt from
- * the database and, on a first start, the demo corpus is loaded (unless DEMO_CORPUS=off).
+ * The process's embedded stores, set up once: the database opened, the sync with other
+ * instances started, and on a new database the first store created — `demo` with the demo
+ * corpus, or an empty `embedded` with DEMO_CORPUS=off (docs/ARCHITECTURE.md "Embedded stores").
  */
-export function getEmbeddedStore(): Promise<EmbeddedStore> {
-  return processSingletonAsync("embedded-store", openEmbeddedStore);
+export function getEmbeddedStores(): Promise<EmbeddedStores> {
+  return processSingletonAsync("embedded-stores", openEmbeddedStores);
 }
 
-async function openEmbeddedStore(): Promise<EmbeddedStore> {
+/**
+ * One embedded store, opened on first use; without a name, the default store (`demo` when it
+ * exists, else the oldest; StoreCatalog.defaultStore).
+ * @throws StoreError 404 `unknown_store`.
+ */
+export async function getEmbeddedStore(name?: string): Promise<EmbeddedStore> {
+  const stores = await getEmbeddedStores();
+  return stores.get(name ?? (await stores.catalog.defaultStore()));
+}
+
+/**
+ * The store a write goes to: the one named, or without a name the default store, created when
+ * there is none yet (the README documents it), so an import never needs a store made first.
+ */
+export async function getEmbeddedStoreForWrite(name?: string): Promise<EmbeddedStore> {
+  const stores = await getEmbeddedStores();
+  if (name) return stores.get(name);
+  return stores.ensure(await stores.catalog.defaultStore());
+}
+
+async function openEmbeddedStores(): Promise<EmbeddedStores> {
   const config = resolveDatabaseConfig();
   const embedder = getEmbedder();
-  const snapshot = snapshotPath(config, process.env);
-  // Read while the database opens: the file's read and decoding overlap PGlite's start, and the
-  // store checks its version once the database is up (docs/ARCHITECTURE.md "The in-memory index").
-  const snapshotRead = snapshot
-    ? readIndexSnapshot(snapshot, { embedder: embedder.id, dim: embedder.dim, analyzer: KEYWORD_ANALYZER })
-    : undefined;
   const db = await getDatabase();
   // Several instances may share one PostgreSQL: keep their indexes in step (memory-sync.ts).
   let sync: MemorySync | undefined;
@@ -35,26 +51,37 @@ async function openEmbeddedStore(): Promise<EmbeddedStore> {
     sync = new MemorySync(config.url, db.prisma);
     await sync.start();
   }
-  const store = new EmbeddedStore(db.prisma, embedder, {
+  const stores = new EmbeddedStores(db.prisma, embedder, {
     sync,
     reranker: readRerankConfig(process.env),
-    snapshot,
-    snapshotRead,
+    snapshotBase: snapshotPath(config, process.env),
+    idleMs: storeIdleMs(),
+    log: (line) => console.log(line),
   });
-  const { memories, ms, source, reason } = await store.open();
-  console.log(
-    source === "snapshot"
-      ? `Recall Inspector: embedded store index read from its snapshot (${memories} memories, ${Math.round(ms)} ms).`
-      : `Recall Inspector: embedded store index rebuilt (${memories} memories, ${Math.round(ms)} ms${reason ? `; ${reason}` : ""}).`,
-  );
-  const analyzer = await store.recordKeywordAnalyzer();
+  if ((await stores.catalog.list()).length === 0) await createFirstStore(stores);
+  // The default store opens now, so the first recall does not wait for its index.
+  const first = await stores.get(await stores.catalog.defaultStore());
+  const analyzer = await first.recordKeywordAnalyzer();
   if (analyzer?.from) {
     console.log(
-      `Recall Inspector: keyword analyzer changed from ${analyzer.from} to ${analyzer.to}; the keyword index was rebuilt with it (recalls logged before keep their old BM25 scores).`,
+      `Recall Inspector: keyword analyzer changed from ${analyzer.from} to ${analyzer.to}; the keyword indexes are rebuilt with it (recalls logged before keep their old BM25 scores).`,
     );
   }
-  if (demoCorpusEnabled() && (await ensureDemoCorpus(store, db.prisma))) {
-    console.log(`Recall Inspector: loaded the demo corpus (${store.size} memories).`);
+  return stores;
+}
+
+/** A database with no store: `demo` with the corpus the first time, else an empty `embedded`. */
+async function createFirstStore(stores: EmbeddedStores): Promise<void> {
+  const { prisma } = await getDatabase();
+  if (demoCorpusEnabled() && !(await demoCorpusLoadedBefore(prisma))) {
+    const demo = await stores.ensure(
+      DEMO_STORE,
+      "The demo corpus: an engineering team's and its people's memories, with a labeled query set.",
+    );
+    if (await ensureDemoCorpus(demo, prisma))
+      console.log(`Recall Inspector: loaded the demo corpus into store "demo" (${demo.size} memories).`);
+    return;
   }
-  return store;
+  await stores.ensure(FIRST_STORE, null);
+  console.log(`Recall Inspector: created the empty store "${FIRST_STORE}"; import memories into it on the Memories page.`);
 }

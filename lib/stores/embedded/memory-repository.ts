@@ -10,10 +10,14 @@ import { StoreError } from "../types";
  * the database side; nothing here knows about vectors or the index.
  */
 export class MemoryRepository {
-  constructor(private readonly prisma: PrismaClient) {}
+  constructor(
+    private readonly prisma: PrismaClient,
+    /** The embedded store whose rows these are. */
+    private readonly store: string,
+  ) {}
 
   async get(id: string): Promise<MemoryView | null> {
-    const row = await this.prisma.memory.findUnique({ where: { id } });
+    const row = await this.prisma.memory.findUnique({ where: { store_id: { store: this.store, id } } });
     return row ? toView(row) : null;
   }
 
@@ -24,6 +28,7 @@ export class MemoryRepository {
   async list(query: MemoryListQuery): Promise<MemoryListPage> {
     const q = query.q?.trim();
     const where: Prisma.MemoryWhereInput = {
+      store: this.store,
       ...(q ? { OR: [{ summary: { contains: q, mode: "insensitive" } }, { id: { contains: q, mode: "insensitive" } }] } : {}),
       ...(query.type ? { type: query.type } : {}),
       ...(query.tag ? { tags: { has: query.tag } } : {}),
@@ -43,20 +48,20 @@ export class MemoryRepository {
   /** Which of these ids are memories of the store (the rest were deleted, or never here). */
   async existing(ids: readonly string[]): Promise<Set<string>> {
     if (ids.length === 0) return new Set();
-    const rows = await this.prisma.memory.findMany({ where: { id: { in: [...ids] } }, select: { id: true } });
+    const rows = await this.prisma.memory.findMany({ where: { store: this.store, id: { in: [...ids] } }, select: { id: true } });
     return new Set(rows.map((row) => row.id));
   }
 
   /** Memory counts per type, largest first, and the total. */
   async countByType(): Promise<{ total: number; by_type: Record<string, number> }> {
-    const groups = await this.prisma.memory.groupBy({ by: ["type"], _count: { _all: true } });
+    const groups = await this.prisma.memory.groupBy({ by: ["type"], where: { store: this.store }, _count: { _all: true } });
     const by_type = Object.fromEntries(groups.map((g) => [g.type, g._count._all]).sort((a, b) => Number(b[1]) - Number(a[1])));
     return { total: groups.reduce((sum, g) => sum + g._count._all, 0), by_type };
   }
 
   /** Deletes the row; false when there was none. */
   async deleteById(id: string): Promise<boolean> {
-    const { count } = await this.prisma.memory.deleteMany({ where: { id } });
+    const { count } = await this.prisma.memory.deleteMany({ where: { store: this.store, id } });
     return count > 0;
   }
 }

@@ -20,6 +20,8 @@ const RECONNECT_MS = 1_000;
 
 interface Notice {
   origin: string;
+  /** The embedded store the ids belong to (ids are unique per store). */
+  store: string;
   ids: string[];
 }
 
@@ -30,23 +32,32 @@ export interface SyncTarget {
   reloadAll(): Promise<void>;
 }
 
+/**
+ * One connection per process for every embedded store: notices carry their store, and each open
+ * store gets its own (a store not open here ignores them: it reads the table when it opens).
+ */
 export class MemorySync {
   /** This instance, so its own announcements are not applied twice. */
   readonly origin = randomUUID();
   private client: pg.Client | null = null;
-  private pending = new Set<string>();
-  private applying: Promise<void> = Promise.resolve();
-  private timer: ReturnType<typeof setTimeout> | null = null;
+  private readonly stores = new Map<string, StoreSync>();
   private closed = false;
 
   constructor(
     private readonly url: string,
     private readonly prisma: PrismaClient,
-    private target: SyncTarget | null = null,
   ) {}
 
-  attach(target: SyncTarget): void {
-    this.target = target;
+  /** The sync of one store: what it announces and the changes others announced for it. */
+  attach(store: string, target: SyncTarget): StoreSync {
+    const sync = new StoreSync(store, target, (ids) => this.announce(store, ids));
+    this.stores.set(store, sync);
+    return sync;
+  }
+
+  /** The store was dropped from memory (idle) or deleted: its notices are ignored from now on. */
+  detach(store: string, sync: StoreSync): void {
+    if (this.stores.get(store) === sync) this.stores.delete(store);
   }
 
   /** Opens the listening connection. */
@@ -61,9 +72,8 @@ export class MemorySync {
       } catch {
         return;
       }
-      if (notice.origin === this.origin || !Array.isArray(notice.ids)) return;
-      for (const id of notice.ids) if (typeof id === "string") this.pending.add(id);
-      this.schedule();
+      if (notice.origin === this.origin || !Array.isArray(notice.ids) || typeof notice.store !== "string") return;
+      this.stores.get(notice.store)?.received(notice.ids.filter((id): id is string => typeof id === "string"));
     });
     const lost = () => {
       if (this.client !== client) return;
@@ -85,29 +95,60 @@ export class MemorySync {
     try {
       await this.start();
       // Whatever was announced while we were away is in the database: read it all again.
-      this.applying = this.applying.then(() => this.target?.reloadAll()).catch(() => undefined);
+      for (const sync of this.stores.values()) sync.reloadAll();
     } catch {
       setTimeout(() => void this.reconnect(), RECONNECT_MS).unref();
     }
   }
 
-  /** Tells the other instances which memories changed (after the write committed). */
-  async announce(ids: readonly string[]): Promise<void> {
+  /** Tells the other instances which memories of `store` changed (after the write committed). */
+  private async announce(store: string, ids: readonly string[]): Promise<void> {
     let batch: string[] = [];
     let chars = 0;
     const send = async () => {
       if (batch.length === 0) return;
-      const payload = JSON.stringify({ origin: this.origin, ids: batch } satisfies Notice);
+      const payload = JSON.stringify({ origin: this.origin, store, ids: batch } satisfies Notice);
       batch = [];
       chars = 0;
       await this.prisma.$executeRaw`SELECT pg_notify(${MEMORY_CHANGES_CHANNEL}, ${payload})`;
     };
+    const overhead = JSON.stringify(store).length + 80;
     for (const id of ids) {
-      if (chars + id.length + 4 > MAX_PAYLOAD_CHARS) await send();
+      if (overhead + chars + JSON.stringify(id).length + 1 > MAX_PAYLOAD_CHARS) await send();
       batch.push(id);
       chars += JSON.stringify(id).length + 1;
     }
     await send();
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    const client = this.client;
+    this.client = null;
+    await client?.end().catch(() => undefined);
+  }
+}
+
+/** One store's side of the sync: the ids others changed, applied before its next recall. */
+export class StoreSync {
+  private pending = new Set<string>();
+  private applying: Promise<void> = Promise.resolve();
+  private timer: ReturnType<typeof setTimeout> | null = null;
+
+  constructor(
+    readonly store: string,
+    private readonly target: SyncTarget,
+    /** Tells the other instances which memories of this store changed (after the write committed). */
+    readonly announce: (ids: readonly string[]) => Promise<void>,
+  ) {}
+
+  received(ids: readonly string[]): void {
+    for (const id of ids) this.pending.add(id);
+    this.schedule();
+  }
+
+  reloadAll(): void {
+    this.applying = this.applying.then(() => this.target.reloadAll()).catch(() => undefined);
   }
 
   /** Applies every change received so far; a recall awaits this before it searches. */
@@ -116,7 +157,7 @@ export class MemorySync {
       const ids = [...this.pending];
       this.pending.clear();
       this.applying = this.applying
-        .then(() => this.target?.refreshMemories(ids))
+        .then(() => this.target.refreshMemories(ids))
         .catch((error: unknown) => {
           // Try these again with the next change or recall rather than lose them.
           for (const id of ids) this.pending.add(id);
@@ -133,12 +174,5 @@ export class MemorySync {
       void this.flush();
     }, 20);
     this.timer.unref();
-  }
-
-  async close(): Promise<void> {
-    this.closed = true;
-    const client = this.client;
-    this.client = null;
-    await client?.end().catch(() => undefined);
   }
 }

@@ -2,19 +2,24 @@ import { z } from "zod";
 import { ApiError } from "@/lib/api/errors";
 import { apiRoute, methodNotAllowed } from "@/lib/api/route";
 import { getEmbeddedStore } from "@/lib/stores/embedded";
+import { StoreQuerySchema } from "@/lib/stores/store-schemas";
+import { withInputRules } from "@/lib/validation/input-rules";
 
 export const dynamic = "force-dynamic";
 
 const Params = z.object({ id: z.string().min(1).max(200) });
 
-export const GET = apiRoute({ params: Params }, async ({ params }) => {
-  const memory = await (await getEmbeddedStore()).memories.get(params.id);
+const Query = withInputRules(StoreQuerySchema);
+
+/** One memory of the embedded store `?store=` (without one, the default store). */
+export const GET = apiRoute({ params: Params, query: Query }, async ({ params, query }) => {
+  const memory = await (await getEmbeddedStore(query.store)).memories.get(params.id);
   if (!memory) throw ApiError.notFound(`Memory ${params.id}`);
   return memory;
 });
 
-export const DELETE = apiRoute({ params: Params }, async ({ params }) => {
-  const deleted = await (await getEmbeddedStore()).delete(params.id);
+export const DELETE = apiRoute({ params: Params, query: Query }, async ({ params, query }) => {
+  const deleted = await (await getEmbeddedStore(query.store)).delete(params.id);
   if (!deleted) throw ApiError.notFound(`Memory ${params.id}`);
   return { deleted: params.id };
 });

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { apiRoute, methodNotAllowed } from "@/lib/api/route";
 import { getEmbeddedStore } from "@/lib/stores/embedded";
+import { StoreNameSchema } from "@/lib/stores/store-schemas";
 import { MEMORY_LIMITS, MEMORY_LOOKUP_MAX_IDS, MemoryLookupQuerySchema, type MemoryLookup } from "@/lib/stores/memory-schemas";
 import { withInputRules } from "@/lib/validation/input-rules";
 
@@ -12,6 +13,7 @@ export const dynamic = "force-dynamic";
  */
 const MemoryLookupBodySchema = withInputRules(
   z.strictObject({
+    store: StoreNameSchema.optional(),
     ids: z
       .array(z.string().min(1).max(MEMORY_LIMITS.idChars, `an id is longer than ${MEMORY_LIMITS.idChars} characters`))
       .max(MEMORY_LOOKUP_MAX_IDS, `at most ${MEMORY_LOOKUP_MAX_IDS} ids at once`)
@@ -19,8 +21,8 @@ const MemoryLookupBodySchema = withInputRules(
   }),
 );
 
-async function lookup(ids: string[]): Promise<MemoryLookup> {
-  const found = await (await getEmbeddedStore()).memories.existing(ids);
+async function lookup(ids: string[], store: string | undefined): Promise<MemoryLookup> {
+  const found = await (await getEmbeddedStore(store)).memories.existing(ids);
   return { found: ids.filter((id) => found.has(id)), missing: ids.filter((id) => !found.has(id)) };
 }
 
@@ -28,10 +30,10 @@ async function lookup(ids: string[]): Promise<MemoryLookup> {
  * Which of these ids (`?ids=a,b,c`) the embedded store still holds: how an old recall marks the
  * memories deleted since it ran.
  */
-export const GET = apiRoute({ query: MemoryLookupQuerySchema }, async ({ query }) => lookup(query.ids));
+export const GET = apiRoute({ query: MemoryLookupQuerySchema }, async ({ query }) => lookup(query.ids, query.store));
 
 /** `{ids: [...]}`: the same, for as many ids as the query string allows and more than a URL holds. */
-export const POST = apiRoute({ body: MemoryLookupBodySchema }, async ({ body }) => lookup(body.ids));
+export const POST = apiRoute({ body: MemoryLookupBodySchema }, async ({ body }) => lookup(body.ids, body.store));
 
 // Other methods answer 405 in the envelope.
 export const PUT = methodNotAllowed(["GET", "POST"]);

@@ -1,24 +1,26 @@
-import { z } from "zod";
 import { ApiError } from "@/lib/api/errors";
 import { apiRoute, methodNotAllowed } from "@/lib/api/route";
 import { getEmbeddedStore } from "@/lib/stores/embedded";
 import { isRemoteMemorySource, remoteMemoryStats } from "@/lib/stores/remote/remote-memories";
 import { resolveStore } from "@/lib/stores/registry";
+import { EmbeddedStore } from "@/lib/stores/embedded/embedded-store";
+import { StoreQuerySchema } from "@/lib/stores/store-schemas";
 import { withInputRules } from "@/lib/validation/input-rules";
 
 export const dynamic = "force-dynamic";
 
-const StatsQuerySchema = withInputRules(z.object({ store: z.string().trim().max(64).optional() }));
+const StatsQuerySchema = withInputRules(StoreQuerySchema);
 
 /**
- * `{total, by_type, embedding_model, stale_vectors}` of the embedded store; with `store=<remote>`,
+ * `{total, by_type, embedding_model, stale_vectors}` of the embedded store `store` (without one,
+ * the default store); with `store=<remote>`,
  * the service's stats in that shape (`embedding_model: null`, `stale_vectors: 0`) plus
  * `remote: {store, working_count, persistent_count, by_importance}`.
  */
 export const GET = apiRoute({ query: StatsQuerySchema }, async ({ query, request }) => {
-  if (!query.store || query.store === "embedded") return (await getEmbeddedStore()).stats();
-  const store = await resolveStore(query.store);
-  if (!isRemoteMemorySource(store)) return (await getEmbeddedStore()).stats();
+  const store = query.store ? await resolveStore(query.store) : await getEmbeddedStore();
+  if (store instanceof EmbeddedStore) return store.stats();
+  if (!isRemoteMemorySource(store)) throw new ApiError(422, "unsupported_store", `The store "${store.name}" has no stats.`);
   try {
     return await remoteMemoryStats(store, request.signal);
   } catch (error) {

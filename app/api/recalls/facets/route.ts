@@ -2,20 +2,14 @@ import { apiRoute, methodNotAllowed } from "@/lib/api/route";
 import { getPrisma } from "@/lib/db";
 import { listProfiles } from "@/lib/profiles";
 import { historyFacets } from "@/lib/recall-log/history-count";
-import { listStores } from "@/lib/stores/registry";
+import { storeNames } from "@/lib/stores/registry";
 
 export const dynamic = "force-dynamic";
 
 /** The values History's pickers offer: stores configured or seen in the log, selector models, threshold profiles. */
 export const GET = apiRoute({}, async () => {
   const prisma = await getPrisma();
-  const [facets, profiles] = await Promise.all([
-    historyFacets(
-      prisma,
-      listStores().map((s) => s.name),
-    ),
-    listProfiles(prisma),
-  ]);
+  const [facets, profiles] = await Promise.all([historyFacets(prisma, await storeNames()), listProfiles(prisma)]);
   // The reference profile never sets a profile level, so it is not a choice here.
   return { ...facets, profiles: profiles.map((p) => p.name).filter((name) => name !== "default") };
 });

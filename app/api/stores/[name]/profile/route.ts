@@ -2,7 +2,7 @@ import { z } from "zod";
 import { apiRoute, methodNotAllowed } from "@/lib/api/route";
 import { getPrisma } from "@/lib/db";
 import { assignStoreProfile } from "@/lib/profiles";
-import { listStores } from "@/lib/stores/registry";
+import { storeNames } from "@/lib/stores/registry";
 import { ApiError } from "@/lib/api/errors";
 import { withInputRules } from "@/lib/validation/input-rules";
 
@@ -13,7 +13,7 @@ const Body = withInputRules(z.strictObject({ profile: z.string().min(1).max(64) 
 
 /** Which threshold profile a store's levels are judged with: `{profile}` → `{store, profile}`. */
 export const PUT = apiRoute({ params: Params, body: Body }, async ({ params, body }) => {
-  if (!listStores().some((s) => s.name === params.name)) throw ApiError.notFound(`Store "${params.name}"`);
+  if (!(await storeNames()).includes(params.name)) throw ApiError.notFound(`Store "${params.name}"`);
   const profile = await assignStoreProfile(await getPrisma(), params.name, body.profile);
   return { store: params.name, profile: profile.name };
 });

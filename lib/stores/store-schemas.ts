@@ -1,0 +1,30 @@
+import { z } from "zod";
+import { textProblem } from "@/lib/validation/input-rules";
+
+/**
+ * Store names and the bodies that name a store, shared by the API and the forms
+ * (docs/ARCHITECTURE.md "Embedded stores"). A name follows the profile names' rule (1–64
+ * characters, trimmed) and must be text a URL, a file name and a log line can carry.
+ */
+export const STORE_NAME_MAX = 64;
+
+export const StoreNameSchema = z
+  .string({ error: "a store name is text" })
+  .trim()
+  .min(1, "must not be empty")
+  .max(STORE_NAME_MAX, `at most ${STORE_NAME_MAX} characters`)
+  .refine((name) => textProblem(name) === null, "must be plain text (no control characters)")
+  .refine((name) => !/[/\\]/.test(name), "must not contain / or \\")
+  .refine((name) => name !== "." && name !== "..", "must not be . or ..");
+
+export const STORE_DESCRIPTION_MAX = 500;
+
+/** `POST /api/stores`: a new embedded store. */
+export const CreateStoreBodySchema = z.strictObject({
+  name: StoreNameSchema,
+  description: z.string().trim().max(STORE_DESCRIPTION_MAX, `at most ${STORE_DESCRIPTION_MAX} characters`).optional(),
+});
+export type CreateStoreBody = z.infer<typeof CreateStoreBodySchema>;
+
+/** `?store=` on the memory routes: one store's memories; absent, the default store's. */
+export const StoreQuerySchema = z.object({ store: StoreNameSchema.optional() });
