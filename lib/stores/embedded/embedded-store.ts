@@ -257,17 +257,30 @@ export class EmbeddedStore implements MemoryStore {
     if (refusal) throw refusal;
   }
 
-  async recall(request: StoreRecallRequest, signal?: AbortSignal): Promise<StoreRecallOutcome> {
+  /**
+   * `probe` is for the reachability audit (docs/ARCHITECTURE.md "Reachability audit"): the query's
+   * vector embedded beforehand (in bulk, with many others), and the semantic arm searching the
+   * vectors it has even while some memories are embedded with another model, so the audit can
+   * say which memories that leaves out instead of getting the 409 for every probe.
+   */
+  async recall(
+    request: StoreRecallRequest,
+    signal?: AbortSignal,
+    probe?: { queryVector: Float32Array; ignoreStaleVectors: boolean },
+  ): Promise<StoreRecallOutcome> {
     // Changes another instance announced are applied before this recall searches.
     await this.sync?.flush();
+    const embedder: Embedder = probe
+      ? { id: this.embedder.id, dim: this.embedder.dim, embed: async () => [probe.queryVector] }
+      : this.embedder;
     return recallEmbedded(
       {
         index: this.index,
-        embedder: this.embedder,
+        embedder,
         fetchFactor: this.fetchFactor,
         reranker: this.reranker,
         meta: (id) => this.meta.get(id),
-        assertVectorsCurrent: () => this.assertVectorsCurrent(),
+        assertVectorsCurrent: () => (probe?.ignoreStaleVectors ? undefined : this.assertVectorsCurrent()),
       },
       request,
       signal,
