@@ -93,10 +93,13 @@ function HistoryRow({
   item,
   selection,
   shown,
+  storeDeleted,
 }: {
   item: HistoryItem;
   selection?: Selection | undefined;
   shown: readonly HistoryColumnId[];
+  /** The recall's store was an embedded store that has been deleted since. */
+  storeDeleted: boolean;
 }) {
   const router = useRouter();
   const href = recallHref(item.id);
@@ -130,6 +133,11 @@ function HistoryRow({
         <span className={styles.store} title={item.store}>
           {item.store}
         </span>
+        {storeDeleted ? (
+          <Badge tone="warning" className={styles.rowBadge} title="This store was deleted; the recall stays in the log">
+            deleted store
+          </Badge>
+        ) : null}
         {item.source === "ingest" ? (
           <Badge className={styles.rowBadge} title="Captured elsewhere and ingested">
             ingested
@@ -295,11 +303,14 @@ export function HistoryTable({
   busy,
   selection,
   hidden = new Set(),
+  deletedStores = new Set(),
 }: {
   items: HistoryItem[];
   busy: boolean;
   selection?: Selection;
   hidden?: HiddenColumns<HistoryColumnId>;
+  /** Stores of these rows that were deleted since (GET /api/recalls `deleted_stores`). */
+  deletedStores?: ReadonlySet<string>;
 }) {
   const shown = shownColumns(hidden, HISTORY_COLUMNS);
   const allSelected = selection !== undefined && items.length > 0 && items.every((i) => selection.selected.has(i.id));
@@ -335,7 +346,13 @@ export function HistoryTable({
     >
       <tbody>
         {items.map((item) => (
-          <HistoryRow key={item.id} item={item} selection={selection} shown={shown} />
+          <HistoryRow
+            key={item.id}
+            item={item}
+            selection={selection}
+            shown={shown}
+            storeDeleted={deletedStores.has(item.store)}
+          />
         ))}
       </tbody>
     </DataTable>

@@ -103,6 +103,7 @@ export function HistoryView() {
   };
 
   const items = useMemo(() => list.data?.pages.flatMap((page) => page.items) ?? [], [list.data]);
+  const deletedStores = useMemo(() => new Set(list.data?.pages.flatMap((page) => page.deleted_stores ?? []) ?? []), [list.data]);
 
   // Selected rows, kept across filters and pages (by id, with the row as seen) for "Create set".
   const [selected, setSelected] = useState<ReadonlyMap<string, HistoryItem>>(new Map());
@@ -249,7 +250,7 @@ export function HistoryView() {
         ) : (
           <>
             <PagedListRefreshError list={list} />
-            <HistoryTable items={items} busy={busy} selection={selection} hidden={hiddenColumns} />
+            <HistoryTable items={items} busy={busy} selection={selection} hidden={hiddenColumns} deletedStores={deletedStores} />
             <LoadMore list={list} shown={items.length} />
           </>
         )}
