@@ -30,14 +30,17 @@ export function CreateSetBar({ selected, onClear }: { selected: HistoryItem[]; o
   const reasons = new Map<SkipReason, number>();
   for (const s of draft.skipped) reasons.set(s.reason, (reasons.get(s.reason) ?? 0) + 1);
   const skippedText = [...reasons].map(([reason, n]) => `${n} ${SKIP_REASON_TEXT[reason]}`).join(", ");
+  // A set belongs to one store: its relevant ids are that store's memory ids.
+  const stores = [...new Set(selected.map((item) => item.store))];
+  const store = stores.length === 1 ? stores[0]! : null;
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     const trimmed = name.trim();
-    if (!trimmed || draft.items.length === 0) return;
+    if (!trimmed || draft.items.length === 0 || !store) return;
     setState({ kind: "saving" });
     try {
-      const created = await createDataset.mutateAsync({ name: trimmed, items: draft.items, origin: "history" });
+      const created = await createDataset.mutateAsync({ name: trimmed, store, items: draft.items, origin: "history" });
       setState({ kind: "done", id: created.id, count: created.count });
     } catch (error) {
       setState({ kind: "error", message: errorMessage(error) });
@@ -49,8 +52,15 @@ export function CreateSetBar({ selected, onClear }: { selected: HistoryItem[]; o
       <p className={styles.createSetNote}>
         <strong>{selected.length} selected</strong> → {draft.items.length} {draft.items.length === 1 ? "item" : "items"} (query
         and the memories labeled relevant; none when nothing relevant was present)
-        {skippedText ? `; skipped: ${skippedText}` : ""}.
+        {skippedText ? `; skipped: ${skippedText}` : ""}
+        {store ? `, a set of store ${store}.` : "."}
       </p>
+      {store ? null : (
+        <p className={styles.createSetNote} role="note" data-testid="create-set-stores">
+          The selected recalls come from {stores.length} stores ({stores.join(", ")}); a set belongs to one store, so select
+          recalls of one store to create it.
+        </p>
+      )}
       <TextField
         id={nameId}
         label="Set name"
@@ -64,7 +74,7 @@ export function CreateSetBar({ selected, onClear }: { selected: HistoryItem[]; o
       <Button
         type="submit"
         variant="primary"
-        disabled={draft.items.length === 0 || name.trim() === "" || state.kind === "saving"}
+        disabled={draft.items.length === 0 || name.trim() === "" || state.kind === "saving" || !store}
         data-testid="create-set-submit"
       >
         {state.kind === "saving" ? "Creating…" : "Create set"}
