@@ -1,5 +1,6 @@
 "use client";
 
+import { memoryPageHref } from "@/lib/queries/use-memory-page";
 import Link from "next/link";
 import { useEffect, useRef, useState, type KeyboardEvent } from "react";
 import { errorMessage } from "@/lib/queries/fetch-json";
@@ -100,11 +101,6 @@ function RemoteMemoryRow({ memory }: { memory: MemoryView }) {
   );
 }
 
-/** The memory page of `id` in `store` (without `?store=`, the default store's). */
-function memoryHref(id: string, store: string): string {
-  return `/memories/${encodeURIComponent(id)}${store ? `?store=${encodeURIComponent(store)}` : ""}`;
-}
-
 function MemoryRow({ memory, store, activeTag, onTag, onDeleted }: RowProps) {
   const remove = useDeleteMemory(store);
   const [confirming, setConfirming] = useState(false);
@@ -143,7 +139,7 @@ function MemoryRow({ memory, store, activeTag, onTag, onDeleted }: RowProps) {
     <tr aria-busy={remove.isPending || undefined} data-testid="memory-row">
       <td className={styles.summary}>
         {/* The memory page: its recalls and neighbours. */}
-        <Link href={memoryHref(memory.id, store)} className={styles.link} prefetch={false}>
+        <Link href={memoryPageHref(memory.id, store)} className={styles.link} prefetch={false}>
           {memory.summary}
         </Link>
         {memory.content ? (

@@ -4,7 +4,8 @@ import { formatBm25, formatScore, plural, shortenId } from "@/lib/format";
 import { emptyResultsMessage, outsideCandidatesLabel, resultRowId, scoreMeaning } from "@/lib/recall-log/format";
 import { displayPage } from "@/lib/recall-log/page";
 import type { LoggedCandidate, LoggedRecall } from "@/lib/recall-log/types";
-import { useMissingMemories } from "@/lib/queries/use-memory-page";
+import { memoryPageHref, useMissingMemories } from "@/lib/queries/use-memory-page";
+import { useStores } from "@/lib/queries/use-recall";
 import { CopyButton } from "@/components/ui/copy-button";
 import { PanelHead, panelClassName, panelNoteClassName } from "@/components/ui/panel";
 import { visuallyHiddenClassName } from "@/components/ui/visually-hidden";
@@ -17,10 +18,10 @@ export interface ResultsTableProps {
 }
 
 /**
- * The memory id, shortened when long (the full id is read out and copied). A memory of the
- * embedded store links to its page; one deleted since the recall ran is marked.
+ * The memory id, shortened when long (the full id is read out and copied). A memory of an
+ * embedded store links to its page there; one deleted since the recall ran is marked.
  */
-function MemoryId({ id, linked, deleted }: { id: string; linked: boolean; deleted: boolean }) {
+function MemoryId({ id, store, deleted }: { id: string; store: string | null; deleted: boolean }) {
   const short = shortenId(id);
   const text =
     short === id ? (
@@ -33,8 +34,8 @@ function MemoryId({ id, linked, deleted }: { id: string; linked: boolean; delete
     );
   return (
     <span className={styles.idWrap}>
-      {linked ? (
-        <Link href={`/memories/${encodeURIComponent(id)}`} className={styles.idLink}>
+      {store ? (
+        <Link href={memoryPageHref(id, store)} className={styles.idLink}>
           {text}
         </Link>
       ) : (
@@ -42,7 +43,7 @@ function MemoryId({ id, linked, deleted }: { id: string; linked: boolean; delete
       )}
       <CopyButton value={id} label="memory id" />
       {deleted ? (
-        <span className={styles.deletedTag} data-testid="deleted-memory" title="The embedded store no longer holds this memory">
+        <span className={styles.deletedTag} data-testid="deleted-memory" title="The store no longer holds this memory">
           Deleted
         </span>
       ) : null}
@@ -50,12 +51,16 @@ function MemoryId({ id, linked, deleted }: { id: string; linked: boolean; delete
   );
 }
 
-/** Whether a recall's memories live in the embedded store (they have pages there, and can be deleted). */
+/**
+ * Whether a recall's memories live in an embedded store that still exists (they have pages
+ * there, and can be deleted since): its memory ids link to their pages in that store.
+ */
 function useMemoryMarks(view: LoggedRecall) {
-  const embedded = view.store === "embedded";
+  const stores = useStores();
+  const embedded = stores.data?.some((s) => s.kind === "embedded" && s.name === view.store) ?? false;
   const ids = [...displayPage(view).map((r) => r.memory_id), ...(view.candidates ?? []).map((c) => c.memory_id)];
-  const missing = useMissingMemories(ids, embedded);
-  return (id: string) => ({ linked: embedded, deleted: missing.has(id) });
+  const missing = useMissingMemories(ids, embedded, view.store);
+  return (id: string) => ({ store: embedded ? view.store : null, deleted: missing.has(id) });
 }
 
 /**

@@ -17,6 +17,11 @@ export const memoryPageKeys = {
 
 const path = (id: string) => `/api/memories/${encodeURIComponent(id)}`;
 
+/** The memory page of `id` in `store` (without one, the default store's): ids are unique per store. */
+export function memoryPageHref(id: string, store: string | null | undefined): string {
+  return `/memories/${encodeURIComponent(id)}${store ? `?store=${encodeURIComponent(store)}` : ""}`;
+}
+
 /** The recalls a memory appeared in, newest first, with the counts; the previous filter's list stays up while the next loads. */
 export function useMemoryRecalls(id: string, show: MemoryRecallFilter, store: string | null = null) {
   return useInfiniteQuery({

@@ -19,9 +19,9 @@ function When({ iso }: { iso: string | null }) {
 }
 
 /** What the memory says and what it is: text, type, tags, importance, vector model, dates. */
-export function MemoryDetails({ memory }: { memory: MemoryView }) {
+export function MemoryDetails({ memory, store }: { memory: MemoryView; store: string | null }) {
   // The store's current model: a vector from another one is never compared with queries.
-  const stats = useMemoryStats("");
+  const stats = useMemoryStats(store ?? "");
   const currentModel = stats.data?.embedding_model ?? null;
   const stale = currentModel !== null && memory.embedding_model !== currentModel;
   return (

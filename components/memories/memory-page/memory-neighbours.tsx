@@ -2,7 +2,7 @@
 
 import Link from "next/link";
 import { formatScore } from "@/lib/format";
-import { useMemoryNeighbours } from "@/lib/queries/use-memory-page";
+import { memoryPageHref, useMemoryNeighbours } from "@/lib/queries/use-memory-page";
 import { ErrorState, LoadingState } from "@/components/ui/states";
 import { panelTitleClassName } from "@/components/ui/panel";
 import styles from "./memory-page.module.css";
@@ -40,9 +40,7 @@ export function MemoryNeighboursPanel({ id, store }: { id: string; store: string
                 {formatScore(n.cosine)}
               </span>
               <span className={styles.neighbourText}>
-                <Link href={`/memories/${encodeURIComponent(n.id)}${store ? `?store=${encodeURIComponent(store)}` : ""}`}>
-                  {n.summary || n.id}
-                </Link>
+                <Link href={memoryPageHref(n.id, store)}>{n.summary || n.id}</Link>
                 <span className={styles.source}>
                   <code>{n.id}</code> · {n.type}
                 </span>

@@ -36,7 +36,7 @@ export function MemoryPageView({ id, memory, store }: { id: string; memory: Memo
   return (
     <div className={styles.page}>
       {memory ? (
-        <MemoryDetails memory={memory} />
+        <MemoryDetails memory={memory} store={store} />
       ) : (
         <section className={`panel ${styles.deleted}`} role="note" data-testid="memory-deleted">
           <p>
