@@ -41,7 +41,7 @@ export function RecallConsole() {
   const stores = useStores();
   const selectors = useSelectors();
   // Store "" until chosen: the default store (the `default` entry of GET /api/stores, the API's own default).
-  const [form, setForm] = useState<FormState>({ ...DEFAULT_FORM, store: "" });
+  const [form, setForm] = useState<FormState>(DEFAULT_FORM);
   const [unsupportedFilters, setUnsupportedFilters] = useState<string[]>([]);
   const [fieldErrors, setFieldErrors] = useState<Record<string, string>>({});
   const prefilledFor = useRef<string | null>(null);

@@ -22,7 +22,8 @@ export interface FormState {
 }
 
 export const DEFAULT_FORM: FormState = {
-  store: "embedded",
+  // "": the default store (the API's default when the body names none).
+  store: "",
   query: "",
   k: 5,
   search_mode: "auto",
@@ -105,7 +106,7 @@ export function bodyFromForm(form: FormState): RecallBodyInput {
     filters.tags_match = form.tags_match;
   }
   return {
-    store: form.store,
+    ...(form.store ? { store: form.store } : {}),
     query: form.query,
     k: form.k,
     ...(form.search_mode === "auto" ? {} : { search_mode: form.search_mode }),
