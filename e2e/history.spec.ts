@@ -152,9 +152,9 @@ test("History shows mode and k, the top score with its scale, the selector and t
 
   // The store filter is a picker of known stores, and it narrows the list.
   const store = page.getByTestId("history-store");
-  await expect(store.locator("option", { hasText: /^embedded$/ })).toHaveCount(1);
-  await store.selectOption("embedded");
-  await expect(page).toHaveURL(/[?&]store=embedded(&|$)/);
+  await expect(store.locator("option", { hasText: /^demo$/ })).toHaveCount(1);
+  await store.selectOption("demo");
+  await expect(page).toHaveURL(/[?&]store=demo(&|$)/);
   await expect(row).toBeVisible();
 });
 

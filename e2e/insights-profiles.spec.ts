@@ -35,13 +35,13 @@ test("recalls judged by a profile: filtered, grouped under their judge, with ban
   });
   expect(created.status()).toBe(201);
   await recall(page.request, "warm up the embedder");
-  const assigned = await page.request.put("/api/stores/embedded/profile", { data: { profile: name } });
+  const assigned = await page.request.put("/api/stores/demo/profile", { data: { profile: name } });
   expect(assigned.status()).toBe(200);
   try {
     for (const query of QUERIES) expect((await recall(page.request, query)).profile_confidence?.profile).toBe(name);
   } finally {
     // Other specs expect the embedded store's shipped profile.
-    const restored = await page.request.put("/api/stores/embedded/profile", { data: { profile: "use-lite" } });
+    const restored = await page.request.put("/api/stores/demo/profile", { data: { profile: "use-lite" } });
     expect(restored.status()).toBe(200);
   }
 

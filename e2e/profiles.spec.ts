@@ -36,11 +36,11 @@ test("a profile assigned to the embedded store shows both levels and the k-sensi
   await warmUp(page.request);
   try {
     await page.goto("/profiles");
-    const select = page.getByLabel("Profile for embedded");
+    const select = page.getByLabel("Profile for demo");
     await expect(select.locator("option", { hasText: name })).toHaveCount(1, { timeout: 30_000 });
     await select.selectOption(name);
     await select.locator("xpath=ancestor::td").getByRole("button", { name: "Assign" }).click();
-    await expect(page.getByTestId("store-profile-embedded")).toHaveText(`uses ${name}`);
+    await expect(page.getByTestId("store-profile-demo")).toHaveText(`uses ${name}`);
 
     const { result } = await recallConsole.run(ON_TOPIC);
     const levels = result.getByTestId("profile-levels");
@@ -72,7 +72,7 @@ test("a profile assigned to the embedded store shows both levels and the k-sensi
     await expect(result.getByTestId("score-distribution")).toBeVisible();
   } finally {
     // Other specs expect the embedded store's shipped profile.
-    const restored = await page.request.put("/api/stores/embedded/profile", { data: { profile: "use-lite" } });
+    const restored = await page.request.put("/api/stores/demo/profile", { data: { profile: "use-lite" } });
     expect(restored.status()).toBe(200);
   }
 });
