@@ -9,7 +9,7 @@ import { fitRule, type SignalCache } from "./rule";
 import type { FitExample, ResolvedFitOptions } from "./types";
 
 /** Stratified (by present), grouped fold assignment, deterministic for a seed. */
-export function assignFolds(examples: readonly FitExample[], folds: number, seed: number): number[] {
+export function assignFolds(examples: readonly Pick<FitExample, "group" | "present">[], folds: number, seed: number): number[] {
   const groups = new Map<string, { present: boolean; members: number[] }>();
   examples.forEach((e, i) => {
     const key = e.group ?? `#${i}`;

@@ -1,0 +1,171 @@
+/**
+ * The store's verdict (docs/ARCHITECTURE.md "Threshold profiles"): a calibrated probability that
+ * something relevant is stored for the query, from several signals of the recall
+ * (features.ts) combined by a logistic model (logistic.ts), and a level that is a cut on that
+ * probability, so "high" says how often something relevant was there. Fitted with stratified,
+ * grouped cross-validation (fit/folds.ts); the estimate it reports is held-out only. Pure and
+ * client-safe.
+ *
+ * The classes are weighted to even odds in the fit: the probability is stated for a store where
+ * a query is as likely to have an answer as not, so it does not lean on the labeled set's own
+ * mix. Near-misses are left out of the fit and reported apart: no bi-encoder signal separates
+ * them from present queries.
+ */
+import type { Level } from "@/lib/recall/level";
+import { assignFolds } from "../fit/folds";
+import { FEATURE_NAMES, featureRow, type FeatureName, type RecallSignals } from "./features";
+import { fitLogistic, predictLogistic, type LogisticModel } from "./logistic";
+import { calibrationEstimate, reliability, type CalibrationEstimate, type ReliabilityBin, type Scored } from "./reliability";
+
+export * from "./features";
+export * from "./reliability";
+export { fitLogistic, predictLogistic, sigmoid, type LogisticModel } from "./logistic";
+
+/** Probability cuts of the levels: high ≥ 0.85, moderate ≥ 0.6, low ≥ 0.3, else none. */
+export interface LevelCuts {
+  high: number;
+  moderate: number;
+  low: number;
+}
+export const DEFAULT_CUTS: Readonly<LevelCuts> = Object.freeze({ high: 0.85, moderate: 0.6, low: 0.3 });
+
+/** What the levels mean, in words a user can read. */
+export const LEVEL_MEANINGS: Readonly<Record<Level, string>> = Object.freeze({
+  high: "something relevant is very likely stored (≥ 85 %)",
+  moderate: "something relevant is likely stored (60–85 %)",
+  low: "unlikely (30–60 %): check elsewhere too",
+  none: "nothing relevant is likely stored (< 30 %)",
+});
+
+export type CalibrationMethod = "shipped" | "label_free" | "labels";
+
+export interface VerdictModel {
+  kind: "logistic";
+  features: FeatureName[];
+  logistic: LogisticModel;
+  /** Per feature: the value a missing signal takes (its training mean: no pull either way). */
+  fill: number[];
+  cuts: LevelCuts;
+  method: CalibrationMethod;
+  /** Examples the model was fitted on. */
+  trained_on: { examples: number; present: number; absent: number };
+  /** The cross-validated figures (held-out predictions only); null when too few for folds. */
+  estimate: CalibrationEstimate | null;
+  folds: number;
+}
+
+export interface VerdictExample {
+  signals: RecallSignals;
+  present: boolean;
+  /** Examples sharing a group (one query at several k) stay in one fold. */
+  group?: string;
+  kind?: string | null;
+}
+
+export interface VerdictFitOptions {
+  folds?: number;
+  seed?: number;
+  l2?: number;
+  cuts?: LevelCuts;
+  method?: CalibrationMethod;
+  apartKinds?: readonly string[];
+}
+
+export interface VerdictFit {
+  model: VerdictModel;
+  /** Held-out probability of every example (near-misses included, scored by the fold's model). */
+  cv: (Scored & { kind: string | null })[];
+  reliability: ReliabilityBin[];
+  /** Near-misses (apart kinds) scored held-out, reported apart. */
+  apart: Record<string, CalibrationEstimate>;
+}
+
+/** Fewer labels of a class than this and a labeled fit is refused unless forced (the issue's rule). */
+export const MIN_LABELS_PER_CLASS = 20;
+
+export class VerdictFitError extends Error {
+  override readonly name = "VerdictFitError";
+}
+
+export function levelForProbability(p: number, cuts: LevelCuts = DEFAULT_CUTS): Level {
+  return p >= cuts.high ? "high" : p >= cuts.moderate ? "moderate" : p >= cuts.low ? "low" : "none";
+}
+
+export function predictVerdict(model: VerdictModel, signals: RecallSignals): { probability: number; level: Level } {
+  const probability = predictLogistic(model.logistic, featureRow(signals, model.fill));
+  return { probability: Math.round(probability * 1e4) / 1e4, level: levelForProbability(probability, model.cuts) };
+}
+
+function fitOnce(examples: readonly VerdictExample[], l2: number): { logistic: LogisticModel; fill: number[] } {
+  const fill = FEATURE_NAMES.map((name) => {
+    const values = examples.map((e) => e.signals[name]).filter((v): v is number => v !== null);
+    return values.length ? values.reduce((s, v) => s + v, 0) / values.length : 0;
+  });
+  const present = examples.filter((e) => e.present).length;
+  const absent = examples.length - present;
+  // Even odds: each class weighs half of the total.
+  const weights = examples.map((e) => examples.length / (2 * (e.present ? present : absent)));
+  const logistic = fitLogistic(
+    examples.map((e) => featureRow(e.signals, fill)),
+    examples.map((e) => e.present),
+    { l2, sampleWeights: weights },
+  );
+  return { logistic, fill };
+}
+
+/**
+ * Fits the verdict model on every usable example and estimates it by k-fold cross-validation.
+ * Throws VerdictFitError without a present and an absent example outside the apart kinds.
+ */
+export function fitVerdictModel(examples: readonly VerdictExample[], options: VerdictFitOptions = {}): VerdictFit {
+  const apart = new Set(options.apartKinds ?? ["near_miss"]);
+  const cuts = options.cuts ?? DEFAULT_CUTS;
+  const l2 = options.l2 ?? 1;
+  const used = examples.filter((e) => !(e.kind && apart.has(e.kind)));
+  const present = used.filter((e) => e.present).length;
+  const absent = used.length - present;
+  if (present === 0 || absent === 0) {
+    throw new VerdictFitError("A fit needs at least one present and one absent example (near-misses are left out).");
+  }
+  const full = fitOnce(used, l2);
+
+  const groups = (cls: boolean) => new Set(used.flatMap((e, i) => (e.present === cls ? [e.group ?? `#${i}`] : []))).size;
+  const folds = Math.min(options.folds ?? 5, groups(true), groups(false));
+  const cv: (Scored & { kind: string | null })[] = [];
+  const apartScored: Record<string, Scored[]> = {};
+  if (folds >= 2) {
+    const foldOf = assignFolds(used, folds, options.seed ?? 1);
+    const usedIndex = new Map(used.map((e, i) => [e, i]));
+    // A near-miss goes to the fold of its position among all examples, deterministically.
+    for (let f = 0; f < folds; f++) {
+      const train = used.filter((_, i) => foldOf[i] !== f);
+      const m = fitOnce(train, l2);
+      examples.forEach((e, n) => {
+        const i = usedIndex.get(e);
+        const inFold = i === undefined ? n % folds === f : foldOf[i] === f;
+        if (!inFold) return;
+        const probability = predictLogistic(m.logistic, featureRow(e.signals, m.fill));
+        if (i === undefined) (apartScored[e.kind!] ??= []).push({ probability, present: e.present });
+        else cv.push({ probability, present: e.present, kind: e.kind ?? null });
+      });
+    }
+  }
+  const levelOf = (p: number) => levelForProbability(p, cuts);
+  const model: VerdictModel = {
+    kind: "logistic",
+    features: [...FEATURE_NAMES],
+    logistic: full.logistic,
+    fill: full.fill,
+    cuts: { ...cuts },
+    method: options.method ?? "labels",
+    trained_on: { examples: used.length, present, absent },
+    estimate: cv.length ? calibrationEstimate(cv, levelOf) : null,
+    folds: folds >= 2 ? folds : 0,
+  };
+  return {
+    model,
+    cv,
+    reliability: reliability(cv),
+    apart: Object.fromEntries(Object.entries(apartScored).map(([kind, s]) => [kind, calibrationEstimate(s, levelOf)])),
+  };
+}
