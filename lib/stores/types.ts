@@ -1,3 +1,4 @@
+import type { KeywordEvidence } from "@/lib/recall/keyword-evidence";
 import type { PoolMember } from "@/lib/recall/candidate";
 import type { ConfidenceResult } from "@/lib/recall/confidence";
 import type { SearchMode } from "@/lib/recall/merge";
@@ -44,6 +45,8 @@ export interface StoreRecallOutcome {
   warnings?: string[];
   /** What the store noticed about its ranking (a buried best hit, a rerank that ran or failed). */
   notices?: RecallNotice[];
+  /** The keyword arm's evidence for the query (an embedded store's index); the store's verdict reads it. */
+  keywordEvidence?: KeywordEvidence | null;
 }
 
 export interface MemoryStore {

@@ -16,6 +16,7 @@ import {
   type ArmHit,
   type PoolCandidate,
 } from "@/lib/recall/merge";
+import { KEYWORD_EVIDENCE_TOP_N } from "@/lib/recall/keyword-evidence";
 import { buriedHitNotices, type RecallNotice } from "@/lib/recall/notices";
 import { applyRerank } from "@/lib/recall/rerank";
 import { rerank, RerankError } from "@/lib/rerank/client";
@@ -141,7 +142,17 @@ export async function recallEmbedded(
       ...(m?.updatedAt ? { updated_at: m.updatedAt.toISOString() } : {}),
     };
   });
-  return { results, confidence, candidates, timings, notices, ...(degraded ? { degraded } : {}) };
+  const keywordEvidence =
+    request.searchMode === "semantic"
+      ? null
+      : {
+          ...ctx.index.keywordEvidence(
+            request.query,
+            list.slice(0, KEYWORD_EVIDENCE_TOP_N).map((c) => c.id),
+          ),
+          top_n: KEYWORD_EVIDENCE_TOP_N,
+        };
+  return { results, confidence, candidates, timings, notices, keywordEvidence, ...(degraded ? { degraded } : {}) };
 }
 
 /**

@@ -412,6 +412,45 @@ export class KeywordIndex {
     return (sum * quality) / Math.max(1, quality);
   }
 
+  /**
+   * The keyword evidence of a query (lib/recall/keyword-evidence.ts): Σ idf over its distinct
+   * terms (an unseen term at the idf of df = 0), the saturated maximum BM25, and the idf of the
+   * terms found in at least one of `ids` (the first merged candidates). One seek per term and id.
+   */
+  evidence(
+    queryTerms: readonly string[],
+    ids: readonly string[],
+  ): { terms: number; idf_total: number; idf_covered: number; max_bm25: number } {
+    const terms = [
+      ...new Set(
+        tokenize(queryTerms.join(" "))
+          .map((t) => this.processTerm(t))
+          .filter((t): t is string => !!t),
+      ),
+    ];
+    const docs = ids.map((id) => this.docOf.get(id)).filter((d): d is number => d !== undefined);
+    let idfTotal = 0;
+    let idfCovered = 0;
+    for (const term of terms) {
+      const t = this.termIds.get(term);
+      const p = t === undefined ? undefined : this.postings[t]!;
+      if (p && p.dead > 0) this.compact(p);
+      const df = p?.df ?? 0;
+      const idf = Math.log(1 + (this.count - df + 0.5) / (df + 0.5));
+      idfTotal += idf;
+      if (
+        p &&
+        df > 0 &&
+        docs.some((d) => {
+          const at = seek(p.docs, p.length, 0, d);
+          return at < p.length && p.docs[at] === d;
+        })
+      )
+        idfCovered += idf;
+    }
+    return { terms: terms.length, idf_total: idfTotal, idf_covered: idfCovered, max_bm25: idfTotal * (K1 + 1) };
+  }
+
   /** Drops removed documents' entries and recomputes the list's bounds. */
   private compact(p: Postings): void {
     let w = 0;

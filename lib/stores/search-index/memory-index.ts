@@ -219,6 +219,14 @@ export class MemoryIndex {
     return this.keyword.scoreOf(terms, id);
   }
 
+  /** The query's keyword evidence over the first merged candidates `ids` (KeywordIndex `evidence`). */
+  keywordEvidence(
+    query: string,
+    ids: readonly string[],
+  ): { terms: number; idf_total: number; idf_covered: number; max_bm25: number } {
+    return this.keyword.evidence(distinctTerms(query), ids);
+  }
+
   /**
    * One memory's raw cosine with `query`, exactly as `semanticTop` computes it (the same scan,
    * restricted to its row); null when it is not indexed or has no vector for the current model.
