@@ -36,6 +36,7 @@ export const AuditStartSchema = z.strictObject({
   confirm_calls: z.number().int().min(1).optional(),
 });
 export type AuditStartInput = z.input<typeof AuditStartSchema>;
+export type AuditStartBody = z.output<typeof AuditStartSchema>;
 export type AuditSettings = Omit<z.output<typeof AuditStartSchema>, "confirm_calls">;
 
 /** One probe recall of a memory: where it stood on the page and in each arm (null: not there). */

@@ -1,0 +1,231 @@
+/**
+ * Probes an embedded store (docs/ARCHITECTURE.md "Reachability audit"): every memory recalled
+ * with its own probes through the store's own recall, never logged. Probe queries are embedded in
+ * bulk a batch at a time (priority "bulk", so a console query overtakes them), and the loop yields
+ * after every probe recall so the console's recalls are not starved.
+ */
+import "server-only";
+import type { PrismaClient } from "@prisma/client";
+import { EmbeddingServiceError } from "@/lib/embeddings/types";
+import { armRanks } from "@/lib/recall/arm-ranks";
+import { candidatesK, DEFAULT_FETCH_FACTOR, fetchSize } from "@/lib/recall/merge";
+import { whyNotHere } from "@/lib/recall/why";
+import type { EmbeddedStore } from "@/lib/stores/embedded/embedded-store";
+import { StoreError, type StoreRecallOutcome } from "@/lib/stores/types";
+import { rankedAbove, unreachableModes } from "../classify";
+import { frequentWords, memoryProbes, type Probe } from "../probes";
+import { AUDIT_KS, AUDIT_MODES, type AuditMode, type NearDuplicate, type ProbeRecord, type UnreachableReason } from "../types";
+
+/** Memories whose probes are embedded in one bulk call. */
+const BATCH = 32;
+const PAGE = 2_000;
+/** Neighbours read per memory: more than a near-duplicate cluster usually holds. */
+const NEIGHBOURS = 8;
+
+export interface ProbedMemory {
+  memory_id: string;
+  summary: string;
+  records: ProbeRecord[];
+  reasons: UnreachableReason[];
+  shadowedBy: NearDuplicate[];
+}
+
+export interface ProbeRun {
+  memories: ProbedMemory[];
+  probeRecalls: number;
+  frequentWords: string[];
+  notes: string[];
+}
+
+export interface ProbeOptions {
+  shadowThreshold: number;
+  signal?: AbortSignal;
+  onProgress?: (done: number, total: number) => void;
+}
+
+const yieldToOthers = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/** The store's memories (id, summary, tags), in id order, read in keyset pages. */
+export async function readMemories(
+  prisma: PrismaClient,
+  store: string,
+): Promise<{ id: string; summary: string; tags: string[] }[]> {
+  const out: { id: string; summary: string; tags: string[] }[] = [];
+  let after = "";
+  for (;;) {
+    const rows = await prisma.$queryRaw<{ id: string; summary: string; tags: string[] }[]>`
+      SELECT "id", "summary", "tags" FROM "memories" WHERE "store" = ${store} AND "id" > ${after} ORDER BY "id" LIMIT ${PAGE}`;
+    out.push(...rows);
+    if (rows.length < PAGE) return out;
+    after = rows[rows.length - 1]!.id;
+  }
+}
+
+export async function probeEmbeddedStore(prisma: PrismaClient, store: EmbeddedStore, options: ProbeOptions): Promise<ProbeRun> {
+  const memories = await readMemories(prisma, store.name);
+  const frequent = frequentWords(memories.map((m) => m.summary));
+  const frequentSet = new Set(frequent);
+  const stats = await store.stats();
+  const notes: string[] = [];
+  if (stats.stale_vectors > 0) {
+    notes.push(
+      `${stats.stale_vectors} memories are embedded with another model than ${stats.embedding_model}: this store refuses semantic and hybrid recalls until they are re-embedded (\`npm run reembed\`). The probes searched the vectors it has, as it will once they are.`,
+    );
+  }
+  const out: ProbedMemory[] = [];
+  let probeRecalls = 0;
+  let embedFailures = 0;
+  for (let start = 0; start < memories.length; start += BATCH) {
+    options.signal?.throwIfAborted();
+    const batch = memories.slice(start, start + BATCH);
+    const probes = batch.map((m) => memoryProbes(m, frequentSet));
+    const vectors = await embedProbes(store, [...new Set(probes.flat().map((p) => p.query))]);
+    if (vectors === null) embedFailures++;
+    for (let i = 0; i < batch.length; i++) {
+      options.signal?.throwIfAborted();
+      const probed = await probeMemory(store, batch[i]!, probes[i]!, vectors, options);
+      probeRecalls += probed.recalls;
+      out.push(probed.memory);
+      options.onProgress?.(out.length, memories.length);
+    }
+  }
+  if (embedFailures > 0) {
+    notes.push(
+      `The embedder failed for ${embedFailures} batch(es) of probes: their semantic and hybrid probes are recorded as failed, not judged.`,
+    );
+  }
+  return { memories: out, probeRecalls, frequentWords: frequent, notes };
+}
+
+/** The probe queries' vectors, one bulk call; null when the embedder fails (the probes then record it). */
+async function embedProbes(store: EmbeddedStore, queries: string[]): Promise<Map<string, Float32Array> | null> {
+  try {
+    const vectors = await store.embedder.embed(queries, { priority: "bulk" });
+    return new Map(queries.map((q, i) => [q, vectors[i]!]));
+  } catch (error) {
+    if (error instanceof EmbeddingServiceError) return null;
+    throw error;
+  }
+}
+
+async function probeMemory(
+  store: EmbeddedStore,
+  memory: { id: string; summary: string; tags: string[] },
+  probes: Probe[],
+  vectors: Map<string, Float32Array> | null,
+  options: ProbeOptions,
+): Promise<{ memory: ProbedMemory; recalls: number }> {
+  const id = memory.id;
+  const nearest = await store.nearest(id, NEIGHBOURS);
+  const near = new Map((nearest?.items ?? []).filter((n) => n.cosine >= options.shadowThreshold).map((n) => [n.id, n] as const));
+  const records: ProbeRecord[] = [];
+  const outrankers = new Map<string, NearDuplicate>();
+  /** The outcome a reason replays per mode: the summary probe at k = 10 (else the first at k = 10). */
+  const replay = new Map<AuditMode, { probe: Probe; k: number; outcome: StoreRecallOutcome }>();
+  let recalls = 0;
+  for (const probe of probes) {
+    const vector = vectors?.get(probe.query) ?? null;
+    for (const mode of AUDIT_MODES) {
+      for (const k of AUDIT_KS) {
+        const base = { probe: probe.kind, query: probe.query, mode, k } as const;
+        if (mode !== "keyword" && vector === null) {
+          records.push({
+            ...base,
+            page_rank: null,
+            merged_rank: null,
+            semantic_rank: null,
+            keyword_rank: null,
+            error: "embedder failed",
+          });
+          continue;
+        }
+        let outcome: StoreRecallOutcome;
+        try {
+          outcome = await store.recall({ query: probe.query, k, searchMode: mode }, options.signal, {
+            queryVector: vector ?? new Float32Array(store.embedder.dim),
+            ignoreStaleVectors: true,
+          });
+        } catch (error) {
+          if (!(error instanceof StoreError)) throw error;
+          records.push({
+            ...base,
+            page_rank: null,
+            merged_rank: null,
+            semantic_rank: null,
+            keyword_rank: null,
+            error: error.message,
+          });
+          continue;
+        } finally {
+          recalls++;
+          await yieldToOthers();
+        }
+        const pageIds = outcome.results.map((r) => r.memory_id);
+        const at = pageIds.indexOf(id);
+        const ranks = outcome.candidates ? armRanks(outcome.candidates).get(id) : undefined;
+        records.push({
+          ...base,
+          page_rank: at >= 0 ? at + 1 : null,
+          merged_rank: ranks?.merged ?? null,
+          semantic_rank: ranks?.semantic ?? null,
+          keyword_rank: ranks?.keyword ?? null,
+        });
+        for (const above of rankedAbove(id, outcome.candidates, pageIds)) {
+          const n = near.get(above);
+          if (n && !outrankers.has(above)) outrankers.set(above, { memory_id: n.id, summary: n.summary, cosine: n.cosine });
+        }
+        if (k === 10 && (!replay.has(mode) || (probe.kind === "summary" && replay.get(mode)!.probe.kind !== "summary"))) {
+          replay.set(mode, { probe, k, outcome });
+        }
+      }
+    }
+  }
+  const reasons: UnreachableReason[] = [];
+  for (const mode of unreachableModes(records)) {
+    const shown = replay.get(mode);
+    if (shown) reasons.push(await reasonFor(store, id, mode, shown));
+  }
+  return {
+    memory: {
+      memory_id: id,
+      summary: memory.summary,
+      records,
+      reasons,
+      shadowedBy: [...outrankers.values()].sort((a, b) => b.cosine - a.cosine),
+    },
+    recalls,
+  };
+}
+
+/** "Why isn't this memory here?" on the probe recall, as the recall page would answer it (lib/recall/why.ts). */
+async function reasonFor(
+  store: EmbeddedStore,
+  id: string,
+  mode: AuditMode,
+  shown: { probe: Probe; k: number; outcome: StoreRecallOutcome },
+): Promise<UnreachableReason> {
+  const { outcome, probe, k } = shown;
+  const candidate = outcome.candidates?.find((c) => c.memory_id === id);
+  // The cosine computed now would embed again with query priority: left out, as a memory page's "not fetched".
+  const computed = await store.scoresNow(probe.query, id, {
+    cosine: false,
+    keyword: mode !== "semantic" && candidate?.keyword_score == null,
+  });
+  const answer = whyNotHere({
+    memoryId: id,
+    recall: {
+      status: "ok",
+      searchMode: mode,
+      degraded: outcome.degraded !== undefined,
+      createdAt: new Date().toISOString(),
+      fetchSize: fetchSize(candidatesK({ k }), DEFAULT_FETCH_FACTOR),
+      filters: null,
+      candidates: outcome.candidates,
+      pageIds: outcome.results.map((r) => r.memory_id),
+      droppedIds: [],
+    },
+    memory: store.describeMemory(id),
+    computed,
+  });
+  return { mode, reason: answer.reason, message: answer.message, probe: { kind: probe.kind, query: probe.query, k } };
+}

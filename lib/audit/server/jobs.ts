@@ -1,0 +1,201 @@
+/**
+ * Audits in the background (docs/ARCHITECTURE.md "Reachability audit"): one at a time per store
+ * and process, with progress, cancellable; the last finished result kept in `store_audits` with
+ * its time and the store's version, marked stale once the store has changed since.
+ */
+import "server-only";
+import type { Prisma, PrismaClient } from "@prisma/client";
+import { processSingleton } from "@/lib/process-singleton";
+import { getEmbeddedStore } from "@/lib/stores/embedded";
+import { memoryVersion } from "@/lib/stores/embedded/index-snapshot";
+import { resolveStore } from "@/lib/stores/registry";
+import type { RemoteStore } from "@/lib/stores/remote/remote-store";
+import { StoreError } from "@/lib/stores/types";
+import { classifyMemory, countClasses, duplicateClusters } from "../classify";
+import type { AuditStartBody, AuditFinding, AuditResult, AuditSettings, AuditState, AuditStatus } from "../types";
+import { probeEmbeddedStore, type ProbeRun } from "./embedded-audit";
+import { logUsage } from "./log-usage";
+import { probeRemoteStore, REMOTE_SCOPE, remoteAuditPlan } from "./remote-audit";
+
+const EMBEDDED_SCOPE =
+  "Every memory: its summary, its summary without the store's most frequent words, and its tags, each at k = 5 and 10 in hybrid, semantic and keyword mode.";
+
+interface Job {
+  state: Exclude<AuditState, "idle">;
+  progress: { done: number; total: number; phase: string };
+  startedAt: string;
+  error: { code: string; message: string } | null;
+  controller: AbortController;
+  finished: Promise<void>;
+}
+
+const jobs = () => processSingleton("audit-jobs", () => new Map<string, Job>());
+
+/** The store, or the 404 `unknown_store` the registry answers. */
+async function storeOf(name: string) {
+  return resolveStore(name);
+}
+
+/**
+ * Starts an audit of `name` in the background. A remote store needs `confirm_calls` equal to the
+ * calls it will make (else 409 `confirmation_required` stating them); a store already being
+ * audited is a 409 `audit_running`.
+ */
+export async function startAudit(prisma: PrismaClient, name: string, input: AuditStartBody): Promise<AuditStatus> {
+  const { confirm_calls: confirm, ...settings } = input;
+  const store = await storeOf(name);
+  const running = jobs().get(name);
+  if (running?.state === "running") {
+    throw new StoreError(409, "audit_running", `An audit of ${name} is running; wait for it or cancel it (DELETE).`, {
+      store: name,
+    });
+  }
+  let probe: (job: Job) => Promise<ProbeRun>;
+  if (store.kind === "remote") {
+    const remote = store as RemoteStore;
+    const plan = await remoteAuditPlan(remote);
+    if (confirm !== plan.calls) {
+      throw new StoreError(
+        409,
+        "confirmation_required",
+        `Auditing the remote store ${name} makes ${plan.calls} calls to its memory service (${plan.memories} recalls, each bumping access stats there, and the list pages); send confirm_calls: ${plan.calls} to start it.`,
+        { store: name, calls: plan.calls, memories: plan.memories },
+      );
+    }
+    probe = (job) => probeRemoteStore(remote, { signal: job.controller.signal, onProgress: progressOf(job) });
+  } else {
+    const embedded = await getEmbeddedStore(name);
+    probe = (job) =>
+      probeEmbeddedStore(prisma, embedded, {
+        shadowThreshold: settings.shadow_threshold,
+        signal: job.controller.signal,
+        onProgress: progressOf(job),
+      });
+  }
+  const job: Job = {
+    state: "running",
+    progress: { done: 0, total: 0, phase: "reading the store" },
+    startedAt: new Date().toISOString(),
+    error: null,
+    controller: new AbortController(),
+    finished: Promise.resolve(),
+  };
+  jobs().set(name, job);
+  job.finished = runJob(prisma, name, store.kind, settings, job, probe);
+  return auditStatus(prisma, name);
+}
+
+function progressOf(job: Job) {
+  return (done: number, total: number) => {
+    job.progress = { done, total, phase: "probing" };
+  };
+}
+
+async function runJob(
+  prisma: PrismaClient,
+  name: string,
+  kind: "embedded" | "remote",
+  settings: AuditSettings,
+  job: Job,
+  probe: (job: Job) => Promise<ProbeRun>,
+): Promise<void> {
+  try {
+    const version = kind === "embedded" ? await memoryVersion(prisma, name) : null;
+    const run = await probe(job);
+    job.progress = { ...job.progress, phase: "reading the recall log" };
+    const since = new Date(Date.now() - settings.log_days * 86_400_000);
+    const log = await logUsage(prisma, name, since);
+    const findings: AuditFinding[] = [];
+    for (const m of run.memories) {
+      const finding = classifyMemory({
+        ...m,
+        log: log.usage.get(m.memory_id) ?? null,
+        logRecalls: log.recalls,
+        settings,
+      });
+      if (finding) findings.push(finding);
+    }
+    const clusters = duplicateClusters(findings);
+    const notes = [...run.notes];
+    if (log.recalls === 0) {
+      notes.push(
+        `No recall of ${name} with its candidates was logged in the last ${settings.log_days} days: always buried, always dropped and never recalled are not judged.`,
+      );
+    }
+    const result: AuditResult = {
+      store: name,
+      kind,
+      version,
+      started_at: job.startedAt,
+      finished_at: new Date().toISOString(),
+      settings,
+      memories: run.memories.length,
+      probe_recalls: run.probeRecalls,
+      frequent_words: run.frequentWords,
+      counts: countClasses(findings),
+      notes,
+      log_recalls: log.recalls,
+      findings,
+      clusters,
+      scope: kind === "remote" ? REMOTE_SCOPE : EMBEDDED_SCOPE,
+    };
+    await saveResult(prisma, result);
+    job.state = "done";
+  } catch (error) {
+    if (job.controller.signal.aborted) {
+      job.state = "cancelled";
+      return;
+    }
+    job.state = "failed";
+    job.error =
+      error instanceof StoreError
+        ? { code: error.code, message: error.message }
+        : { code: "audit_failed", message: error instanceof Error ? error.message : String(error) };
+    if (!(error instanceof StoreError)) console.error(error);
+  }
+}
+
+async function saveResult(prisma: PrismaClient, result: AuditResult): Promise<void> {
+  const data = {
+    version: result.version,
+    startedAt: new Date(result.started_at),
+    finishedAt: new Date(result.finished_at),
+    result: result as unknown as Prisma.InputJsonValue,
+  };
+  await prisma.storeAudit.upsert({ where: { store: result.store }, create: { store: result.store, ...data }, update: data });
+}
+
+/** State, progress and the last result of `name`'s audit; 404 `unknown_store` for a store there is not. */
+export async function auditStatus(prisma: PrismaClient, name: string): Promise<AuditStatus> {
+  const store = await storeOf(name);
+  const job = jobs().get(name);
+  const row = await prisma.storeAudit.findUnique({ where: { store: name } });
+  const result = (row?.result as unknown as AuditResult | undefined) ?? null;
+  const stale = row && store.kind === "embedded" ? row.version !== (await memoryVersion(prisma, name)) : false;
+  return {
+    store: name,
+    state: job?.state ?? (result ? "done" : "idle"),
+    progress: job?.state === "running" ? job.progress : null,
+    started_at: job?.startedAt ?? result?.started_at ?? null,
+    error: job?.error ?? null,
+    result,
+    stale,
+  };
+}
+
+/** Cancels the running audit of `name` (409 `audit_not_running` when none runs); the last result stays. */
+export async function cancelAudit(prisma: PrismaClient, name: string): Promise<AuditStatus> {
+  await storeOf(name);
+  const job = jobs().get(name);
+  if (job?.state !== "running") {
+    throw new StoreError(409, "audit_not_running", `No audit of ${name} is running.`, { store: name });
+  }
+  job.controller.abort();
+  await job.finished;
+  return auditStatus(prisma, name);
+}
+
+/** Settles when the audit of `name` (if any) has finished: tests and the benchmark. */
+export async function auditFinished(name: string): Promise<void> {
+  await jobs().get(name)?.finished;
+}
