@@ -14,6 +14,7 @@ import { SELECTOR_REASON_KIND_NAMES } from "@/lib/recall/selector-reasons";
 import { isoDateTime, withInputRules } from "@/lib/validation/input-rules";
 import type { PresentLabel } from "./labels";
 import { RECALL_SOURCES, type RecallSource } from "./sources";
+import { isUuid } from "@/lib/validation/uuid";
 
 export const HISTORY_PAGE_SIZE = 50;
 export const HISTORY_MAX_PAGE_SIZE = 200;
@@ -27,15 +28,13 @@ export const HISTORY_LEVELS: readonly Level[] = [...LEVELS].reverse();
 
 export type HistoryCursor = KeysetPosition;
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-
 export function encodeHistoryCursor(cursor: HistoryCursor): string {
   return encodeKeysetCursor(cursor);
 }
 
 /** The position a cursor names, or null when it is not one `encodeHistoryCursor` wrote. */
 export function decodeHistoryCursor(cursor: string): HistoryCursor | null {
-  return decodeKeysetCursor(cursor, (id) => UUID.test(id));
+  return decodeKeysetCursor(cursor, (id) => isUuid(id));
 }
 
 // ---------------------------------------------------------------------------------------------

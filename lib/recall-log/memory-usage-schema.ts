@@ -5,6 +5,7 @@
 import { z } from "zod";
 import { decodeKeysetCursor, type KeysetPosition } from "@/lib/pagination/keyset";
 import { withInputRules } from "@/lib/validation/input-rules";
+import { isUuid } from "@/lib/validation/uuid";
 
 export const MEMORY_RECALLS_PAGE_SIZE = 25;
 
@@ -16,11 +17,9 @@ export const MEMORY_RECALLS_PAGE_SIZE = 25;
 export const MEMORY_RECALL_FILTERS = ["appeared", "returned", "dropped", "relevant"] as const;
 export type MemoryRecallFilter = (typeof MEMORY_RECALL_FILTERS)[number];
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-
 /** The recall a cursor of this list names (lib/pagination/keyset.ts), or null for a foreign one. */
 export function decodeMemoryRecallsCursor(cursor: string): KeysetPosition | null {
-  return decodeKeysetCursor(cursor, (id) => UUID.test(id));
+  return decodeKeysetCursor(cursor, (id) => isUuid(id));
 }
 
 export const MemoryRecallsQuerySchema = withInputRules(

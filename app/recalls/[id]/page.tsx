@@ -5,17 +5,16 @@ import { PageHeader } from "@/components/layout/page-header";
 import { RecallResultView } from "@/components/recall/recall-result-view";
 import { getPrisma } from "@/lib/db";
 import { findRecall } from "@/lib/recall-log/repository";
+import { isUuid } from "@/lib/validation/uuid";
 
 export const dynamic = "force-dynamic";
 
 export const metadata: Metadata = { title: "Recall" };
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /** One logged recall, redrawn from the log exactly as the console showed it. */
 export default async function RecallDetailPage({ params }: { params: Promise<{ id: string }> }) {
   const { id } = await params;
-  if (!UUID.test(id)) notFound();
+  if (!isUuid(id)) notFound();
   const view = await findRecall(await getPrisma(), id);
   if (!view) notFound();
   return (

@@ -7,12 +7,11 @@ import { CompareView } from "@/components/recall/compare/compare-view";
 import { abConventionText, canonicalCompareUrl } from "@/lib/charts/compare-order";
 import { getPrisma } from "@/lib/db";
 import { findRecall } from "@/lib/recall-log/repository";
+import { isUuid } from "@/lib/validation/uuid";
 
 export const dynamic = "force-dynamic";
 
 export const metadata: Metadata = { title: "Compare recalls" };
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 type Search = Promise<Record<string, string | string[] | undefined>>;
 
@@ -30,9 +29,7 @@ export default async function CompareRecallsPage({ searchParams }: { searchParam
   const a = one(params.a);
   const b = one(params.b);
   const prisma = a && b ? await getPrisma() : null;
-  const [ra, rb] = await Promise.all(
-    [a, b].map((id) => (prisma && UUID.test(id) ? findRecall(prisma, id) : Promise.resolve(null))),
-  );
+  const [ra, rb] = await Promise.all([a, b].map((id) => (prisma && isUuid(id) ? findRecall(prisma, id) : Promise.resolve(null))));
   if (ra && rb) {
     const canonical = canonicalCompareUrl("/recalls/compare", params, ra, rb);
     if (canonical) redirect(canonical);
