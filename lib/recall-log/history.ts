@@ -24,7 +24,7 @@ export const HISTORY_QUERY_MAX_CHARS = 200;
 export const HISTORY_LEVELS: readonly Level[] = [...LEVELS].reverse();
 
 // ---------------------------------------------------------------------------------------------
-// Cursor: the one keyset codec (lib/pagination/keyset.ts), with recall ids (UUIDs).
+// Cursor: the one keyset codec (lib/pagination/keyset.ts), with recall ids (UUIDs, lower case as written).
 
 export type HistoryCursor = KeysetPosition;
 
@@ -34,7 +34,7 @@ export function encodeHistoryCursor(cursor: HistoryCursor): string {
 
 /** The position a cursor names, or null when it is not one `encodeHistoryCursor` wrote. */
 export function decodeHistoryCursor(cursor: string): HistoryCursor | null {
-  return decodeKeysetCursor(cursor, (id) => isUuid(id));
+  return decodeKeysetCursor(cursor, (id) => isUuid(id) && id === id.toLowerCase());
 }
 
 // ---------------------------------------------------------------------------------------------

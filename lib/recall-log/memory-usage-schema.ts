@@ -19,7 +19,7 @@ export type MemoryRecallFilter = (typeof MEMORY_RECALL_FILTERS)[number];
 
 /** The recall a cursor of this list names (lib/pagination/keyset.ts), or null for a foreign one. */
 export function decodeMemoryRecallsCursor(cursor: string): KeysetPosition | null {
-  return decodeKeysetCursor(cursor, (id) => isUuid(id));
+  return decodeKeysetCursor(cursor, (id) => isUuid(id) && id === id.toLowerCase());
 }
 
 export const MemoryRecallsQuerySchema = withInputRules(
