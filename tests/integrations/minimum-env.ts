@@ -11,6 +11,7 @@
  * integration's test is its own file (its own process).
  */
 import fs from "node:fs";
+import http from "node:http";
 import os from "node:os";
 import path from "node:path";
 import { ENV_SETTINGS } from "@/lib/env";
@@ -34,11 +35,16 @@ export async function startAppWithOnly(
   if (options.emptyStore) process.env.DEMO_CORPUS = "off";
   Object.assign(process.env, settings);
 
+  // The app's own server, as `npm start` runs it (-H 127.0.0.1): the start-up check reads where
+  // the process listens (lib/auth/exposure.ts) and refuses an unknown address without sign-in.
+  const listening = http.createServer((_request, response) => response.end());
+  await new Promise<void>((resolve) => listening.listen(0, "127.0.0.1", resolve));
   const { startApp } = await import("@/lib/startup");
   await startApp();
   return {
     scratch,
     async stop() {
+      await new Promise((resolve) => listening.close(resolve));
       const { getEmbedder } = await import("@/lib/embeddings");
       const { getDatabase } = await import("@/lib/db");
       const embedder = getEmbedder() as { close?: () => Promise<void> };
