@@ -1,6 +1,7 @@
 import "server-only";
 import { readRerankConfig } from "@/lib/rerank/config";
 import { getEmbeddedStore, getEmbeddedStores } from "./embedded/index";
+import type { EmbeddedStore } from "./embedded/embedded-store";
 import { unknownStore } from "./embedded/stores";
 import { getRemoteStores } from "./remote";
 import type { CreateStoreBody } from "./store-schemas";
@@ -61,6 +62,14 @@ export async function resolveStore(name: string): Promise<MemoryStore> {
     if (error instanceof StoreError && error.code === "unknown_store") throw unknownStore(name, await storeNames());
     throw error;
   }
+}
+
+/**
+ * Whether a resolved store is an embedded one. By its `kind`, never `instanceof`: Next may load
+ * the class in more than one bundle, and a store made in one is not an instance of the other's.
+ */
+export function isEmbeddedStore(store: MemoryStore): store is EmbeddedStore {
+  return store.kind === "embedded";
 }
 
 /** Whether a name is a configured remote store's (an embedded store may not take it). */

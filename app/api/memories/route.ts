@@ -5,8 +5,7 @@ import { getEmbeddedStore, getEmbeddedStoreForWrite } from "@/lib/stores/embedde
 import { importLines, parseImportBody } from "@/lib/stores/import-body";
 import { MemoryListQuerySchema } from "@/lib/stores/memory-schemas";
 import { isRemoteMemorySource, listRemoteMemories } from "@/lib/stores/remote/remote-memories";
-import { resolveStore } from "@/lib/stores/registry";
-import { EmbeddedStore } from "@/lib/stores/embedded/embedded-store";
+import { isEmbeddedStore, resolveStore } from "@/lib/stores/registry";
 import { StoreQuerySchema } from "@/lib/stores/store-schemas";
 
 export const dynamic = "force-dynamic";
@@ -22,7 +21,7 @@ const MAX_IMPORT_BYTES = 32_000_000;
 export const GET = apiRoute({ query: MemoryListQuerySchema }, async ({ query, request }) => {
   const { store: name, ...rest } = query;
   const store = name ? await resolveStore(name) : await getEmbeddedStore();
-  if (store instanceof EmbeddedStore) return store.memories.list(rest);
+  if (isEmbeddedStore(store)) return store.memories.list(rest);
   if (!isRemoteMemorySource(store))
     throw new ApiError(422, "unsupported_store", `The store "${store.name}" cannot list its memories.`);
   try {

@@ -2,8 +2,7 @@ import { ApiError } from "@/lib/api/errors";
 import { apiRoute, methodNotAllowed } from "@/lib/api/route";
 import { getEmbeddedStore } from "@/lib/stores/embedded";
 import { isRemoteMemorySource, remoteMemoryStats } from "@/lib/stores/remote/remote-memories";
-import { resolveStore } from "@/lib/stores/registry";
-import { EmbeddedStore } from "@/lib/stores/embedded/embedded-store";
+import { isEmbeddedStore, resolveStore } from "@/lib/stores/registry";
 import { StoreQuerySchema } from "@/lib/stores/store-schemas";
 import { withInputRules } from "@/lib/validation/input-rules";
 
@@ -19,7 +18,7 @@ const StatsQuerySchema = withInputRules(StoreQuerySchema);
  */
 export const GET = apiRoute({ query: StatsQuerySchema }, async ({ query, request }) => {
   const store = query.store ? await resolveStore(query.store) : await getEmbeddedStore();
-  if (store instanceof EmbeddedStore) return store.stats();
+  if (isEmbeddedStore(store)) return store.stats();
   if (!isRemoteMemorySource(store)) throw new ApiError(422, "unsupported_store", `The store "${store.name}" has no stats.`);
   try {
     return await remoteMemoryStats(store, request.signal);
