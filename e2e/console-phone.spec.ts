@@ -39,8 +39,11 @@ async function expectWithinWidth(locator: Locator, what: string) {
 }
 
 /** A box that scrolls sideways: content wider than the box. */
+/** Whether any of the elements scrolls sideways (a results table has the page and the outside candidates). */
 async function scrollsSideways(locator: Locator): Promise<boolean> {
-  return locator.evaluate((el) => el.scrollWidth > el.clientWidth + 0.5);
+  const widths = await locator.evaluateAll((els) => els.map((el) => el.scrollWidth > el.clientWidth + 0.5));
+  expect(widths.length, "elements to check").toBeGreaterThan(0);
+  return widths.some(Boolean);
 }
 
 /**
