@@ -9,7 +9,7 @@ import { closeDatabaseOnShutdown } from "./db/shutdown";
 import { ensureDemoDataset } from "./eval/datasets";
 import { markInterruptedRuns } from "./eval/runs";
 import { getEmbeddedStore, getEmbeddedStores } from "./stores/embedded/index";
-import { DEMO_STORE } from "./stores/embedded/store-catalog";
+import { DEMO_STORE } from "./stores/store-schemas";
 import { getRemoteStores, RemoteStoreConfigError } from "./stores/remote";
 
 /**

@@ -2,7 +2,8 @@
 
 import Link from "next/link";
 import type { StoreOption } from "@/lib/queries/use-recall";
-import { DEMO_STORE, isEmptyStore, storeHoldsWords } from "@/components/filters/store-label";
+import { isEmptyStore, storeHoldsWords } from "@/components/filters/store-label";
+import { DEMO_STORE } from "@/lib/stores/store-schemas";
 import { Button } from "@/components/ui/button";
 import { Notice } from "@/components/ui/notice";
 import { EXAMPLE_QUERIES } from "./example-queries";

@@ -43,9 +43,6 @@ export function isEmptyStore(store: Pick<StoreLike, "kind" | "memories"> | undef
   return store?.kind === "embedded" && store.memories === 0;
 }
 
-/** The demo corpus's store: the only one the demo's example queries are about. */
-export const DEMO_STORE = "demo";
-
 /** How many of a set's relevant ids are listed by name before a run. */
 export const MISSING_IDS_SHOWN = 5;
 

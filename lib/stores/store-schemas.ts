@@ -8,6 +8,11 @@ import { textProblem } from "@/lib/validation/input-rules";
  */
 export const STORE_NAME_MAX = 64;
 
+/** The demo corpus's store: the default store while it exists, and the only one the demo's example queries are about. */
+export const DEMO_STORE = "demo";
+/** The store a database had before stores were named, and the one created empty when there is no other. */
+export const FIRST_STORE = "embedded";
+
 export const StoreNameSchema = z
   .string({ error: "a store name is text" })
   .trim()

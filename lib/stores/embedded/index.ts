@@ -9,7 +9,7 @@ import { demoCorpusLoadedBefore, ensureDemoCorpus } from "./demo-corpus";
 import type { EmbeddedStore } from "./embedded-store";
 import { snapshotPath } from "./index-snapshot";
 import { MemorySync } from "./memory-sync";
-import { DEMO_STORE, FIRST_STORE } from "./store-catalog";
+import { DEMO_STORE, FIRST_STORE } from "../store-schemas";
 import { EmbeddedStores } from "./stores";
 
 /**

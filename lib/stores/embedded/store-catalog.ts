@@ -1,5 +1,5 @@
 import type { PrismaClient } from "@prisma/client";
-import type { CreateStoreBody } from "../store-schemas";
+import { DEMO_STORE, FIRST_STORE, type CreateStoreBody } from "../store-schemas";
 import { StoreError } from "../types";
 
 /** The `embedded_stores` rows: which embedded stores exist (docs/ARCHITECTURE.md "Embedded stores"). */
@@ -9,11 +9,6 @@ export interface EmbeddedStoreRow {
   embeddingModel: string | null;
   createdAt: Date;
 }
-
-/** The store that receives writes naming none, and that the console opens with (documented in the README). */
-export const DEMO_STORE = "demo";
-/** The store a database had before stores were named, and the one created empty when there is no other. */
-export const FIRST_STORE = "embedded";
 
 export class StoreCatalog {
   constructor(private readonly prisma: PrismaClient) {}
