@@ -1,16 +1,29 @@
 /**
  * `npm run fit-demo-profile [-- --check]`: reproduces the shipped USE-lite profile. Loads the
  * demo corpus (data/demo) into a throw-away embedded store, runs its 106 labeled queries in
- * hybrid mode at k = 5, 10 and 20, fits a profile with lib/calibration (one query's three
- * recalls stay in one fold), prints reference vs fitted balanced accuracy (training fit and
- * 5-fold cross-validated estimate, per k and over all three) and writes
- * data/demo/use-lite-profile.json, which the embedded store uses from its first start.
- * `--check` prints without writing.
+ * hybrid mode at k = 5, 10 and 20, and fits two things (one query's three recalls stay in one
+ * fold):
+ * - the profile's thresholds (the reference-shaped rule, lib/calibration/fit), as before;
+ * - the store's verdict model (lib/calibration/model): the bundled probe queries
+ *   (data/calibration) give the demo store's null, the model is fitted on store-relative signals
+ *   with 5-fold cross-validation, and the held-out figures are printed: balanced accuracy present
+ *   vs off-topic, AUC, Brier, ECE, P(present | level), near-misses apart.
+ * Writes data/demo/use-lite-profile.json (thresholds and `model`), which an embedded store uses
+ * until it has calibrated itself. `--check` prints without writing.
  */
 import fs from "node:fs";
 import path from "node:path";
 import { evaluateProfile, fitProfile, type FitExample, type FitResult } from "../lib/calibration/fit";
+import {
+  fitVerdictModel,
+  recallSignals,
+  storeNull,
+  type RecallSignals,
+  type VerdictExample,
+  type VerdictFit,
+} from "../lib/calibration/model";
 import { DEFAULT_PROFILE } from "../lib/calibration/profile";
+import { probeQueries } from "../lib/profiles/probes";
 import type { SearchMode } from "../lib/recall/merge";
 import { withDemoStore } from "./demo-store";
 import { runScript } from "./run-script";
@@ -30,16 +43,32 @@ runScript(async () => {
   const queries = JSON.parse(fs.readFileSync(path.join(__dirname, "..", "data", "demo", "queries.json"), "utf8")) as DemoQuery[];
   await withDemoStore("recall-fit-", async ({ prisma, store, created }) => {
     const examples: Record<string, FitExample[]> = {};
+    const verdictExamples: VerdictExample[] = [];
     for (const mode of ["hybrid", "semantic"] as SearchMode[]) {
       for (const k of KS) {
         const list: FitExample[] = [];
         for (const q of queries) {
           const outcome = await store.recall({ query: q.query, k, searchMode: mode });
           list.push({ group: q.id, present: q.relevant.length > 0, kind: q.kind, k, candidates: outcome.candidates ?? [] });
+          if (mode === "hybrid")
+            verdictExamples.push({
+              group: q.id,
+              present: q.relevant.length > 0,
+              kind: q.kind,
+              signals: recallSignals(outcome.candidates ?? [], outcome.keywordEvidence),
+            });
         }
         examples[`${mode}:${k}`] = list;
       }
     }
+    const probes: RecallSignals[] = [];
+    for (const query of probeQueries()) {
+      const outcome = await store.recall({ query, k: 10, searchMode: "hybrid" });
+      probes.push(recallSignals(outcome.candidates ?? [], outcome.keywordEvidence));
+    }
+    const nul = storeNull(probes);
+    const verdict = fitVerdictModel(verdictExamples, { relativeTo: nul, method: "shipped" });
+    printVerdict(verdict, probes.length);
     const train = KS.flatMap((k) => examples[`hybrid:${k}`]!);
     const fit = fitProfile(train, { name: "use-lite" });
     console.log(
@@ -72,12 +101,41 @@ runScript(async () => {
         .join("; ")}`,
     );
     if (!check) {
-      fs.writeFileSync(OUT, JSON.stringify(shippedProfile(fit, created, queries.length), null, 2) + "\n");
+      fs.writeFileSync(
+        OUT,
+        JSON.stringify({ ...shippedProfile(fit, created, queries.length), model: verdict.model }, null, 2) + "\n",
+      );
       console.log(`\nwrote ${path.relative(process.cwd(), OUT)}`);
     }
     await prisma.$disconnect();
   });
 });
+
+function printVerdict(fit: VerdictFit, probes: number): void {
+  const e = fit.model.estimate!;
+  const level = (l: "high" | "moderate" | "low" | "none") =>
+    `${l} ${e.p_present_by_level[l].count}: ${f(e.p_present_by_level[l].present_rate)}`;
+  console.log(
+    `verdict model: logistic on ${fit.model.features.join(", ")}, store-relative (null from ${probes} probe queries), ` +
+      `${fit.model.trained_on.present} present / ${fit.model.trained_on.absent} off-topic recalls (k = 5/10/20; near-misses apart)`,
+  );
+  console.log(
+    `  ${fit.model.folds}-fold CV, present vs off-topic: balanced accuracy ${f(e.balanced_accuracy)}, AUC ${f(e.auc)}, Brier ${f(e.brier)}, ECE ${f(e.ece)}`,
+  );
+  console.log(`  P(present | level), held out: ${(["high", "moderate", "low", "none"] as const).map(level).join("; ")}`);
+  console.log(
+    `  base rate in the fit: ${f(fit.model.trained_on.present / fit.model.trained_on.examples)} (probabilities are stated for even odds)`,
+  );
+  for (const [kind, a] of Object.entries(fit.apart)) {
+    const worth = a.p_present_by_level.high.count + a.p_present_by_level.moderate.count;
+    console.log(
+      `  ${kind} (apart, ${a.count}): read as worth reading ${f(worth / Math.max(1, a.count))} — no bi-encoder signal tells them apart`,
+    );
+  }
+  console.log(
+    `  weights (standardised): ${fit.model.features.map((n, j) => `${n} ${f(fit.model.logistic.weights[j])}`).join(", ")}\n`,
+  );
+}
 
 function f(x: number | null | undefined): string {
   return x === null || x === undefined ? "n/a" : x.toFixed(3);

@@ -11,7 +11,9 @@ import {
   type Level,
   type TraceStep,
 } from "@/lib/recall/confidence";
+import type { KeywordEvidence } from "@/lib/recall/keyword-evidence";
 import { DEFAULT_THRESHOLDS, type Thresholds } from "@/lib/recall/thresholds";
+import { predictVerdict, recallSignals, type CalibrationMethod, type RecallSignals, type StoreNull } from "./model";
 import { poolSizeFor, type Profile } from "./profile";
 
 /** What the rules need of a stored candidate (a `recall_candidates` row or a LoggedCandidate). */
@@ -153,9 +155,67 @@ export interface ProfileConfidenceBlock {
   rationale: string | null;
   trace: TraceStep[];
   thresholds: Thresholds;
+  /**
+   * A profile with a verdict model: the calibrated probability that something relevant is stored
+   * (the level is its cut), the signals it read, and how the store was calibrated.
+   */
+  probability?: number;
+  signals?: RecallSignals;
+  calibration?: VerdictCalibration;
+  /** The level the profile's thresholds give (the reference-shaped rule), beside the model's. */
+  rules_level?: Level;
+}
+
+/** How the verdict's model was calibrated for this store, as the recall states it. */
+export interface VerdictCalibration {
+  /** shipped: the model fitted on the demo corpus; labels: a fit on this store's labels. */
+  method: CalibrationMethod;
+  /** The store measured against its own null (calibrated without labels), else the model's fitting store's. */
+  store_relative: boolean;
+  /** Labeled examples the model was fitted on. */
+  examples: number;
+  /** Cross-validated figures of the fit. */
+  estimate: { balanced_accuracy: number | null; auc: number | null; ece: number | null; p_present_high: number | null } | null;
+}
+
+export interface VerdictInput {
+  keywordEvidence?: KeywordEvidence | null;
+  /** The store's own null when it calibrated itself without labels. */
+  storeNull?: StoreNull | null;
 }
 
 export function profileConfidenceBlock(
+  profile: Pick<Profile, "name" | "thresholds" | "pool_size" | "model">,
+  input: { candidates: readonly StoredCandidate[] | null; k: number; stated: StatedConfidence | null } & VerdictInput,
+): ProfileConfidenceBlock | null {
+  const block = rulesBlock(profile, input);
+  if (!block || !profile.model || !input.candidates) return block;
+  const signals = recallSignals(input.candidates, input.keywordEvidence);
+  const verdict = predictVerdict(profile.model, signals, input.storeNull);
+  const e = profile.model.estimate;
+  return {
+    ...block,
+    level: verdict.level,
+    rules_level: block.level,
+    probability: verdict.probability,
+    signals,
+    calibration: {
+      method: profile.model.method,
+      store_relative: !!input.storeNull && !!profile.model.relative_to,
+      examples: profile.model.trained_on.examples,
+      estimate: e
+        ? {
+            balanced_accuracy: e.balanced_accuracy,
+            auc: e.auc,
+            ece: e.ece,
+            p_present_high: e.p_present_by_level.high.present_rate,
+          }
+        : null,
+    },
+  };
+}
+
+function rulesBlock(
   profile: Pick<Profile, "name" | "thresholds" | "pool_size">,
   input: { candidates: readonly StoredCandidate[] | null; k: number; stated: StatedConfidence | null },
 ): ProfileConfidenceBlock | null {

@@ -7,6 +7,7 @@
  */
 import { z } from "zod";
 import { issuesFromZod, ThresholdsError } from "@/lib/recall/errors";
+import type { VerdictModel } from "./model";
 import { withInputRules } from "@/lib/validation/input-rules";
 import {
   CUSTOM_PROFILE_NAME,
@@ -44,6 +45,12 @@ export interface Profile {
   source: ProfileSource | null;
   /** Built in (`default`, the shipped fit): read-only. */
   builtin: boolean;
+  /**
+   * The store's verdict model (model/index.ts): when set, the level is a cut on its calibrated
+   * probability and the thresholds only draw the reference-shaped block beside it. Null or absent:
+   * a profile of the old shape, judged by the rules with its constants.
+   */
+  model?: VerdictModel | null;
 }
 
 export const DEFAULT_PROFILE: Readonly<Profile> = Object.freeze<Profile>({

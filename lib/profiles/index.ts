@@ -1,10 +1,12 @@
 import { getRemoteStores } from "@/lib/stores/remote";
 import "server-only";
-import type { Prisma, PrismaClient } from "@prisma/client";
+import { Prisma, type PrismaClient } from "@prisma/client";
+import type { StoreNull, VerdictModel } from "@/lib/calibration/model";
 import { ApiError } from "@/lib/api/errors";
 import { DEFAULT_PROFILE, type Profile, type ProfileSource } from "@/lib/calibration/profile";
 import { resolveThresholds } from "@/lib/recall/thresholds";
 import { BUILTIN_PROFILES, builtinStoreProfile } from "./builtin";
+import { nullOf } from "./store-calibration";
 
 export { BUILTIN_PROFILES, SHIPPED_PROFILE, SHIPPED_PROFILE_NAME, builtinStoreProfile } from "./builtin";
 
@@ -20,6 +22,7 @@ interface ProfileRow {
   thresholds: Prisma.JsonValue;
   poolSize: number | null;
   source: Prisma.JsonValue;
+  model?: Prisma.JsonValue;
 }
 
 function fromRow(row: ProfileRow): Profile {
@@ -30,6 +33,7 @@ function fromRow(row: ProfileRow): Profile {
     pool_size: row.poolSize,
     source: (row.source as ProfileSource | null) ?? null,
     builtin: false,
+    model: (row.model as unknown as VerdictModel | null | undefined) ?? null,
   };
 }
 
@@ -66,6 +70,7 @@ export async function saveProfile(prisma: PrismaClient, profile: Profile): Promi
     thresholds: thresholds as unknown as Prisma.InputJsonValue,
     poolSize: profile.pool_size,
     source: (profile.source ?? undefined) as unknown as Prisma.InputJsonValue | undefined,
+    model: profile.model ? (profile.model as unknown as Prisma.InputJsonValue) : Prisma.DbNull,
   };
   const existing = await prisma.thresholdProfile.findUnique({ where: { name: profile.name }, select: { name: true } });
   await prisma.thresholdProfile.upsert({ where: { name: profile.name }, create: { name: profile.name, ...data }, update: data });
@@ -80,20 +85,25 @@ export async function storeProfileNames(prisma: PrismaClient, stores: readonly s
 }
 
 /**
- * The profile a store judges with; a profile that has since disappeared falls back to the
- * reference. Every recall asks, so it is one raw statement (the assignment and the user's profile
- * it names together): a model query costs several times more in Prisma's query compiler.
+ * The profile a store judges with, and the store's own null when it calibrated itself without
+ * labels (store-calibration.ts); a profile that has since disappeared falls back to the
+ * reference. Every recall asks, so it is one raw statement (the assignment, the user's profile it
+ * names and the store's calibration together): a model query costs several times more in
+ * Prisma's query compiler.
  */
-export async function storeProfile(prisma: PrismaClient, store: string): Promise<Profile> {
-  const [row] = await prisma.$queryRaw<(Partial<ProfileRow> & { assigned: string | null })[]>`
-    SELECT sp."profile" AS assigned, tp."name", tp."description", tp."thresholds", tp."pool_size" AS "poolSize", tp."source"
+export async function storeProfile(prisma: PrismaClient, store: string): Promise<Profile & { store_null: StoreNull | null }> {
+  const [row] = await prisma.$queryRaw<(Partial<ProfileRow> & { assigned: string | null; calibration: unknown })[]>`
+    SELECT sp."profile" AS assigned, tp."name", tp."description", tp."thresholds", tp."pool_size" AS "poolSize", tp."source",
+           tp."model", cal."value" AS calibration
     FROM (SELECT ${store}::text AS store) AS s
     LEFT JOIN "store_profiles" AS sp ON sp."store" = s.store
-    LEFT JOIN "threshold_profiles" AS tp ON tp."name" = sp."profile"`;
+    LEFT JOIN "threshold_profiles" AS tp ON tp."name" = sp."profile"
+    LEFT JOIN "app_state" AS cal ON cal."key" = 'calibration:' || s.store`;
   const name = row?.assigned ?? builtinStoreProfile(storeKind(store));
+  const store_null = nullOf(row?.calibration);
   const builtin = BUILTIN_PROFILES.find((p) => p.name === name);
-  if (builtin) return { ...builtin };
-  return row?.name ? fromRow(row as ProfileRow) : { ...DEFAULT_PROFILE };
+  if (builtin) return { ...builtin, store_null };
+  return { ...(row?.name ? fromRow(row as ProfileRow) : { ...DEFAULT_PROFILE }), store_null };
 }
 
 export async function assignStoreProfile(prisma: PrismaClient, store: string, profile: string): Promise<Profile> {

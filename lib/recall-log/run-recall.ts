@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { PrismaClient } from "@prisma/client";
 import { profileConfidenceBlock } from "@/lib/calibration/level";
+import type { StoreNull } from "@/lib/calibration/model";
 import type { Profile } from "@/lib/calibration/profile";
 import type { OpenDatabase } from "@/lib/db/connection";
 import { EmbeddingServiceError } from "@/lib/embeddings/types";
@@ -185,12 +186,22 @@ async function select(
   };
 }
 
-/** The profile's block beside the reference one (none for the reference profile itself). */
-type StoreProfile = Pick<Profile, "name" | "thresholds" | "pool_size"> | null;
+/**
+ * The profile's block beside the reference one (none for the reference profile itself). A profile
+ * with a verdict model reads the keyword arm's evidence and, once the store calibrated itself
+ * without labels, the store's own null (docs/ARCHITECTURE.md "Threshold profiles").
+ */
+type StoreProfile = (Pick<Profile, "name" | "thresholds" | "pool_size" | "model"> & { store_null?: StoreNull | null }) | null;
 
 function profileBlock(profile: StoreProfile, k: number, outcome: StoreRecallOutcome) {
   if (!profile || profile.name === DEFAULT_THRESHOLDS.name) return null;
-  return profileConfidenceBlock(profile, { candidates: outcome.candidates, k, stated: outcome.confidence });
+  return profileConfidenceBlock(profile, {
+    candidates: outcome.candidates,
+    k,
+    stated: outcome.confidence,
+    keywordEvidence: outcome.keywordEvidence,
+    storeNull: profile.store_null,
+  });
 }
 
 /** The caller went away; 499 is the customary "client closed request". */

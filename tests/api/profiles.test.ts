@@ -5,6 +5,7 @@ import { NextRequest } from "next/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { computeConfidence, toWireConfidence } from "@/lib/recall/confidence";
 import { confidenceInputFromCandidates, kSensitivity, profileConfidence } from "@/lib/calibration/level";
+import { predictVerdict } from "@/lib/calibration/model";
 import { callRoute } from "../support/call-route";
 
 /**
@@ -121,9 +122,20 @@ describe("a store's profile", () => {
     );
     expect(view.confidence.thresholds).toBe("default");
     expect(view.profile_confidence).toMatchObject({ profile: "use-lite", pool_size: SHIPPED_PROFILE.pool_size });
-    expect(view.profile_confidence.level).toBe(profileConfidence(view.candidates, 2, SHIPPED_PROFILE).level);
+    // The profile's thresholds give the rules' level; the verdict is the model's probability cut.
+    expect(view.profile_confidence.rules_level).toBe(profileConfidence(view.candidates, 2, SHIPPED_PROFILE).level);
+    const pc = view.profile_confidence;
+    expect(pc.probability).toBeGreaterThanOrEqual(0);
+    expect(pc.probability).toBeLessThanOrEqual(1);
+    expect(predictVerdict(SHIPPED_PROFILE.model!, pc.signals)).toEqual({ probability: pc.probability, level: pc.level });
+    const cosines = view.candidates.slice(0, 10).map((c: { raw_cosine: number | null }) => c.raw_cosine ?? -Infinity);
+    expect(pc.signals.top_cosine).toBeCloseTo(Math.max(...cosines), 5);
+    // The keyword arm's evidence was read: "kafka" and "call" are in the demo corpus.
+    expect(pc.signals.idf_coverage).toBeGreaterThan(0);
+    expect(pc.calibration).toMatchObject({ method: "shipped", store_relative: false });
     expect(view.k_sensitivity.map((p: { k: number }) => p.k)).toEqual([5, 10, 20]);
-    expect(view.k_sensitivity).toEqual(kSensitivity(view.candidates, SHIPPED_PROFILE));
+    // A model's level does not move with k as the rules' does: the k-strip shows the reference only.
+    expect(view.k_sensitivity).toEqual(kSensitivity(view.candidates, null));
     expect((await callRoute(recallsRoute.GET, { params: { id: view.id } })).json).toEqual(view);
     const db = await getDatabase();
     const row = await db.prisma.recall.findUniqueOrThrow({ where: { id: view.id } });

@@ -15,10 +15,12 @@ import type { Level } from "@/lib/recall/level";
 import { assignFolds } from "../fit/folds";
 import { FEATURE_NAMES, featureRow, type FeatureName, type RecallSignals } from "./features";
 import { fitLogistic, predictLogistic, type LogisticModel } from "./logistic";
+import { relativeSignals, type StoreNull } from "./store-null";
 import { calibrationEstimate, reliability, type CalibrationEstimate, type ReliabilityBin, type Scored } from "./reliability";
 
 export * from "./features";
 export * from "./reliability";
+export * from "./store-null";
 export { fitLogistic, predictLogistic, sigmoid, type LogisticModel } from "./logistic";
 
 /** Probability cuts of the levels: high ≥ 0.85, moderate ≥ 0.6, low ≥ 0.3, else none. */
@@ -52,6 +54,11 @@ export interface VerdictModel {
   /** The cross-validated figures (held-out predictions only); null when too few for folds. */
   estimate: CalibrationEstimate | null;
   folds: number;
+  /**
+   * Set when the model reads store-relative signals (store-null.ts): the null of the store it was
+   * fitted on, used for a store that has not calibrated itself yet.
+   */
+  relative_to: StoreNull | null;
 }
 
 export interface VerdictExample {
@@ -69,6 +76,8 @@ export interface VerdictFitOptions {
   cuts?: LevelCuts;
   method?: CalibrationMethod;
   apartKinds?: readonly string[];
+  /** Fit on store-relative signals: every example's signals measured against this null. */
+  relativeTo?: StoreNull | null;
 }
 
 export interface VerdictFit {
@@ -91,8 +100,15 @@ export function levelForProbability(p: number, cuts: LevelCuts = DEFAULT_CUTS): 
   return p >= cuts.high ? "high" : p >= cuts.moderate ? "moderate" : p >= cuts.low ? "low" : "none";
 }
 
-export function predictVerdict(model: VerdictModel, signals: RecallSignals): { probability: number; level: Level } {
-  const probability = predictLogistic(model.logistic, featureRow(signals, model.fill));
+/** The verdict of one recall; `storeNullOf` is the store's own null where it calibrated itself. */
+export function predictVerdict(
+  model: VerdictModel,
+  signals: RecallSignals,
+  storeNullOf?: StoreNull | null,
+): { probability: number; level: Level } {
+  const nul = storeNullOf ?? model.relative_to;
+  const row = nul && model.relative_to ? relativeSignals(signals, nul) : signals;
+  const probability = predictLogistic(model.logistic, featureRow(row, model.fill));
   return { probability: Math.round(probability * 1e4) / 1e4, level: levelForProbability(probability, model.cuts) };
 }
 
@@ -117,7 +133,9 @@ function fitOnce(examples: readonly VerdictExample[], l2: number): { logistic: L
  * Fits the verdict model on every usable example and estimates it by k-fold cross-validation.
  * Throws VerdictFitError without a present and an absent example outside the apart kinds.
  */
-export function fitVerdictModel(examples: readonly VerdictExample[], options: VerdictFitOptions = {}): VerdictFit {
+export function fitVerdictModel(input: readonly VerdictExample[], options: VerdictFitOptions = {}): VerdictFit {
+  const nul = options.relativeTo ?? null;
+  const examples = nul ? input.map((e) => ({ ...e, signals: relativeSignals(e.signals, nul) })) : input;
   const apart = new Set(options.apartKinds ?? ["near_miss"]);
   const cuts = options.cuts ?? DEFAULT_CUTS;
   const l2 = options.l2 ?? 1;
@@ -161,6 +179,7 @@ export function fitVerdictModel(examples: readonly VerdictExample[], options: Ve
     trained_on: { examples: used.length, present, absent },
     estimate: cv.length ? calibrationEstimate(cv, levelOf) : null,
     folds: folds >= 2 ? folds : 0,
+    relative_to: nul,
   };
   return {
     model,

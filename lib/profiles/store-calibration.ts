@@ -1,0 +1,216 @@
+import "server-only";
+import type { Prisma, PrismaClient } from "@prisma/client";
+import {
+  calibrationEstimate,
+  levelForProbability,
+  predictVerdict,
+  queryFromMemory,
+  recallSignals,
+  storeNull,
+  type RecallSignals,
+  type StoreNull,
+  type VerdictModel,
+} from "@/lib/calibration/model";
+import { processSingleton } from "@/lib/process-singleton";
+import { mulberry32 } from "@/lib/random";
+import type { MemoryStore } from "@/lib/stores/types";
+import { probeQueries } from "./probes";
+
+/**
+ * Calibration without labels, per store (docs/ARCHITECTURE.md "Threshold profiles"): the bundled
+ * probe queries are recalled against the store (not logged: they are not anyone's recalls) to
+ * learn its null, and queries made from a sample of its own memories give the present side the
+ * label-free estimate scores against the probes. Runs in the background, one store at a time per
+ * process, with its progress in `app_state` under `calibration:<store>`; recalls never wait for
+ * it. A store calibrates when it has none and holds enough memories, or when its size moved by
+ * more than RECALIBRATE_CHANGE since.
+ */
+
+export type CalibrationState = "none" | "calibrating" | "ready";
+
+export interface StoreCalibration {
+  state: CalibrationState;
+  method: "label_free" | null;
+  /** Probe and memory-made recalls it ran. */
+  examples: { probes: number; memories: number } | null;
+  updated_at: string | null;
+  /** Label-free estimate under the store's profile: probes (absent) vs memory-made queries (present). */
+  estimate: { balanced_accuracy: number | null; auc: number | null; probes_worth_reading: number | null } | null;
+  progress?: { done: number; total: number } | null;
+  /** Memories the store held when it calibrated. */
+  memories_at?: number | null;
+  error?: string | null;
+}
+
+interface StoredCalibration extends StoreCalibration {
+  null?: StoreNull | null;
+}
+
+/** Fewest memories a store needs before it calibrates itself. */
+export const MIN_CALIBRATION_MEMORIES = 10;
+/** Relative change in a store's size that makes it calibrate again. */
+export const RECALIBRATE_CHANGE = 0.05;
+/** Memories sampled to make present-side queries. */
+const MEMORY_QUERIES = 120;
+
+const key = (store: string) => `calibration:${store}`;
+const NONE: StoreCalibration = { state: "none", method: null, examples: null, updated_at: null, estimate: null };
+
+function publicOf(value: StoredCalibration | null | undefined): StoreCalibration {
+  if (!value) return { ...NONE };
+  const { null: _null, ...rest } = value;
+  return rest;
+}
+
+/** Each store's calibration as `GET /api/stores` shows it. */
+export async function storeCalibrations(
+  prisma: PrismaClient,
+  stores: readonly string[],
+): Promise<Record<string, StoreCalibration>> {
+  const rows = await prisma.appState.findMany({ where: { key: { in: stores.map(key) } } });
+  const byKey = new Map(rows.map((r) => [r.key, r.value as unknown as StoredCalibration]));
+  return Object.fromEntries(stores.map((s) => [s, publicOf(byKey.get(key(s)))]));
+}
+
+/** The store's null once it calibrated itself (what the verdict measures a recall against). */
+export function nullOf(value: unknown): StoreNull | null {
+  const v = value as StoredCalibration | null | undefined;
+  return v && v.state === "ready" && v.null ? v.null : null;
+}
+
+async function write(prisma: PrismaClient, store: string, value: StoredCalibration): Promise<void> {
+  const json = value as unknown as Prisma.InputJsonValue;
+  await prisma.appState.upsert({ where: { key: key(store) }, create: { key: key(store), value: json }, update: { value: json } });
+}
+
+const running = processSingleton("storeCalibrationsRunning", () => new Map<string, Promise<void>>());
+
+/** Whether the store should calibrate now (none yet, or its size moved by more than RECALIBRATE_CHANGE). */
+export function needsCalibration(current: StoreCalibration, memories: number): boolean {
+  if (memories < MIN_CALIBRATION_MEMORIES) return false;
+  if (current.state === "calibrating") return false;
+  if (current.state !== "ready" || !current.memories_at) return true;
+  return Math.abs(memories - current.memories_at) / current.memories_at > RECALIBRATE_CHANGE;
+}
+
+/**
+ * Starts the store's calibration in the background unless one runs; resolves once it started
+ * (its state is `calibrating`). `model` scores the label-free estimate.
+ */
+export async function startCalibration(
+  prisma: PrismaClient,
+  store: MemoryStore,
+  memories: number,
+  model: VerdictModel | null,
+): Promise<StoreCalibration> {
+  const current = running.get(store.name);
+  const previous = (await prisma.appState.findUnique({ where: { key: key(store.name) } }))?.value as unknown as
+    StoredCalibration | undefined;
+  if (current) return publicOf(previous);
+  const probes = probeQueries();
+  const sample = await prisma.memory.findMany({
+    where: { store: store.name },
+    select: { summary: true },
+    orderBy: { id: "asc" },
+    take: 2_000,
+  });
+  const rng = mulberry32(1);
+  const memoryQueries: string[] = [];
+  // An even spread over the store's memories, in a fixed order: the same store gives the same queries.
+  const step = Math.max(1, Math.floor(sample.length / MEMORY_QUERIES));
+  for (let i = 0; i < sample.length && memoryQueries.length < MEMORY_QUERIES; i += step) {
+    const q = queryFromMemory(sample[i]!.summary, rng);
+    if (q) memoryQueries.push(q);
+  }
+  const total = probes.length + memoryQueries.length;
+  const state: StoredCalibration = {
+    ...(previous ?? NONE),
+    state: "calibrating",
+    progress: { done: 0, total },
+    error: null,
+  };
+  await write(prisma, store.name, state);
+  const job = run(prisma, store, { probes, memoryQueries, memories, model, previous: previous ?? null }).finally(() =>
+    running.delete(store.name),
+  );
+  running.set(store.name, job);
+  job.catch(() => {}); // its failure is written as the state
+  return publicOf(state);
+}
+
+/** Waits for a running calibration (tests and scripts). */
+export async function calibrationIdle(store: string): Promise<void> {
+  await running.get(store);
+}
+
+async function run(
+  prisma: PrismaClient,
+  store: MemoryStore,
+  input: {
+    probes: string[];
+    memoryQueries: string[];
+    memories: number;
+    model: VerdictModel | null;
+    previous: StoredCalibration | null;
+  },
+): Promise<void> {
+  const total = input.probes.length + input.memoryQueries.length;
+  const signalsOf = async (query: string): Promise<RecallSignals> => {
+    const outcome = await store.recall({ query, k: 10, searchMode: "hybrid", searchModeChosen: false });
+    return recallSignals(outcome.candidates ?? [], outcome.keywordEvidence);
+  };
+  try {
+    const probes: RecallSignals[] = [];
+    const present: RecallSignals[] = [];
+    let done = 0;
+    for (const [list, out] of [
+      [input.probes, probes],
+      [input.memoryQueries, present],
+    ] as const) {
+      for (const query of list) {
+        out.push(await signalsOf(query));
+        if (++done % 100 === 0)
+          await write(prisma, store.name, { ...(input.previous ?? NONE), state: "calibrating", progress: { done, total } });
+      }
+    }
+    const nul = storeNull(probes);
+    let estimate: StoreCalibration["estimate"] = null;
+    if (input.model) {
+      const score = (s: RecallSignals) => predictVerdict(input.model!, s, nul).probability;
+      const scored = [
+        ...probes.map((s) => ({ probability: score(s), present: false })),
+        ...present.map((s) => ({ probability: score(s), present: true })),
+      ];
+      const e = calibrationEstimate(scored, (p) => levelForProbability(p, input.model!.cuts));
+      const worth = scored.filter(
+        (x) =>
+          !x.present &&
+          levelForProbability(x.probability, input.model!.cuts) !== "low" &&
+          levelForProbability(x.probability, input.model!.cuts) !== "none",
+      ).length;
+      estimate = {
+        balanced_accuracy: e.balanced_accuracy,
+        auc: e.auc,
+        probes_worth_reading: probes.length ? worth / probes.length : null,
+      };
+    }
+    await write(prisma, store.name, {
+      state: "ready",
+      method: "label_free",
+      examples: { probes: probes.length, memories: present.length },
+      updated_at: new Date().toISOString(),
+      estimate,
+      progress: null,
+      memories_at: input.memories,
+      null: nul,
+      error: null,
+    });
+  } catch (error) {
+    await write(prisma, store.name, {
+      ...(input.previous ?? NONE),
+      state: input.previous?.state === "ready" ? "ready" : "none",
+      progress: null,
+      error: error instanceof Error ? error.message : String(error),
+    }).catch(() => {});
+  }
+}
