@@ -378,6 +378,9 @@ function recallNotices(row: RecallRow, candidates: LoggedCandidate[] | null): Re
   });
 }
 
+// A verdict model's level does not move with k as the rules' does: its k-strip shows the reference only.
 function profileOf(block: ProfileConfidenceBlock | null) {
-  return block ? { name: block.profile, thresholds: block.thresholds, pool_size: block.pool_size } : null;
+  return block && block.probability === undefined
+    ? { name: block.profile, thresholds: block.thresholds, pool_size: block.pool_size }
+    : null;
 }
