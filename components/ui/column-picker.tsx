@@ -128,42 +128,45 @@ export function ColumnPicker<Id extends string>({
         Columns
         {hiddenCount > 0 ? <span className={styles.columnCount}>{`· ${hiddenCount} hidden`}</span> : null}
       </Button>
-      <div id={panelId} className={styles.columnPanel} hidden={!open}>
-        <fieldset>
-          <legend>Show columns</legend>
-          {columns.map((column) => {
-            const shown = column.required || !hidden.has(column.id);
-            return (
-              <label key={column.id} className={styles.columnOption} data-required={column.required || undefined}>
-                <input
-                  type="checkbox"
-                  checked={shown}
-                  disabled={column.required}
-                  onChange={(event) => onChange(setColumnShown(hidden, columns, column.id, event.target.checked))}
-                />
-                {column.label}
-                {column.required ? <span className={styles.columnNote}> (always shown)</span> : null}
-              </label>
-            );
-          })}
-        </fieldset>
-        <p className={styles.columnNote}>Kept in this browser, not in the page’s link.</p>
-        {hiddenCount > 0 ? (
-          <div className={styles.columnActions}>
-            <Button
-              size="small"
-              variant="ghost"
-              onClick={() => {
-                onChange(new Set());
-                // This button goes with the last hidden column: focus goes back to "Columns", not to the page.
-                button.current?.focus();
-              }}
-            >
-              Show all
-            </Button>
-          </div>
-        ) : null}
-      </div>
+      {/* Rendered only while open: closed, its checkboxes ("Label", "Store") are no second control of those names. */}
+      {open ? (
+        <div id={panelId} className={styles.columnPanel}>
+          <fieldset>
+            <legend>Show columns</legend>
+            {columns.map((column) => {
+              const shown = column.required || !hidden.has(column.id);
+              return (
+                <label key={column.id} className={styles.columnOption} data-required={column.required || undefined}>
+                  <input
+                    type="checkbox"
+                    checked={shown}
+                    disabled={column.required}
+                    onChange={(event) => onChange(setColumnShown(hidden, columns, column.id, event.target.checked))}
+                  />
+                  {column.label}
+                  {column.required ? <span className={styles.columnNote}> (always shown)</span> : null}
+                </label>
+              );
+            })}
+          </fieldset>
+          <p className={styles.columnNote}>Kept in this browser, not in the page’s link.</p>
+          {hiddenCount > 0 ? (
+            <div className={styles.columnActions}>
+              <Button
+                size="small"
+                variant="ghost"
+                onClick={() => {
+                  onChange(new Set());
+                  // This button goes with the last hidden column: focus goes back to "Columns", not to the page.
+                  button.current?.focus();
+                }}
+              >
+                Show all
+              </Button>
+            </div>
+          ) : null}
+        </div>
+      ) : null}
     </div>
   );
 }
