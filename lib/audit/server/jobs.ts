@@ -11,14 +11,10 @@ import { memoryVersion } from "@/lib/stores/embedded/index-snapshot";
 import { resolveStore } from "@/lib/stores/registry";
 import type { RemoteStore } from "@/lib/stores/remote/remote-store";
 import { StoreError } from "@/lib/stores/types";
-import { classifyMemory, countClasses, duplicateClusters } from "../classify";
-import type { AuditStartBody, AuditFinding, AuditResult, AuditSettings, AuditState, AuditStatus } from "../types";
+import type { AuditResult, AuditSettings, AuditStartBody, AuditState, AuditStatus } from "../types";
+import { assembleAudit } from "./assemble";
 import { probeEmbeddedStore, type ProbeRun } from "./embedded-audit";
-import { logUsage } from "./log-usage";
-import { probeRemoteStore, REMOTE_SCOPE, remoteAuditPlan } from "./remote-audit";
-
-const EMBEDDED_SCOPE =
-  "Every memory: its summary, its summary without the store's most frequent words, and its tags, each at k = 5 and 10 in hybrid, semantic and keyword mode.";
+import { probeRemoteStore, remoteAuditPlan } from "./remote-audit";
 
 interface Job {
   state: Exclude<AuditState, "idle">;
@@ -103,42 +99,7 @@ async function runJob(
     const version = kind === "embedded" ? await memoryVersion(prisma, name) : null;
     const run = await probe(job);
     job.progress = { ...job.progress, phase: "reading the recall log" };
-    const since = new Date(Date.now() - settings.log_days * 86_400_000);
-    const log = await logUsage(prisma, name, since);
-    const findings: AuditFinding[] = [];
-    for (const m of run.memories) {
-      const finding = classifyMemory({
-        ...m,
-        log: log.usage.get(m.memory_id) ?? null,
-        logRecalls: log.recalls,
-        settings,
-      });
-      if (finding) findings.push(finding);
-    }
-    const clusters = duplicateClusters(findings);
-    const notes = [...run.notes];
-    if (log.recalls === 0) {
-      notes.push(
-        `No recall of ${name} with its candidates was logged in the last ${settings.log_days} days: always buried, always dropped and never recalled are not judged.`,
-      );
-    }
-    const result: AuditResult = {
-      store: name,
-      kind,
-      version,
-      started_at: job.startedAt,
-      finished_at: new Date().toISOString(),
-      settings,
-      memories: run.memories.length,
-      probe_recalls: run.probeRecalls,
-      frequent_words: run.frequentWords,
-      counts: countClasses(findings),
-      notes,
-      log_recalls: log.recalls,
-      findings,
-      clusters,
-      scope: kind === "remote" ? REMOTE_SCOPE : EMBEDDED_SCOPE,
-    };
+    const result = await assembleAudit(prisma, { store: name, kind, version, settings, startedAt: job.startedAt }, run);
     await saveResult(prisma, result);
     job.state = "done";
   } catch (error) {
