@@ -66,7 +66,7 @@ runScript(async () => {
       const outcome = await store.recall({ query, k: 10, searchMode: "hybrid" });
       probes.push(recallSignals(outcome.candidates ?? [], outcome.keywordEvidence));
     }
-    const nul = storeNull(probes);
+    const nul = { ...storeNull(probes), memories: created };
     const verdict = fitVerdictModel(verdictExamples, { relativeTo: nul, method: "shipped" });
     printVerdict(verdict, probes.length);
     const train = KS.flatMap((k) => examples[`hybrid:${k}`]!);

@@ -13,7 +13,14 @@ import {
 } from "@/lib/recall/confidence";
 import type { KeywordEvidence } from "@/lib/recall/keyword-evidence";
 import { DEFAULT_THRESHOLDS, type Thresholds } from "@/lib/recall/thresholds";
-import { predictVerdict, recallSignals, type CalibrationMethod, type RecallSignals, type StoreNull } from "./model";
+import {
+  predictVerdict,
+  recallSignals,
+  statedSignals,
+  type CalibrationMethod,
+  type RecallSignals,
+  type StoreNull,
+} from "./model";
 import { poolSizeFor, type Profile } from "./profile";
 
 /** What the rules need of a stored candidate (a `recall_candidates` row or a LoggedCandidate). */
@@ -92,6 +99,8 @@ export function verdictDependsOnK(points: readonly { level: Level }[]): boolean 
 /** What a confidence block states, for recalls without a stored pool. */
 export interface StatedConfidence {
   basis: Basis | string | null;
+  background_mean?: number | null;
+  background_std?: number | null;
   top_score: number | null;
   prominence: number | null;
   relative_margin: number | null;
@@ -189,8 +198,13 @@ export function profileConfidenceBlock(
   input: { candidates: readonly StoredCandidate[] | null; k: number; stated: StatedConfidence | null } & VerdictInput,
 ): ProfileConfidenceBlock | null {
   const block = rulesBlock(profile, input);
-  if (!block || !profile.model || !input.candidates) return block;
-  const signals = recallSignals(input.candidates, input.keywordEvidence);
+  if (!block || !profile.model) return block;
+  const signals = input.candidates
+    ? recallSignals(input.candidates, input.keywordEvidence)
+    : input.stated
+      ? statedSignals(input.stated)
+      : null;
+  if (!signals) return block;
   const verdict = predictVerdict(profile.model, signals, input.storeNull);
   const e = profile.model.estimate;
   return {

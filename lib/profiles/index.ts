@@ -6,7 +6,8 @@ import { ApiError } from "@/lib/api/errors";
 import { DEFAULT_PROFILE, type Profile, type ProfileSource } from "@/lib/calibration/profile";
 import { resolveThresholds } from "@/lib/recall/thresholds";
 import { BUILTIN_PROFILES, builtinStoreProfile } from "./builtin";
-import { nullOf } from "./store-calibration";
+import type { MemoryStore } from "@/lib/stores/types";
+import { calibrationsForStores, nullOf, type StoreCalibration } from "./store-calibration";
 
 export { BUILTIN_PROFILES, SHIPPED_PROFILE, SHIPPED_PROFILE_NAME, builtinStoreProfile } from "./builtin";
 
@@ -115,4 +116,21 @@ export async function assignStoreProfile(prisma: PrismaClient, store: string, pr
 /** A configured remote store's name, else an embedded store's (or one that no longer exists). */
 function storeKind(store: string): "embedded" | "remote" {
   return getRemoteStores().some((remote) => remote.name === store) ? "remote" : "embedded";
+}
+
+/**
+ * Each store's calibration for `GET /api/stores` (store-calibration.ts), an embedded store that
+ * needs one starting it in the background with its profile's model.
+ */
+export async function storesCalibration(
+  prisma: PrismaClient,
+  stores: readonly { name: string; kind: "embedded" | "remote"; memories?: number }[],
+  profileNames: Record<string, string>,
+  resolve: (store: string) => Promise<MemoryStore>,
+): Promise<Record<string, StoreCalibration>> {
+  const profiles = new Map((await listProfiles(prisma)).map((p) => [p.name, p]));
+  return calibrationsForStores(prisma, stores, {
+    model: (store) => profiles.get(profileNames[store] ?? "")?.model ?? null,
+    resolve,
+  });
 }

@@ -6,6 +6,7 @@ import {
   predictVerdict,
   queryFromMemory,
   recallSignals,
+  statedSignals,
   storeNull,
   type RecallSignals,
   type StoreNull,
@@ -30,7 +31,7 @@ export type CalibrationState = "none" | "calibrating" | "ready";
 
 export interface StoreCalibration {
   state: CalibrationState;
-  method: "label_free" | null;
+  method: "label_free" | "shipped" | null;
   /** Probe and memory-made recalls it ran. */
   examples: { probes: number; memories: number } | null;
   updated_at: string | null;
@@ -157,7 +158,7 @@ async function run(
   const total = input.probes.length + input.memoryQueries.length;
   const signalsOf = async (query: string): Promise<RecallSignals> => {
     const outcome = await store.recall({ query, k: 10, searchMode: "hybrid", searchModeChosen: false });
-    return recallSignals(outcome.candidates ?? [], outcome.keywordEvidence);
+    return outcome.candidates ? recallSignals(outcome.candidates, outcome.keywordEvidence) : statedSignals(outcome.confidence);
   };
   try {
     const probes: RecallSignals[] = [];
@@ -213,4 +214,46 @@ async function run(
       error: error instanceof Error ? error.message : String(error),
     }).catch(() => {});
   }
+}
+
+/**
+ * Each store's calibration for `GET /api/stores`, starting it in the background for an embedded
+ * store that needs one (none yet, or its size moved by more than RECALIBRATE_CHANGE). A store
+ * whose size is the one the shipped model's null was learnt on, and which never calibrated, is
+ * shown as calibrated by the shipped fit: running the probes there would learn the same null.
+ */
+export async function calibrationsForStores(
+  prisma: PrismaClient,
+  stores: readonly { name: string; kind: "embedded" | "remote"; memories?: number }[],
+  context: { model: (store: string) => VerdictModel | null; resolve: (store: string) => Promise<MemoryStore> },
+): Promise<Record<string, StoreCalibration>> {
+  const out = await storeCalibrations(
+    prisma,
+    stores.map((s) => s.name),
+  );
+  for (const s of stores) {
+    if (s.kind !== "embedded" || s.memories === undefined) continue;
+    const model = context.model(s.name);
+    const shippedOn = model?.method === "shipped" ? model.relative_to?.memories : undefined;
+    if (out[s.name]!.state === "none" && shippedOn !== undefined && s.memories === shippedOn) {
+      out[s.name] = {
+        state: "ready",
+        method: "shipped",
+        examples: { probes: model!.relative_to!.probes, memories: 0 },
+        updated_at: null,
+        estimate: model!.estimate
+          ? { balanced_accuracy: model!.estimate.balanced_accuracy, auc: model!.estimate.auc, probes_worth_reading: null }
+          : null,
+        memories_at: shippedOn,
+      };
+      continue;
+    }
+    if (!needsCalibration(out[s.name]!, s.memories)) continue;
+    try {
+      out[s.name] = await startCalibration(prisma, await context.resolve(s.name), s.memories, model);
+    } catch {
+      // A store that cannot be opened now is shown as it was; the next listing tries again.
+    }
+  }
+  return out;
 }

@@ -51,3 +51,22 @@ export function recallSignals(
 export function featureRow(signals: RecallSignals, fill: readonly number[]): number[] {
   return FEATURE_NAMES.map((name, j) => signals[name] ?? fill[j] ?? 0);
 }
+
+/**
+ * The signals a store without a visible pool states (a remote service's block): its top score and
+ * background; the gap and the keyword evidence are unknown and take the model's fill.
+ */
+export function statedSignals(stated: {
+  top_score: number | null;
+  background_mean?: number | null;
+  background_std?: number | null;
+}): RecallSignals {
+  return {
+    top_cosine: stated.top_score,
+    gap: null,
+    bg_mean: stated.background_mean ?? null,
+    bg_std: stated.background_std ?? null,
+    bm25_ratio: null,
+    idf_coverage: null,
+  };
+}
