@@ -16,6 +16,8 @@ const BENCHES: Record<string, () => Promise<{ run: (args: string[]) => Promise<v
   proxy: () => import("./bench/proxy"),
   "proxy-bomb": () => import("./bench/proxy-bomb"),
   otlp: () => import("./bench/otlp"),
+  audit: () => import("./bench/audit"),
+  stores: () => import("./bench/stores"),
 };
 
 runScript(async () => {

@@ -40,7 +40,8 @@ export interface ProbeRun {
 export interface ProbeOptions {
   shadowThreshold: number;
   signal?: AbortSignal;
-  onProgress?: (done: number, total: number) => void;
+  /** After each memory: memories done, of all, and the probe recalls run so far. */
+  onProgress?: (done: number, total: number, probeRecalls: number) => void;
 }
 
 const yieldToOthers = () => new Promise<void>((resolve) => setImmediate(resolve));
@@ -75,18 +76,42 @@ export async function probeEmbeddedStore(prisma: PrismaClient, store: EmbeddedSt
   const out: ProbedMemory[] = [];
   let probeRecalls = 0;
   let embedFailures = 0;
+  // Tag sets repeat across a store: their probe vectors are kept (a few thousand distinct at most).
+  const kept = new Map<string, Float32Array>();
+  const batches: { start: number; probes: Probe[][] }[] = [];
   for (let start = 0; start < memories.length; start += BATCH) {
+    batches.push({ start, probes: memories.slice(start, start + BATCH).map((m) => memoryProbes(m, frequentSet)) });
+  }
+  const embedBatch = (probes: Probe[][]) => {
+    const texts = [...new Set(probes.flat().map((p) => p.query))];
+    return embedProbes(
+      store,
+      texts.filter((t) => !kept.has(t)),
+    ).then((fresh) => {
+      if (fresh === null) return null;
+      for (const p of probes.flat())
+        if (p.kind === "tags" && fresh.has(p.query) && kept.size < 5_000) kept.set(p.query, fresh.get(p.query)!);
+      return new Map([
+        ...texts.map((t) => [t, kept.get(t)] as const).filter((e): e is [string, Float32Array] => !!e[1]),
+        ...fresh,
+      ]);
+    });
+  };
+  // The next batch's probes are embedded (on the embedder's workers) while this batch recalls.
+  let next = batches[0] ? embedBatch(batches[0].probes) : null;
+  for (let b = 0; b < batches.length; b++) {
     options.signal?.throwIfAborted();
-    const batch = memories.slice(start, start + BATCH);
-    const probes = batch.map((m) => memoryProbes(m, frequentSet));
-    const vectors = await embedProbes(store, [...new Set(probes.flat().map((p) => p.query))]);
+    const { start, probes } = batches[b]!;
+    const vectors = await next!;
+    next = batches[b + 1] ? embedBatch(batches[b + 1]!.probes) : null;
+    next?.catch(() => {}); // awaited (and its failure handled) on the next turn
     if (vectors === null) embedFailures++;
-    for (let i = 0; i < batch.length; i++) {
+    for (let i = 0; i < probes.length; i++) {
       options.signal?.throwIfAborted();
-      const probed = await probeMemory(store, batch[i]!, probes[i]!, vectors, options);
+      const probed = await probeMemory(store, memories[start + i]!, probes[i]!, vectors, options);
       probeRecalls += probed.recalls;
       out.push(probed.memory);
-      options.onProgress?.(out.length, memories.length);
+      options.onProgress?.(out.length, memories.length, probeRecalls);
     }
   }
   if (embedFailures > 0) {
@@ -99,6 +124,7 @@ export async function probeEmbeddedStore(prisma: PrismaClient, store: EmbeddedSt
 
 /** The probe queries' vectors, one bulk call; null when the embedder fails (the probes then record it). */
 async function embedProbes(store: EmbeddedStore, queries: string[]): Promise<Map<string, Float32Array> | null> {
+  if (queries.length === 0) return new Map();
   try {
     const vectors = await store.embedder.embed(queries, { priority: "bulk" });
     return new Map(queries.map((q, i) => [q, vectors[i]!]));

@@ -1,0 +1,141 @@
+/**
+ * The body of `npm run bench -- audit` (see audit.ts). For each size: a throw-away PGlite store of
+ * synthetic memories (Zipf text as the recall benchmark's, random unit vectors: scans cost the
+ * same whatever the vectors mean, while the probe queries are embedded for real, in bulk), then
+ *  1. console recalls (a real query embedded at query priority, then the store's recall) every
+ *     `--every` ms with nothing else running: p50/p95;
+ *  2. the audit, with the same console recalls running beside it: its time, probe recalls per
+ *     second, peak RSS, and the console's p50/p95 meanwhile. An audit longer than `--time-box`
+ *     seconds is cancelled there and its rate extrapolated to the whole store (said so).
+ */
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { PrismaClient } from "@prisma/client";
+import { auditEmbeddedStore } from "../../lib/audit/server/assemble";
+import { DEFAULT_LOG_DAYS, DEFAULT_MIN_APPEARANCES, DEFAULT_SHADOW_THRESHOLD } from "../../lib/audit/types";
+import { openDatabase } from "../../lib/db/connection";
+import { migrate } from "../../lib/db/migrator";
+import { normalize } from "../../lib/embeddings/types";
+import { UseLiteEmbedder } from "../../lib/embeddings/use-lite";
+import { EmbeddedStore } from "../../lib/stores/embedded/embedded-store";
+import { encodeVector } from "../../lib/stores/search-index/vector-codec";
+import { VOCABULARY, zipfWord } from "./recall";
+import { fmtMs, mib, option, percentile, prng } from "./stats";
+
+async function main(args: string[]): Promise<void> {
+  const sizes = option(args, "sizes", "10000").split(",").map(Number);
+  const timeBox = Number(option(args, "time-box", "900")) * 1000;
+  const every = Number(option(args, "every", "250"));
+  const idleMs = Number(option(args, "idle", "20")) * 1000;
+  const embedder = new UseLiteEmbedder();
+  const random = prng(34);
+  const sentence = (n: number) => Array.from({ length: n }, () => zipfWord(random)).join(" ");
+  const questions = Array.from({ length: 200 }, () => sentence(5 + Math.floor(random() * 5)));
+  console.log(
+    `audit benchmark — node ${process.version}, ${os.cpus().length} cores, ${os.cpus()[0]?.model ?? "?"}, load ${os.loadavg()[0]!.toFixed(1)}`,
+  );
+  await embedder.embed(["warm up"]);
+  await Promise.all([0, 1, 2, 3].map(() => embedder.embed(["warm up every worker"], { priority: "bulk" })));
+
+  for (const size of sizes) {
+    const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "audit-bench-"));
+    const db = await openDatabase({ kind: "pglite", dataDir: path.join(scratch, "data") });
+    try {
+      await migrate(db);
+      const prisma = new PrismaClient({ adapter: db.adapter });
+      await prisma.embeddedStoreRecord.createMany({ data: [{ name: "embedded" }], skipDuplicates: true });
+      for (let start = 0; start < size; start += 1000) {
+        const rows = Array.from({ length: Math.min(1000, size - start) }, (_, i) => ({
+          store: "embedded",
+          id: `bench-${String(start + i).padStart(7, "0")}`,
+          summary: sentence(12 + Math.floor(random() * 20)),
+          type: "fact",
+          tags: [VOCABULARY[100 + ((start + i) % 400)]!],
+          embedding: encodeVector(normalize(Float32Array.from({ length: embedder.dim }, () => random() * 2 - 1))),
+          embeddingModel: embedder.id,
+        }));
+        await prisma.memory.createMany({ data: rows });
+      }
+      const store = new EmbeddedStore(prisma, embedder);
+      await store.load();
+      console.log(`\n${size.toLocaleString("en")} memories`);
+
+      let asked = 0;
+      const consoleRecalls = async (until: () => boolean): Promise<number[]> => {
+        const samples: number[] = [];
+        while (!until()) {
+          const started = performance.now();
+          await store.recall({ query: questions[asked++ % questions.length]!, k: 10, searchMode: "hybrid" });
+          samples.push(performance.now() - started);
+          await new Promise((resolve) => setTimeout(resolve, every));
+        }
+        return samples;
+      };
+      const idleEnd = performance.now() + idleMs;
+      const idle = await consoleRecalls(() => performance.now() > idleEnd);
+
+      const controller = new AbortController();
+      const timer = setTimeout(() => controller.abort(), timeBox);
+      let progress = { done: 0, total: size, recalls: 0 };
+      let peakRss = process.memoryUsage().rss;
+      const sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage().rss)), 500);
+      const rssBefore = process.memoryUsage().rss;
+      const started = performance.now();
+      let finished = false;
+      const settings = {
+        shadow_threshold: DEFAULT_SHADOW_THRESHOLD,
+        log_days: DEFAULT_LOG_DAYS,
+        min_appearances: DEFAULT_MIN_APPEARANCES,
+      };
+      const audit = auditEmbeddedStore(prisma, store, settings, {
+        signal: controller.signal,
+        onProgress: (done, total, recalls) => (progress = { done, total, recalls }),
+      }).then(
+        (result) => ({ result, cancelled: false }),
+        (error: unknown) => {
+          if (!controller.signal.aborted) throw error;
+          return { result: null, cancelled: true };
+        },
+      );
+      const during = consoleRecalls(() => finished);
+      const outcome = await audit;
+      finished = true;
+      const ms = performance.now() - started;
+      clearTimeout(timer);
+      clearInterval(sampler);
+      const busy = await during;
+
+      const rate = progress.recalls / (ms / 1000);
+      const memoriesPerS = progress.done / (ms / 1000);
+      console.log(
+        outcome.cancelled
+          ? `  audit: cancelled at the ${timeBox / 1000} s time box after ${progress.done.toLocaleString("en")} of ${size.toLocaleString("en")} memories; the whole store at this rate: ~${(size / memoriesPerS / 60).toFixed(1)} min`
+          : `  audit: ${(ms / 1000).toFixed(1)} s for ${size.toLocaleString("en")} memories`,
+      );
+      console.log(
+        `  ${progress.recalls.toLocaleString("en")} probe recalls, ${rate.toFixed(0)} recalls/s, ${memoriesPerS.toFixed(1)} memories/s; rss ${mib(rssBefore)} before, peak ${mib(peakRss)}`,
+      );
+      if (outcome.result) console.log(`  counts: ${JSON.stringify(outcome.result.counts)}`);
+      console.log(`  console recalls (embed + recall), every ${every} ms:   n     p50      p95   (ms)`);
+      console.log(
+        `    idle                                    ${String(idle.length).padStart(5)}  ${fmtMs(percentile(idle, 50)).padStart(6)}  ${fmtMs(percentile(idle, 95)).padStart(7)}`,
+      );
+      console.log(
+        `    with the audit running                  ${String(busy.length).padStart(5)}  ${fmtMs(percentile(busy, 50)).padStart(6)}  ${fmtMs(percentile(busy, 95)).padStart(7)}`,
+      );
+      await prisma.$disconnect();
+    } finally {
+      await db.close();
+      fs.rmSync(scratch, { recursive: true, force: true });
+    }
+  }
+}
+
+main(process.argv.slice(2)).then(
+  () => process.exit(0),
+  (error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  },
+);

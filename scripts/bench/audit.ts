@@ -1,0 +1,12 @@
+/**
+ * `npm run bench -- audit [--sizes 10000] [--time-box 900] [--every 250]`: the reachability audit
+ * (docs/ARCHITECTURE.md "Reachability audit") of a synthetic embedded store per size — time,
+ * probe recalls per second, RSS — and console recalls' p95 with and without an audit running.
+ * The audit's modules are server-only, so the body runs under the react-server condition.
+ */
+import path from "node:path";
+import { runWithServerConditions } from "./server-conditions";
+
+export async function run(args: string[]): Promise<void> {
+  await runWithServerConditions(path.join(__dirname, "audit-run.ts"), args);
+}
