@@ -135,6 +135,23 @@ runScript(async () => {
         console.log(`  ${metricLine(kind, b)}`);
         if (b.present === 0 && b.absent > 0) console.log(`  ${metricLine(`  vs present`, { ...b, auc: b.auc_vs_present })}`);
       }
+      const v = m.verdict;
+      const pvo = v.present_vs_off_topic;
+      console.log(
+        `  verdict, present vs off-topic (${pvo.present}/${pvo.off_topic}): balanced accuracy ${f3(pvo.balanced_accuracy)}, AUC of the ${pvo.auc_of.replace("_", " ")} ${f3(pvo.auc)}` +
+          (v.calibration
+            ? `, ECE ${f3(v.calibration.ece)}, Brier ${f3(v.calibration.brier)}`
+            : ", no probability (a profile of the old shape)"),
+      );
+      const byLevel = v.calibration?.p_present_by_level;
+      if (byLevel)
+        console.log(
+          `  P(present | level), present + off-topic: ${(["high", "moderate", "low", "none"] as const).map((l) => `${l} ${byLevel[l].count}: ${f3(byLevel[l].present_rate)}`).join("; ")}; base rate ${f3(pvo.present / Math.max(1, pvo.present + pvo.off_topic))}`,
+        );
+      if (v.near_miss)
+        console.log(
+          `  near-misses apart (${v.near_miss.count}): read worth reading ${f3(v.near_miss.worth_reading_rate)}, AUC vs present ${f3(v.near_miss.auc_vs_present)}`,
+        );
       const c = m.confusion;
       console.log(
         `  confusion present/absent: high ${c.high.present}/${c.high.absent}  moderate ${c.moderate.present}/${c.moderate.absent}  low ${c.low.present}/${c.low.absent}  none ${c.none.present}/${c.none.absent}\n`,

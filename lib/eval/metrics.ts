@@ -1,5 +1,12 @@
 import type { Level } from "@/lib/recall/confidence";
 import { hitAt, ndcgAt, recallAt, reciprocalRank } from "./retrieval-metrics";
+import {
+  calibrationEstimate,
+  reliability,
+  riskCoverage,
+  type CalibrationEstimate,
+  type ReliabilityBin,
+} from "@/lib/calibration/model/reliability";
 import { auc } from "./roc";
 import { confusion, presentGivenLevel, triageScores, type Confusion } from "./triage";
 
@@ -25,6 +32,8 @@ export interface EvalOutcome {
   ranked: readonly string[];
   /** Null for a failed recall (or one without a confidence block). */
   level: Level | null;
+  /** The store's verdict probability where the recall carries one. */
+  probability?: number | null;
   top_score: number | null;
   prominence: number | null;
   relative_margin: number | null;
@@ -59,6 +68,83 @@ export interface MetricBlock {
 export interface EvalMetrics extends MetricBlock {
   k: number;
   by_kind: Record<string, MetricBlock & { auc_vs_present: SignalAuc }>;
+  verdict: VerdictMetrics;
+}
+
+/**
+ * The verdict's figures, never pooled (docs/ARCHITECTURE.md "Evaluation"): present vs off-topic
+ * (every absent query that is not a near-miss) is the headline; near-misses apart; how far the
+ * probability can be trusted over present and off-topic queries.
+ */
+export interface VerdictMetrics {
+  present_vs_off_topic: {
+    present: number;
+    off_topic: number;
+    balanced_accuracy: number | null;
+    /** AUC of the verdict's probability (null without one), else of the top score. */
+    auc: number | null;
+    auc_of: "probability" | "top_score";
+  };
+  near_miss: { count: number; worth_reading_rate: number | null; auc_vs_present: number | null } | null;
+  /** Null when no recall carried a probability (a run judged by a profile of the old shape). */
+  calibration: {
+    count: number;
+    ece: number | null;
+    brier: number | null;
+    reliability: ReliabilityBin[];
+    risk_coverage: { coverage: number; risk: number; threshold: number }[];
+    p_present_by_level: CalibrationEstimate["p_present_by_level"];
+  } | null;
+}
+
+export const NEAR_MISS_KIND = "near_miss";
+
+export function verdictMetrics(outcomes: readonly EvalOutcome[]): VerdictMetrics {
+  const judged = outcomes.filter((o) => o.level !== null);
+  const present = judged.filter(isPresent);
+  const nearMiss = judged.filter((o) => !isPresent(o) && o.kind === NEAR_MISS_KIND);
+  const offTopic = judged.filter((o) => !isPresent(o) && o.kind !== NEAR_MISS_KIND);
+  const matrix = confusion([...present, ...offTopic].map((o) => ({ level: o.level!, present: isPresent(o) })));
+  const withProbability = [...present, ...offTopic].every((o) => typeof o.probability === "number") && present.length > 0;
+  const score = (o: EvalOutcome) => (withProbability ? o.probability : o.top_score);
+  const scored = withProbability
+    ? [...present, ...offTopic].map((o) => ({ probability: o.probability!, present: isPresent(o) }))
+    : [];
+  const estimate = withProbability ? calibrationEstimate(scored, () => "none") : null;
+  const byLevel = { high: [0, 0], moderate: [0, 0], low: [0, 0], none: [0, 0] } as Record<Level, [number, number]>;
+  for (const o of [...present, ...offTopic]) {
+    byLevel[o.level!][0]++;
+    if (isPresent(o)) byLevel[o.level!][1]++;
+  }
+  return {
+    present_vs_off_topic: {
+      present: present.length,
+      off_topic: offTopic.length,
+      balanced_accuracy: triageScores(matrix).balanced_accuracy,
+      auc: auc(present.map(score), offTopic.map(score)),
+      auc_of: withProbability ? "probability" : "top_score",
+    },
+    near_miss: nearMiss.length
+      ? {
+          count: nearMiss.length,
+          worth_reading_rate: nearMiss.filter((o) => o.level === "high" || o.level === "moderate").length / nearMiss.length,
+          auc_vs_present: auc(present.map(score), nearMiss.map(score)),
+        }
+      : null,
+    calibration: estimate
+      ? {
+          count: scored.length,
+          ece: estimate.ece,
+          brier: estimate.brier,
+          reliability: reliability(scored),
+          risk_coverage: riskCoverage(scored),
+          // The levels the recalls carried (the profile's cuts), not a re-cut here.
+          p_present_by_level: Object.fromEntries(
+            Object.entries(byLevel).map(([l, [count, hits]]) => [l, { count, present_rate: count ? hits / count : null }]),
+          ) as CalibrationEstimate["p_present_by_level"],
+        }
+      : null,
+  };
 }
 
 const mean = (values: readonly number[]): number | null =>
@@ -111,5 +197,5 @@ export function evalMetrics(outcomes: readonly EvalOutcome[], k: number): EvalMe
     const absent = subset.filter((o) => o.level !== null && !isPresent(o));
     byKind[kind] = { ...metricBlock(subset, k), auc_vs_present: signalAuc(allPresent, absent) };
   }
-  return { k, ...metricBlock(outcomes, k), by_kind: byKind };
+  return { k, ...metricBlock(outcomes, k), by_kind: byKind, verdict: verdictMetrics(outcomes) };
 }

@@ -65,6 +65,8 @@ export interface EvalRunItem {
   level: Level | null;
   /** The reference level (the wire `confidence.level`). */
   reference_level: Level | null;
+  /** The store's verdict probability (a profile with a verdict model); null otherwise. */
+  probability?: number | null;
   top_score: number | null;
   prominence: number | null;
   relative_margin: number | null;

@@ -255,6 +255,7 @@ interface RecallRow {
   returned_ids: string[] | null;
   /** The profile's level and thresholds (profile_confidence) when the recall carries one. */
   profile_level: string | null;
+  profile_probability: number | null;
   profile_thresholds: Thresholds | null;
   threshold_values: Thresholds | null;
 }
@@ -270,6 +271,7 @@ export async function evalRunReport(prisma: PrismaClient, id: string): Promise<E
       SELECT "id"::text AS id, "eval_item", "status", "level", "top_score", "prominence", "relative_margin",
              ARRAY(SELECT r->>'memory_id' FROM jsonb_array_elements("results") AS r) AS returned_ids,
              "profile_level", "profile_confidence"->'thresholds' AS profile_thresholds,
+             ("profile_confidence"->>'probability')::float8 AS profile_probability,
              "confidence"->'threshold_values' AS threshold_values
       FROM "recalls" WHERE "eval_run_id" = ${id}::uuid ORDER BY "eval_item", "created_at"`,
   ]);
@@ -296,6 +298,7 @@ export async function evalRunReport(prisma: PrismaClient, id: string): Promise<E
       status: recall.status === "error" ? "error" : "ok",
       level,
       reference_level: referenceLevel,
+      probability: referenceLevel !== null ? recall.profile_probability : null,
       top_score: recall.top_score,
       prominence: recall.prominence,
       relative_margin: recall.relative_margin,
@@ -309,6 +312,7 @@ export async function evalRunReport(prisma: PrismaClient, id: string): Promise<E
       relevant: i.relevant,
       ranked: i.returned_ids,
       level: i.level,
+      probability: i.probability ?? null,
       top_score: i.top_score,
       prominence: i.prominence,
       relative_margin: i.relative_margin,
