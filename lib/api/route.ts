@@ -1,6 +1,7 @@
 import { NextResponse, type NextRequest } from "next/server";
 import type { z } from "zod";
 import { authorizeApi, type Principal } from "@/lib/auth/authorize";
+import { legacyRouteScope, type RouteScope } from "@/lib/auth/scopes";
 import { DatabaseSetupError } from "@/lib/db/config";
 import { readCapped } from "@/lib/read-capped";
 import { RecallInputError } from "@/lib/recall/errors";
@@ -12,10 +13,11 @@ import { ApiError, errorResponse } from "./errors";
 
 /**
  * The thin route wrapper every handler goes through: the request guard (Host, cross-site writes,
- * JSON bodies only: lib/security/guard.ts, the proxy's rules, since proxy.ts does not see the
- * API), who calls (lib/auth/authorize.ts), then parse and validate (JSON body, query string, path
- * params) with zod, call the handler, answer JSON with the security headers; every failure
- * becomes the error envelope with the right status, never a stack trace.
+ * JSON bodies only: lib/security/guard.ts, the page guard's rules, since the root proxy.ts does
+ * not see the API), who calls (the method's declared scope, lib/auth/authorize.ts), then parse and
+ * validate (JSON body, query string, path params) with zod, call the handler, answer JSON with
+ * the security headers; every failure becomes the error envelope with the right status, never a
+ * stack trace. docs/ARCHITECTURE.md "Thin handlers" and "Security".
  */
 interface RouteSchemas<B extends z.ZodType | undefined, Q extends z.ZodType | undefined, P extends z.ZodType | undefined> {
   body?: B;
@@ -26,6 +28,7 @@ interface RouteSchemas<B extends z.ZodType | undefined, Q extends z.ZodType | un
 }
 
 type Parsed<S> = S extends z.ZodType ? z.output<S> : undefined;
+type Schema = z.ZodType | undefined;
 
 export interface RouteInput<B, Q, P> {
   body: B;
@@ -36,43 +39,148 @@ export interface RouteInput<B, Q, P> {
   principal: Principal;
 }
 
-const DEFAULT_MAX_BODY_BYTES = 1_000_000;
+type RouteContext = { params: Promise<Record<string, string | string[]>> };
+/** Next always passes the context; tests may call a method without one (no path params then). */
+export type RouteHandler = (request: NextRequest, context?: RouteContext) => Promise<Response>;
 
-export function apiRoute<
-  B extends z.ZodType | undefined = undefined,
-  Q extends z.ZodType | undefined = undefined,
-  P extends z.ZodType | undefined = undefined,
->(schemas: RouteSchemas<B, Q, P>, handler: (input: RouteInput<Parsed<B>, Parsed<Q>, Parsed<P>>) => Promise<unknown>) {
-  return async (request: NextRequest, context: { params: Promise<Record<string, string | string[]>> }) =>
-    withSecurityHeaders(await run(request, context));
-  async function run(request: NextRequest, context: { params: Promise<Record<string, string | string[]>> }): Promise<Response> {
-    try {
-      const refusal = guardRequest(guardInputOf(request), serverAllowedHosts());
-      if (refusal) throw new ApiError(refusal.status, refusal.code, refusal.message, refusal.details);
-      const principal = await authorizeApi(request);
-      // The shared input rule on every path and query parameter, whether or not a schema reads it.
-      const rawParams = await context.params;
-      checkRaw(rawParams, "params");
-      const rawQuery = Object.fromEntries(request.nextUrl.searchParams);
-      checkRaw(rawQuery, "query");
-      const params = schemas.params ? parse(schemas.params, rawParams, "params") : undefined;
-      const query = schemas.query ? parse(schemas.query, rawQuery, "query") : undefined;
-      const body = schemas.body
-        ? parse(schemas.body, await readJson(request, schemas.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES), "body")
-        : undefined;
-      const result = await handler({
-        body: body as Parsed<B>,
-        query: query as Parsed<Q>,
-        params: params as Parsed<P>,
-        request,
-        principal,
-      });
-      return result instanceof Response ? result : NextResponse.json(result);
-    } catch (error) {
-      return errorResponse(toApiError(error));
-    }
+/** One method of a route: who may call it, what it reads, and the handler (lib/auth/scopes.ts RouteScope). */
+export interface MethodSpec<B extends Schema, Q extends Schema, P extends Schema> extends RouteSchemas<B, Q, P> {
+  scope: RouteScope;
+  handler: (input: RouteInput<Parsed<B>, Parsed<Q>, Parsed<P>>) => Promise<unknown>;
+}
+
+/**
+ * A method that reads its own request (the recall proxy forwards bytes, OTLP takes protobuf and
+ * answers in its own format): it runs its own guard and must authorise with the `scope` it is given.
+ */
+export interface RawMethodSpec {
+  scope: RouteScope;
+  raw: (request: NextRequest, context: RouteContext & { scope: RouteScope }) => Promise<Response>;
+}
+
+type Spec<B extends Schema, Q extends Schema, P extends Schema> = MethodSpec<B, Q, P> | RawMethodSpec;
+
+/** The methods every route answers: those it does not take answer 405 in the envelope. */
+export const ROUTE_METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
+export type RouteMethod = (typeof ROUTE_METHODS)[number];
+
+/** What a route file's method exports were declared with (app/route-scopes.test.ts reads it). */
+const DECLARED = new WeakMap<object, RouteScope | "method_not_allowed">();
+
+/** The declared scope of an exported route method, "method_not_allowed" for an automatic 405, else undefined. */
+export function declaredScopeOf(handler: unknown): RouteScope | "method_not_allowed" | undefined {
+  return typeof handler === "function" ? DECLARED.get(handler) : undefined;
+}
+
+/**
+ * A route file's methods, each declaring who may call it (`scope`, required) beside what it reads
+ * and its handler; every method of ROUTE_METHODS not given answers 405 with `Allow`. HEAD follows
+ * GET (Next runs GET for it) unless given, as OPTIONS is Next's own unless given. Used as
+ * `export const { GET, POST, PUT, PATCH, DELETE } = apiRoutes({ GET: { scope: "read", handler } })`.
+ */
+export function apiRoutes<
+  GB extends Schema = undefined,
+  GQ extends Schema = undefined,
+  GP extends Schema = undefined,
+  PB extends Schema = undefined,
+  PQ extends Schema = undefined,
+  PP extends Schema = undefined,
+  UB extends Schema = undefined,
+  UQ extends Schema = undefined,
+  UP extends Schema = undefined,
+  AB extends Schema = undefined,
+  AQ extends Schema = undefined,
+  AP extends Schema = undefined,
+  DB extends Schema = undefined,
+  DQ extends Schema = undefined,
+  DP extends Schema = undefined,
+>(methods: {
+  GET?: Spec<GB, GQ, GP>;
+  POST?: Spec<PB, PQ, PP>;
+  PUT?: Spec<UB, UQ, UP>;
+  PATCH?: Spec<AB, AQ, AP>;
+  DELETE?: Spec<DB, DQ, DP>;
+  HEAD?: RawMethodSpec;
+  OPTIONS?: RawMethodSpec;
+}): Record<RouteMethod, RouteHandler> & { HEAD?: RouteHandler; OPTIONS?: RouteHandler } {
+  // One shape for every method inside: the generics only type each handler's input.
+  const loose = methods as unknown as Partial<Record<string, Spec<Schema, Schema, Schema>>>;
+  const given = Object.entries(loose).filter((entry): entry is [string, Spec<Schema, Schema, Schema>] => entry[1] !== undefined);
+  const allowed = ROUTE_METHODS.filter((method) => loose[method] !== undefined);
+  const routes: Partial<Record<string, RouteHandler>> = {};
+  for (const method of ROUTE_METHODS) {
+    if (loose[method] === undefined) routes[method] = declare(methodNotAllowed(allowed), "method_not_allowed");
+  }
+  for (const [method, spec] of given) {
+    if (!spec.scope) throw new Error(`${method}: a route method must declare its scope (lib/auth/scopes.ts RouteScope).`);
+    const scope = spec.scope;
+    routes[method] = declare(
+      "raw" in spec
+        ? (request, context) => spec.raw(request, { params: context?.params ?? NO_PARAMS, scope })
+        : async (request, context) => withSecurityHeaders(await run(request, context, scope, spec, spec.handler)),
+      scope,
+    );
+  }
+  return routes as Record<RouteMethod, RouteHandler> & { HEAD?: RouteHandler; OPTIONS?: RouteHandler };
+}
+
+function declare(handler: RouteHandler, scope: RouteScope | "method_not_allowed"): RouteHandler {
+  DECLARED.set(handler, scope);
+  return handler;
+}
+
+/**
+ * The wrapper before routes declared their scope: who may call is derived from the path
+ * (lib/auth/scopes.ts legacyRouteScope). Only for route files not yet on apiRoutes.
+ * @deprecated Use apiRoutes, which declares each method's scope.
+ */
+export function apiRoute<B extends Schema = undefined, Q extends Schema = undefined, P extends Schema = undefined>(
+  schemas: RouteSchemas<B, Q, P>,
+  handler: (input: RouteInput<Parsed<B>, Parsed<Q>, Parsed<P>>) => Promise<unknown>,
+): RouteHandler {
+  return async (request, context) =>
+    withSecurityHeaders(
+      await run(request, context, legacyRouteScope(request.method, request.nextUrl.pathname), schemas, handler),
+    );
+}
+
+const NO_PARAMS: RouteContext["params"] = Promise.resolve({});
+
+async function run<B extends Schema, Q extends Schema, P extends Schema>(
+  request: NextRequest,
+  context: RouteContext | undefined,
+  scope: RouteScope,
+  schemas: RouteSchemas<B, Q, P>,
+  handler: (input: RouteInput<Parsed<B>, Parsed<Q>, Parsed<P>>) => Promise<unknown>,
+): Promise<Response> {
+  try {
+    const refusal = guardRequest(guardInputOf(request), serverAllowedHosts());
+    if (refusal) throw new ApiError(refusal.status, refusal.code, refusal.message, refusal.details);
+    const principal = await authorizeApi(request, scope);
+    // The shared input rule on every path and query parameter, whether or not a schema reads it.
+    const rawParams = await (context?.params ?? NO_PARAMS);
+    checkRaw(rawParams, "params");
+    const rawQuery = Object.fromEntries(request.nextUrl.searchParams);
+    checkRaw(rawQuery, "query");
+    const params = schemas.params ? parse(schemas.params, rawParams, "params") : undefined;
+    const query = schemas.query ? parse(schemas.query, rawQuery, "query") : undefined;
+    const body = schemas.body
+      ? parse(schemas.body, await readJson(request, schemas.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES), "body")
+      : undefined;
+    const result = await handler({
+      body: body as Parsed<B>,
+      query: query as Parsed<Q>,
+      params: params as Parsed<P>,
+      request,
+      principal,
+    });
+    return result instanceof Response ? result : NextResponse.json(result);
+  } catch (error) {
+    return errorResponse(toApiError(error));
   }
 }
+
+const DEFAULT_MAX_BODY_BYTES = 1_000_000;
 
 export function withSecurityHeaders(response: Response): Response {
   try {
@@ -134,7 +242,8 @@ function tooLarge(maxBytes: number) {
 
 /**
  * The answer for a method a route does not take: 405 in the envelope, with `Allow` (Next's own
- * 405 has an empty body). Each route file exports it for the methods it lacks.
+ * 405 has an empty body). apiRoutes answers it for the methods a route lacks; no guard and no
+ * sign-in first, as before, since it reveals nothing the route list does not.
  */
 export function methodNotAllowed(allowed: readonly string[]) {
   return async (request: Request) => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { bearerToken, isAssetPath, isPublicApiPath, keyAccess, safeNextPath } from "./access";
-import { API_KEY_SCOPES, scopeAllows } from "./scopes";
+import { bearerToken, isAssetPath, keyAccess, safeNextPath } from "./access";
+import { API_KEY_SCOPES, isPublicApiPath, keyMayCall, legacyRouteScope, scopeAllows, type RouteScope } from "./scopes";
 
 describe("key scopes", () => {
   const routes: Array<[string, string]> = [
@@ -52,13 +52,36 @@ describe("key scopes", () => {
   });
 
   it("a refusal names the scope, method and path", () => {
-    expect(keyAccess("ingest", "delete", "/api/memories/x")).toEqual({
+    expect(keyAccess("ingest", "full", "delete", "/api/memories/x")).toEqual({
       ok: false,
       status: 403,
       code: "forbidden_scope",
       message: 'This API key\'s scope "ingest" does not allow DELETE /api/memories/x.',
     });
-    expect(keyAccess("read", "GET", "/api/recalls")).toEqual({ ok: true });
+    expect(keyAccess("read", "read", "GET", "/api/recalls")).toEqual({ ok: true });
+  });
+
+  it("the path rules, as a declared scope, admit the same keys as before", () => {
+    for (const [method, path] of [...routes, ["HEAD", "/proxy/prod/x"], ["OPTIONS", "/proxy/prod/x"], ["GET", "/v1/traces"]]) {
+      for (const scope of API_KEY_SCOPES) {
+        expect([method, path, scope, keyMayCall(scope, legacyRouteScope(method!, path!))]).toEqual([
+          method,
+          path,
+          scope,
+          scopeAllows(scope, method!, path!),
+        ]);
+      }
+    }
+  });
+
+  it("a declared scope admits a key of that scope or a full key, a list any of its scopes, person none", () => {
+    const admitted = (route: RouteScope) => API_KEY_SCOPES.filter((key) => keyMayCall(key, route));
+    expect(admitted("read")).toEqual(["read", "full"]);
+    expect(admitted("ingest")).toEqual(["ingest", "full"]);
+    expect(admitted("full")).toEqual(["full"]);
+    expect(admitted(["ingest", "read"])).toEqual(["ingest", "read", "full"]);
+    expect(admitted("person")).toEqual([]);
+    expect(admitted("public")).toEqual(["ingest", "read", "full"]);
   });
 });
 

@@ -1,19 +1,12 @@
-import type { ApiKeyScope } from "./scopes";
-import { scopeAllows } from "./scopes";
+import { keyMayCall, type ApiKeyScope, type RouteScope } from "./scopes";
 
 /**
- * Pure access rules shared by the proxy (pages, early 401s) and the route wrapper (API keys),
- * docs/ARCHITECTURE.md "Security".
+ * Pure access rules shared by the page guard (lib/auth/page-guard.ts) and the route wrapper
+ * (API keys against each method's declared scope), docs/ARCHITECTURE.md "Security".
  */
 
-/** API paths anyone may call even with sign-in on: health checks, and signing in itself. */
-const PUBLIC_API_PATHS = new Set(["/api/health", "/api/auth/signin", "/api/auth/signout", "/api/auth/session"]);
 /** Pages anyone may see: the sign-in page. */
 export const SIGN_IN_PATH = "/signin";
-
-export function isPublicApiPath(pathname: string): boolean {
-  return PUBLIC_API_PATHS.has(pathname.length > 1 ? pathname.replace(/\/+$/, "") : pathname);
-}
 
 export function isApiPath(pathname: string): boolean {
   return pathname === "/api" || pathname.startsWith("/api/");
@@ -40,9 +33,9 @@ export const SIGN_IN_REQUIRED = {
   message: "Sign in, or send an API key as Authorization: Bearer <key> (create one on the Settings page or with npm run apikey).",
 } as const satisfies ApiAccess;
 
-/** What a key of `scope` may do on `method pathname`. */
-export function keyAccess(scope: ApiKeyScope, method: string, pathname: string): ApiAccess {
-  if (scopeAllows(scope, method, pathname)) return { ok: true };
+/** Whether a key of `scope` may call `method pathname`, a route method declared `route`. */
+export function keyAccess(scope: ApiKeyScope, route: RouteScope, method: string, pathname: string): ApiAccess {
+  if (keyMayCall(scope, route)) return { ok: true };
   return {
     ok: false,
     status: 403,

@@ -1,6 +1,7 @@
 import "server-only";
 import type { NextRequest } from "next/server";
 import { authorizeApi } from "@/lib/auth/authorize";
+import type { RouteScope } from "@/lib/auth/scopes";
 import { ApiError, errorResponse } from "@/lib/api/errors";
 import { readBodyBytes, toApiError, withSecurityHeaders } from "@/lib/api/route";
 import { guardRequest } from "@/lib/security/guard";
@@ -32,11 +33,12 @@ import {
  */
 export const PROXY_MAX_BODY_BYTES = 16_000_000;
 
-export async function proxyRequest(request: NextRequest, storeName: string): Promise<Response> {
+/** `scope`: who may call, as the route file declares it (docs/ARCHITECTURE.md "Security"). */
+export async function proxyRequest(request: NextRequest, storeName: string, scope: RouteScope): Promise<Response> {
   try {
     const refusal = guardRequest(guardInputOf(request), serverAllowedHosts());
     if (refusal) throw new ApiError(refusal.status, refusal.code, refusal.message, refusal.details);
-    await authorizeApi(request, { keyHeader: PROXY_KEY_HEADER });
+    await authorizeApi(request, scope, { keyHeader: PROXY_KEY_HEADER });
     const store = findStore(storeName);
     const body = hasBody(request.method) ? await readBodyBytes(request, PROXY_MAX_BODY_BYTES) : null;
     const rest = restOfPath(new URL(request.url).pathname, storeName);

@@ -69,6 +69,7 @@ async function main(args: string[]): Promise<void> {
         body: Buffer.from(bytes),
         headers: { host: "127.0.0.1:3000", "content-type": type },
       }),
+      "ingest",
     );
     if (response.status !== 200) throw new Error(`HTTP ${response.status}: ${await response.text()}`);
     await response.arrayBuffer();

@@ -45,7 +45,7 @@ async function main(args: string[]): Promise<void> {
   const { proxyRequest, settleCaptures } = await import("../../lib/capture/proxy");
   const { getDatabase, getPrisma } = await import("../../lib/db");
   await getDatabase();
-  const server = await serveLikeNext((request) => proxyRequest(request, "bench"));
+  const server = await serveLikeNext((request) => proxyRequest(request, "bench", "ingest"));
 
   const bomb = await gzipBomb(inflatedMb * MB);
   fake.setNext({ path: "/api/v1/memory/recall", bytes: bomb, headers: { "content-encoding": "gzip" } });

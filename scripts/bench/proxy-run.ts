@@ -67,7 +67,7 @@ async function main(args: string[]): Promise<void> {
       if (hasBody) Object.assign(init, { body: Readable.toWeb(req), duplex: "half" });
       const request = new NextRequest(url, init as ConstructorParameters<typeof NextRequest>[1]);
       const store = /^\/proxy\/([^/]+)/.exec(req.url ?? "")?.[1] ?? "";
-      const response = await proxyRequest(request, store);
+      const response = await proxyRequest(request, store, "ingest");
       const out: Record<string, string | string[]> = {};
       response.headers.forEach((value, name) => {
         out[name] = value;

@@ -329,7 +329,7 @@ describe("POST /v1/traces refuses what is not an export, per the OTLP specificat
     expect(plain.status).toBe(415);
     const zstd = await post("{}", { "content-type": "application/json", "content-encoding": "zstd" });
     expect(zstd.status).toBe(415);
-    const get = await route.GET(new Request("http://127.0.0.1:3000/v1/traces"));
+    const get = await route.GET(new NextRequest("http://127.0.0.1:3000/v1/traces"));
     expect(get.status).toBe(405);
   });
 

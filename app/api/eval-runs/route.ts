@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { ApiError } from "@/lib/api/errors";
-import { apiRoute, methodNotAllowed } from "@/lib/api/route";
+import { apiRoutes } from "@/lib/api/route";
 import { EvalRunBodySchema } from "@/lib/eval/run-schemas";
 import { listEvalRuns, SelectorUnavailableError, startEvalRun, UnknownProfileError } from "@/lib/eval/runs";
 import { evalDeps } from "@/lib/eval/server";
@@ -9,25 +9,29 @@ export const dynamic = "force-dynamic";
 
 const Query = z.object({ dataset_id: z.uuid().optional() });
 
-/** Evaluation runs, newest first (`?dataset_id=` for one set's). */
-export const GET = apiRoute({ query: Query }, async ({ query }) => ({
-  runs: await listEvalRuns((await evalDeps()).prisma, { datasetId: query.dataset_id }),
-}));
-
-/** Starts a run in the background: `{dataset_id, store, k, search_mode, selector, profile?}` → `{id, status}`. */
-export const POST = apiRoute({ body: EvalRunBodySchema }, async ({ body }) => {
-  const started = await startEvalRun(await evalDeps(), body).catch((error: unknown) => {
-    if (error instanceof UnknownProfileError)
-      throw new ApiError(422, "unknown_profile", error.message, { profile: error.profile });
-    if (error instanceof SelectorUnavailableError)
-      throw new ApiError(422, "selector_unavailable", error.message, { selector: error.selector, hint: error.hint });
-    throw error;
-  });
-  if (!started) throw ApiError.notFound(`Set ${body.dataset_id}`);
-  return Response.json(started, { status: 202 });
+export const { GET, POST, PUT, PATCH, DELETE } = apiRoutes({
+  /** Evaluation runs, newest first (`?dataset_id=` for one set's). */
+  GET: {
+    scope: "read",
+    query: Query,
+    handler: async ({ query }) => ({
+      runs: await listEvalRuns((await evalDeps()).prisma, { datasetId: query.dataset_id }),
+    }),
+  },
+  /** Starts a run in the background: `{dataset_id, store, k, search_mode, selector, profile?}` → `{id, status}`. */
+  POST: {
+    scope: "full",
+    body: EvalRunBodySchema,
+    handler: async ({ body }) => {
+      const started = await startEvalRun(await evalDeps(), body).catch((error: unknown) => {
+        if (error instanceof UnknownProfileError)
+          throw new ApiError(422, "unknown_profile", error.message, { profile: error.profile });
+        if (error instanceof SelectorUnavailableError)
+          throw new ApiError(422, "selector_unavailable", error.message, { selector: error.selector, hint: error.hint });
+        throw error;
+      });
+      if (!started) throw ApiError.notFound(`Set ${body.dataset_id}`);
+      return Response.json(started, { status: 202 });
+    },
+  },
 });
-
-// Other methods answer 405 in the envelope.
-export const PUT = methodNotAllowed(["GET", "POST"]);
-export const PATCH = methodNotAllowed(["GET", "POST"]);
-export const DELETE = methodNotAllowed(["GET", "POST"]);

@@ -1,4 +1,4 @@
-import { apiRoute, methodNotAllowed } from "@/lib/api/route";
+import { apiRoutes } from "@/lib/api/route";
 import { getPrisma } from "@/lib/db";
 import { InsightsQuerySchema } from "@/lib/insights/schema";
 import { getInsights } from "@/lib/insights/sql";
@@ -6,18 +6,16 @@ import { withTimeZoneError } from "./time-zone-error";
 
 export const dynamic = "force-dynamic";
 
-/**
- * Aggregates for a time range (README "HTTP API"): `?from&to&bucket=hour|day|week&tz&store&selector_model&level&profile_level&profile`
- * → `{ totals, series, by_store, by_model, not_applied_reasons, most_dropped, disagreements, … }`,
- * every rate with its counts, and `judges` (the level mix under the reference rules and each
- * threshold profile, with agreement rates). Computed in SQL from the rollups (lib/insights/sql/).
- */
-export const GET = apiRoute({ query: InsightsQuerySchema }, async ({ query }) =>
-  withTimeZoneError(getInsights(await getPrisma(), query)),
-);
-
-// Other methods answer 405 in the envelope.
-export const POST = methodNotAllowed(["GET"]);
-export const PUT = methodNotAllowed(["GET"]);
-export const PATCH = methodNotAllowed(["GET"]);
-export const DELETE = methodNotAllowed(["GET"]);
+export const { GET, POST, PUT, PATCH, DELETE } = apiRoutes({
+  /**
+   * Aggregates for a time range (README "HTTP API"): `?from&to&bucket=hour|day|week&tz&store&selector_model&level&profile_level&profile`
+   * → `{ totals, series, by_store, by_model, not_applied_reasons, most_dropped, disagreements, … }`,
+   * every rate with its counts, and `judges` (the level mix under the reference rules and each
+   * threshold profile, with agreement rates). Computed in SQL from the rollups (lib/insights/sql/).
+   */
+  GET: {
+    scope: "read",
+    query: InsightsQuerySchema,
+    handler: async ({ query }) => withTimeZoneError(getInsights(await getPrisma(), query)),
+  },
+});

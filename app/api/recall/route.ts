@@ -1,5 +1,5 @@
 import { ApiError } from "@/lib/api/errors";
-import { apiRoute, methodNotAllowed } from "@/lib/api/route";
+import { apiRoutes } from "@/lib/api/route";
 import { getDatabase } from "@/lib/db";
 import { storeProfile } from "@/lib/profiles";
 import { RecallFailedError, runRecall } from "@/lib/recall-log/run-recall";
@@ -8,27 +8,27 @@ import { defaultStoreName, resolveStore } from "@/lib/stores/registry";
 
 export const dynamic = "force-dynamic";
 
-/** Runs a recall against a store and logs it (README "HTTP API"). */
-export const POST = apiRoute({ body: RecallBodySchema }, async ({ body, request }) => {
-  const store = await resolveStore(body.store ?? (await defaultStoreName()));
-  const { prisma, raw } = await getDatabase();
-  try {
-    return await runRecall(body, store, prisma, {
-      signal: request.signal,
-      // Looked up while the store works; runRecall awaits it once the store has answered.
-      profile: storeProfile(prisma, store.name),
-      sendOrderedWrite: raw.sendOrderedWrite,
-    });
-  } catch (error) {
-    if (error instanceof RecallFailedError) {
-      throw new ApiError(error.status, error.code, error.message, { recall_id: error.recallId });
-    }
-    throw error;
-  }
+export const { GET, POST, PUT, PATCH, DELETE } = apiRoutes({
+  /** Runs a recall against a store and logs it (README "HTTP API"). */
+  POST: {
+    scope: "full",
+    body: RecallBodySchema,
+    handler: async ({ body, request }) => {
+      const store = await resolveStore(body.store ?? (await defaultStoreName()));
+      const { prisma, raw } = await getDatabase();
+      try {
+        return await runRecall(body, store, prisma, {
+          signal: request.signal,
+          // Looked up while the store works; runRecall awaits it once the store has answered.
+          profile: storeProfile(prisma, store.name),
+          sendOrderedWrite: raw.sendOrderedWrite,
+        });
+      } catch (error) {
+        if (error instanceof RecallFailedError) {
+          throw new ApiError(error.status, error.code, error.message, { recall_id: error.recallId });
+        }
+        throw error;
+      }
+    },
+  },
 });
-
-// Other methods answer 405 in the envelope.
-export const GET = methodNotAllowed(["POST"]);
-export const PUT = methodNotAllowed(["POST"]);
-export const PATCH = methodNotAllowed(["POST"]);
-export const DELETE = methodNotAllowed(["POST"]);

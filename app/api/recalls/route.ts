@@ -1,5 +1,5 @@
 import { NextResponse } from "next/server";
-import { apiRoute, methodNotAllowed } from "@/lib/api/route";
+import { apiRoutes } from "@/lib/api/route";
 import { getPrisma } from "@/lib/db";
 import { HistoryQuerySchema } from "@/lib/recall-log/history";
 import { listRecalls } from "@/lib/recall-log/history-list";
@@ -8,26 +8,31 @@ import { deletedStoresAmong } from "@/lib/stores/registry";
 
 export const dynamic = "force-dynamic";
 
-/**
- * The recall history: filtered, newest first, one keyset page at a time (`{ items, next_cursor,
- * deleted_stores }`, the last naming the page's stores that were deleted since).
- */
-export const GET = apiRoute({ query: HistoryQuerySchema }, async ({ query }) => {
-  const page = await listRecalls(await getPrisma(), query);
-  return { ...page, deleted_stores: await deletedStoresAmong(page.items.map((item) => item.store)) };
+export const { GET, POST, PUT, PATCH, DELETE } = apiRoutes({
+  /**
+   * The recall history: filtered, newest first, one keyset page at a time (`{ items, next_cursor,
+   * deleted_stores }`, the last naming the page's stores that were deleted since).
+   */
+  GET: {
+    scope: "read",
+    query: HistoryQuerySchema,
+    handler: async ({ query }) => {
+      const page = await listRecalls(await getPrisma(), query);
+      return { ...page, deleted_stores: await deletedStoresAmong(page.items.map((item) => item.store)) };
+    },
+  },
+  /**
+   * Ingests recalls captured elsewhere: `{ recalls: [{ external_id?, store, request, response,
+   * candidates?, latency_ms?, created_at? }] }`. Per-item results (accepted / duplicate / rejected
+   * with reasons); idempotent on `external_id`; 201 when anything was accepted.
+   */
+  POST: {
+    scope: "ingest",
+    body: IngestBodySchema,
+    maxBodyBytes: INGEST_LIMITS.bodyBytes,
+    handler: async ({ body }) => {
+      const outcome = await ingestRecalls(await getPrisma(), body.recalls);
+      return NextResponse.json(outcome, { status: outcome.accepted > 0 ? 201 : 200 });
+    },
+  },
 });
-
-/**
- * Ingests recalls captured elsewhere: `{ recalls: [{ external_id?, store, request, response,
- * candidates?, latency_ms?, created_at? }] }`. Per-item results (accepted / duplicate / rejected
- * with reasons); idempotent on `external_id`; 201 when anything was accepted.
- */
-export const POST = apiRoute({ body: IngestBodySchema, maxBodyBytes: INGEST_LIMITS.bodyBytes }, async ({ body }) => {
-  const outcome = await ingestRecalls(await getPrisma(), body.recalls);
-  return NextResponse.json(outcome, { status: outcome.accepted > 0 ? 201 : 200 });
-});
-
-// Other methods answer 405 in the envelope.
-export const PUT = methodNotAllowed(["GET", "POST"]);
-export const PATCH = methodNotAllowed(["GET", "POST"]);
-export const DELETE = methodNotAllowed(["GET", "POST"]);

@@ -5,6 +5,7 @@ import type { NextRequest } from "next/server";
 import { ApiError } from "@/lib/api/errors";
 import { readBodyBytes, toApiError } from "@/lib/api/route";
 import { authorizeApi } from "@/lib/auth/authorize";
+import type { RouteScope } from "@/lib/auth/scopes";
 import { getPrisma } from "@/lib/db";
 import { captureRecalls, type CapturedRecall } from "@/lib/recall-log/ingest";
 import { SECURITY_HEADERS, checkCrossSite, checkHost } from "@/lib/security/guard";
@@ -41,7 +42,8 @@ export interface ReceiveOutcome {
   rejected: number;
 }
 
-export async function receiveTraces(request: NextRequest): Promise<Response> {
+/** `scope`: who may call, as the route file declares it (docs/ARCHITECTURE.md "Security"). */
+export async function receiveTraces(request: NextRequest, scope: RouteScope): Promise<Response> {
   let encoding: Encoding = "json";
   try {
     const input = guardInputOf(request);
@@ -56,7 +58,7 @@ export async function receiveTraces(request: NextRequest): Promise<Response> {
       );
     }
     encoding = media;
-    await authorizeApi(request);
+    await authorizeApi(request, scope);
     const raw = await readBodyBytes(request, OTLP_MAX_BODY_BYTES);
     const body = await decompressed(raw, request.headers.get("content-encoding"));
     const spans = encoding === "protobuf" ? decodeProtobufExport(body) : decodeJsonExport(body.toString("utf8"));

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { apiRoute, methodNotAllowed } from "@/lib/api/route";
+import { apiRoutes } from "@/lib/api/route";
 import { getEmbeddedStore } from "@/lib/stores/embedded";
 import { StoreNameSchema } from "@/lib/stores/store-schemas";
 import { MEMORY_LIMITS, MEMORY_LOOKUP_MAX_IDS, MemoryLookupQuerySchema, type MemoryLookup } from "@/lib/stores/memory-schemas";
@@ -26,16 +26,12 @@ async function lookup(ids: string[], store: string | undefined): Promise<MemoryL
   return { found: ids.filter((id) => found.has(id)), missing: ids.filter((id) => !found.has(id)) };
 }
 
-/**
- * Which of these ids (`?ids=a,b,c`) the embedded store still holds: how an old recall marks the
- * memories deleted since it ran.
- */
-export const GET = apiRoute({ query: MemoryLookupQuerySchema }, async ({ query }) => lookup(query.ids, query.store));
-
-/** `{ids: [...]}`: the same, for as many ids as the query string allows and more than a URL holds. */
-export const POST = apiRoute({ body: MemoryLookupBodySchema }, async ({ body }) => lookup(body.ids, body.store));
-
-// Other methods answer 405 in the envelope.
-export const PUT = methodNotAllowed(["GET", "POST"]);
-export const PATCH = methodNotAllowed(["GET", "POST"]);
-export const DELETE = methodNotAllowed(["GET", "POST"]);
+export const { GET, POST, PUT, PATCH, DELETE } = apiRoutes({
+  /**
+   * Which of these ids (`?ids=a,b,c`) the embedded store still holds: how an old recall marks the
+   * memories deleted since it ran.
+   */
+  GET: { scope: "read", query: MemoryLookupQuerySchema, handler: async ({ query }) => lookup(query.ids, query.store) },
+  /** `{ids: [...]}`: the same, for as many ids as the query string allows and more than a URL holds. */
+  POST: { scope: "full", body: MemoryLookupBodySchema, handler: async ({ body }) => lookup(body.ids, body.store) },
+});

@@ -1,5 +1,5 @@
 import { ApiError } from "@/lib/api/errors";
-import { apiRoute, methodNotAllowed } from "@/lib/api/route";
+import { apiRoutes } from "@/lib/api/route";
 import { getEmbeddedStore } from "@/lib/stores/embedded";
 import { isRemoteMemorySource, remoteMemoryStats } from "@/lib/stores/remote/remote-memories";
 import { isEmbeddedStore, resolveStore } from "@/lib/stores/registry";
@@ -10,26 +10,26 @@ export const dynamic = "force-dynamic";
 
 const StatsQuerySchema = withInputRules(StoreQuerySchema);
 
-/**
- * `{total, by_type, embedding_model, stale_vectors}` of the embedded store `store` (without one,
- * the default store); with `store=<remote>`,
- * the service's stats in that shape (`embedding_model: null`, `stale_vectors: 0`) plus
- * `remote: {store, working_count, persistent_count, by_importance}`.
- */
-export const GET = apiRoute({ query: StatsQuerySchema }, async ({ query, request }) => {
-  const store = query.store ? await resolveStore(query.store) : await getEmbeddedStore();
-  if (isEmbeddedStore(store)) return store.stats();
-  if (!isRemoteMemorySource(store)) throw new ApiError(422, "unsupported_store", `The store "${store.name}" has no stats.`);
-  try {
-    return await remoteMemoryStats(store, request.signal);
-  } catch (error) {
-    if (request.signal.aborted) throw new ApiError(499, "client_closed_request", "The request was cancelled.");
-    throw error;
-  }
+export const { GET, POST, PUT, PATCH, DELETE } = apiRoutes({
+  /**
+   * `{total, by_type, embedding_model, stale_vectors}` of the embedded store `store` (without one,
+   * the default store); with `store=<remote>`,
+   * the service's stats in that shape (`embedding_model: null`, `stale_vectors: 0`) plus
+   * `remote: {store, working_count, persistent_count, by_importance}`.
+   */
+  GET: {
+    scope: "read",
+    query: StatsQuerySchema,
+    handler: async ({ query, request }) => {
+      const store = query.store ? await resolveStore(query.store) : await getEmbeddedStore();
+      if (isEmbeddedStore(store)) return store.stats();
+      if (!isRemoteMemorySource(store)) throw new ApiError(422, "unsupported_store", `The store "${store.name}" has no stats.`);
+      try {
+        return await remoteMemoryStats(store, request.signal);
+      } catch (error) {
+        if (request.signal.aborted) throw new ApiError(499, "client_closed_request", "The request was cancelled.");
+        throw error;
+      }
+    },
+  },
 });
-
-// Other methods answer 405 in the envelope.
-export const POST = methodNotAllowed(["GET"]);
-export const PUT = methodNotAllowed(["GET"]);
-export const PATCH = methodNotAllowed(["GET"]);
-export const DELETE = methodNotAllowed(["GET"]);

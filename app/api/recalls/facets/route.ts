@@ -1,4 +1,4 @@
-import { apiRoute, methodNotAllowed } from "@/lib/api/route";
+import { apiRoutes } from "@/lib/api/route";
 import { getPrisma } from "@/lib/db";
 import { listProfiles } from "@/lib/profiles";
 import { historyFacets } from "@/lib/recall-log/history-count";
@@ -6,16 +6,15 @@ import { storeNames } from "@/lib/stores/registry";
 
 export const dynamic = "force-dynamic";
 
-/** The values History's pickers offer: stores configured or seen in the log, selector models, threshold profiles. */
-export const GET = apiRoute({}, async () => {
-  const prisma = await getPrisma();
-  const [facets, profiles] = await Promise.all([historyFacets(prisma, await storeNames()), listProfiles(prisma)]);
-  // The reference profile never sets a profile level, so it is not a choice here.
-  return { ...facets, profiles: profiles.map((p) => p.name).filter((name) => name !== "default") };
+export const { GET, POST, PUT, PATCH, DELETE } = apiRoutes({
+  /** The values History's pickers offer: stores configured or seen in the log, selector models, threshold profiles. */
+  GET: {
+    scope: "read",
+    handler: async () => {
+      const prisma = await getPrisma();
+      const [facets, profiles] = await Promise.all([historyFacets(prisma, await storeNames()), listProfiles(prisma)]);
+      // The reference profile never sets a profile level, so it is not a choice here.
+      return { ...facets, profiles: profiles.map((p) => p.name).filter((name) => name !== "default") };
+    },
+  },
 });
-
-// Other methods answer 405 in the envelope.
-export const POST = methodNotAllowed(["GET"]);
-export const PUT = methodNotAllowed(["GET"]);
-export const PATCH = methodNotAllowed(["GET"]);
-export const DELETE = methodNotAllowed(["GET"]);

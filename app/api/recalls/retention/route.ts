@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { apiRoute, methodNotAllowed } from "@/lib/api/route";
+import { apiRoutes } from "@/lib/api/route";
 import { getPrisma } from "@/lib/db";
 import { applyRetention } from "@/lib/recall-log/retention";
 import { withInputRules } from "@/lib/validation/input-rules";
@@ -13,13 +13,11 @@ const RetentionBody = withInputRules(
   }),
 );
 
-/** Deletes logged recalls older than `keep_days` (or counts them with `dry_run`). `npm run retention` calls this. */
-export const POST = apiRoute({ body: RetentionBody }, async ({ body }) =>
-  applyRetention(await getPrisma(), { keepDays: body.keep_days, dryRun: body.dry_run }),
-);
-
-// Other methods answer 405 in the envelope.
-export const GET = methodNotAllowed(["POST"]);
-export const PUT = methodNotAllowed(["POST"]);
-export const PATCH = methodNotAllowed(["POST"]);
-export const DELETE = methodNotAllowed(["POST"]);
+export const { GET, POST, PUT, PATCH, DELETE } = apiRoutes({
+  /** Deletes logged recalls older than `keep_days` (or counts them with `dry_run`). `npm run retention` calls this. */
+  POST: {
+    scope: "full",
+    body: RetentionBody,
+    handler: async ({ body }) => applyRetention(await getPrisma(), { keepDays: body.keep_days, dryRun: body.dry_run }),
+  },
+});

@@ -1,23 +1,31 @@
 import type { NextRequest } from "next/server";
+import { apiRoutes, type RawMethodSpec } from "@/lib/api/route";
+import type { RouteScope } from "@/lib/auth/scopes";
 import { proxyRequest } from "@/lib/capture/proxy";
 
 export const dynamic = "force-dynamic";
 
 /**
  * The recall proxy (docs/ARCHITECTURE.md "Capture from production"): every method of
- * `/proxy/{store}/…` goes to that remote store's memory service unchanged.
+ * `/proxy/{store}/…` goes to that remote store's memory service unchanged. An `ingest` key may
+ * call it in every method; a `read` key may also read through it (GET, HEAD).
  */
-async function handler(request: NextRequest, context: { params: Promise<{ store: string }> }): Promise<Response> {
-  const { store } = await context.params;
-  return proxyRequest(request, store);
+function forward(scope: RouteScope): RawMethodSpec {
+  return {
+    scope,
+    raw: async (request: NextRequest, context) => {
+      const { store } = (await context.params) as { store: string };
+      return proxyRequest(request, store, context.scope);
+    },
+  };
 }
 
-export {
-  handler as GET,
-  handler as POST,
-  handler as PUT,
-  handler as PATCH,
-  handler as DELETE,
-  handler as HEAD,
-  handler as OPTIONS,
-};
+export const { GET, POST, PUT, PATCH, DELETE, HEAD, OPTIONS } = apiRoutes({
+  GET: forward(["ingest", "read"]),
+  HEAD: forward(["ingest", "read"]),
+  POST: forward("ingest"),
+  PUT: forward("ingest"),
+  PATCH: forward("ingest"),
+  DELETE: forward("ingest"),
+  OPTIONS: forward("ingest"),
+});

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { ApiError } from "@/lib/api/errors";
-import { apiRoute, methodNotAllowed } from "@/lib/api/route";
+import { apiRoutes } from "@/lib/api/route";
 import { getPrisma } from "@/lib/db";
 import { cancelEvalRun } from "@/lib/eval/runs";
 
@@ -8,22 +8,22 @@ export const dynamic = "force-dynamic";
 
 const Params = z.object({ id: z.uuid("a run id is a UUID") });
 
-/** Cancels a queued or running run (it stops before its next query); a finished run answers 409. */
-export const POST = apiRoute({ params: Params }, async ({ params }) => {
-  const prisma = await getPrisma();
-  const before = await prisma.evalRun.findUnique({ where: { id: params.id }, select: { status: true } });
-  if (!before) throw ApiError.notFound(`Evaluation run ${params.id}`);
-  const after = (await cancelEvalRun(prisma, params.id))!;
-  if (after.status !== "cancelled") {
-    throw new ApiError(409, "run_finished", `The run already ended (${after.status}); there is nothing to cancel.`, {
-      status: after.status,
-    });
-  }
-  return after;
+export const { GET, POST, PUT, PATCH, DELETE } = apiRoutes({
+  /** Cancels a queued or running run (it stops before its next query); a finished run answers 409. */
+  POST: {
+    scope: "full",
+    params: Params,
+    handler: async ({ params }) => {
+      const prisma = await getPrisma();
+      const before = await prisma.evalRun.findUnique({ where: { id: params.id }, select: { status: true } });
+      if (!before) throw ApiError.notFound(`Evaluation run ${params.id}`);
+      const after = (await cancelEvalRun(prisma, params.id))!;
+      if (after.status !== "cancelled") {
+        throw new ApiError(409, "run_finished", `The run already ended (${after.status}); there is nothing to cancel.`, {
+          status: after.status,
+        });
+      }
+      return after;
+    },
+  },
 });
-
-// Other methods answer 405 in the envelope.
-export const GET = methodNotAllowed(["POST"]);
-export const PUT = methodNotAllowed(["POST"]);
-export const PATCH = methodNotAllowed(["POST"]);
-export const DELETE = methodNotAllowed(["POST"]);

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { ApiError } from "@/lib/api/errors";
-import { apiRoute, methodNotAllowed } from "@/lib/api/route";
+import { apiRoutes } from "@/lib/api/route";
 import { getPrisma } from "@/lib/db";
 import { encodeRunItems } from "@/lib/eval/export";
 import { evalRunReport } from "@/lib/eval/runs";
@@ -10,21 +10,22 @@ export const dynamic = "force-dynamic";
 const Params = z.object({ id: z.uuid("a run id is a UUID") });
 const Query = z.object({ format: z.enum(["csv", "jsonl"]).default("csv") });
 
-/** The report's per-query table as CSV or JSON Lines. */
-export const GET = apiRoute({ params: Params, query: Query }, async ({ params, query }) => {
-  const report = await evalRunReport(await getPrisma(), params.id);
-  if (!report) throw ApiError.notFound(`Evaluation run ${params.id}`);
-  return new Response(encodeRunItems(report.items, query.format), {
-    headers: {
-      "content-type": query.format === "csv" ? "text/csv; charset=utf-8" : "application/x-ndjson; charset=utf-8",
-      "content-disposition": `attachment; filename="eval-run-${params.id.slice(0, 8)}.${query.format}"`,
-      "cache-control": "no-store",
+export const { GET, POST, PUT, PATCH, DELETE } = apiRoutes({
+  /** The report's per-query table as CSV or JSON Lines. */
+  GET: {
+    scope: "read",
+    params: Params,
+    query: Query,
+    handler: async ({ params, query }) => {
+      const report = await evalRunReport(await getPrisma(), params.id);
+      if (!report) throw ApiError.notFound(`Evaluation run ${params.id}`);
+      return new Response(encodeRunItems(report.items, query.format), {
+        headers: {
+          "content-type": query.format === "csv" ? "text/csv; charset=utf-8" : "application/x-ndjson; charset=utf-8",
+          "content-disposition": `attachment; filename="eval-run-${params.id.slice(0, 8)}.${query.format}"`,
+          "cache-control": "no-store",
+        },
+      });
     },
-  });
+  },
 });
-
-// Other methods answer 405 in the envelope.
-export const POST = methodNotAllowed(["GET"]);
-export const PUT = methodNotAllowed(["GET"]);
-export const PATCH = methodNotAllowed(["GET"]);
-export const DELETE = methodNotAllowed(["GET"]);

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { apiRoute, methodNotAllowed } from "@/lib/api/route";
+import { apiRoutes } from "@/lib/api/route";
 import { getPrisma } from "@/lib/db";
 import { memoryRecalls } from "@/lib/recall-log/memory-usage";
 import { MemoryRecallsQuerySchema } from "@/lib/recall-log/memory-usage-schema";
@@ -8,17 +8,16 @@ export const dynamic = "force-dynamic";
 
 const Params = z.object({ id: z.string().min(1).max(200) });
 
-/**
- * The logged recalls a memory appeared in, newest first, with the counts over all of them
- * (`show=appeared|returned|dropped|relevant`). Answers for any id: a deleted memory's recalls stay
- * in the log, and an id that never appeared has zero counts.
- */
-export const GET = apiRoute({ params: Params, query: MemoryRecallsQuerySchema }, async ({ params, query }) =>
-  memoryRecalls(await getPrisma(), params.id, query),
-);
-
-// Other methods answer 405 in the envelope.
-export const POST = methodNotAllowed(["GET"]);
-export const PUT = methodNotAllowed(["GET"]);
-export const PATCH = methodNotAllowed(["GET"]);
-export const DELETE = methodNotAllowed(["GET"]);
+export const { GET, POST, PUT, PATCH, DELETE } = apiRoutes({
+  /**
+   * The logged recalls a memory appeared in, newest first, with the counts over all of them
+   * (`show=appeared|returned|dropped|relevant`). Answers for any id: a deleted memory's recalls stay
+   * in the log, and an id that never appeared has zero counts.
+   */
+  GET: {
+    scope: "read",
+    params: Params,
+    query: MemoryRecallsQuerySchema,
+    handler: async ({ params, query }) => memoryRecalls(await getPrisma(), params.id, query),
+  },
+});

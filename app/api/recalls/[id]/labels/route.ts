@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { ApiError } from "@/lib/api/errors";
-import { apiRoute, methodNotAllowed } from "@/lib/api/route";
+import { apiRoutes } from "@/lib/api/route";
 import { getPrisma } from "@/lib/db";
 import { LabelsPatchSchema } from "@/lib/recall-log/labels";
 import { saveRecallLabels } from "@/lib/recall-log/labels-store";
@@ -9,29 +9,31 @@ export const dynamic = "force-dynamic";
 
 const Params = z.object({ id: z.uuid("a recall id is a UUID") });
 
-/**
- * Saves relevance labels on a logged recall: `{present?, results?: {memory_id: true|false|null},
- * labeler?}`; only what is sent changes. Answers the recall's labels as stored.
- */
-export const PUT = apiRoute({ params: Params, body: LabelsPatchSchema, maxBodyBytes: 200_000 }, async ({ params, body }) => {
-  const outcome = await saveRecallLabels(await getPrisma(), params.id, body);
-  if (outcome.ok) return { id: params.id, labels: outcome.labels };
-  if (outcome.reason === "not_found") throw ApiError.notFound(`Recall ${params.id}`);
-  const { unknown } = outcome;
-  const shown = unknown
-    .slice(0, 5)
-    .map((u) => JSON.stringify(u))
-    .join(", ");
-  throw new ApiError(
-    422,
-    "unknown_memory_ids",
-    `${unknown.length === 1 ? "1 labeled memory id is" : `${unknown.length} labeled memory ids are`} neither a result nor a candidate of this recall: ${shown}${unknown.length > 5 ? ", …" : ""}. Label only memories the recall returned or ranked; nothing was saved.`,
-    { unknown_ids: unknown.slice(0, 100), unknown_count: unknown.length },
-  );
+export const { GET, POST, PUT, PATCH, DELETE } = apiRoutes({
+  /**
+   * Saves relevance labels on a logged recall: `{present?, results?: {memory_id: true|false|null},
+   * labeler?}`; only what is sent changes. Answers the recall's labels as stored.
+   */
+  PUT: {
+    scope: "full",
+    params: Params,
+    body: LabelsPatchSchema,
+    maxBodyBytes: 200_000,
+    handler: async ({ params, body }) => {
+      const outcome = await saveRecallLabels(await getPrisma(), params.id, body);
+      if (outcome.ok) return { id: params.id, labels: outcome.labels };
+      if (outcome.reason === "not_found") throw ApiError.notFound(`Recall ${params.id}`);
+      const { unknown } = outcome;
+      const shown = unknown
+        .slice(0, 5)
+        .map((u) => JSON.stringify(u))
+        .join(", ");
+      throw new ApiError(
+        422,
+        "unknown_memory_ids",
+        `${unknown.length === 1 ? "1 labeled memory id is" : `${unknown.length} labeled memory ids are`} neither a result nor a candidate of this recall: ${shown}${unknown.length > 5 ? ", …" : ""}. Label only memories the recall returned or ranked; nothing was saved.`,
+        { unknown_ids: unknown.slice(0, 100), unknown_count: unknown.length },
+      );
+    },
+  },
 });
-
-// Other methods answer 405 in the envelope.
-export const GET = methodNotAllowed(["PUT"]);
-export const POST = methodNotAllowed(["PUT"]);
-export const PATCH = methodNotAllowed(["PUT"]);
-export const DELETE = methodNotAllowed(["PUT"]);
