@@ -5,6 +5,7 @@ import { formatBm25, formatScore, shortenId } from "@/lib/format";
 import { basisText, normalizeLevel, resultRowHref, topScoreIsCosine } from "@/lib/recall-log/format";
 import { noticeTitle } from "@/lib/charts/score-distribution";
 import type { LoggedRecall, RecallNotice } from "@/lib/recall-log/types";
+import { StoreVerdict } from "./confidence-panel-verdict";
 import { LevelBadge } from "./level-badge";
 import { REVEAL_VERDICT } from "./reveal";
 import { PanelHead, panelClassName, panelNoteClassName, panelSubheadingClassName } from "@/components/ui/panel";
@@ -74,6 +75,12 @@ export function ConfidencePanel({ view, verdictId }: ConfidencePanelProps) {
   const derived = confidence.background_derived === true;
   // On the keyword-only path the z-score is not informational: its bands are the rule.
   const zDecides = confidence.basis === "zscore";
+  // The store's verdict leads where its profile has a model (issue 30); the reference block follows.
+  const profileBlock = view.profile_confidence;
+  const storeBlock =
+    profileBlock && typeof profileBlock.probability === "number"
+      ? { ...profileBlock, probability: profileBlock.probability }
+      : null;
 
   return (
     <section className={panelClassName} data-testid="confidence-panel" aria-labelledby={titleId}>
@@ -87,8 +94,14 @@ export function ConfidencePanel({ view, verdictId }: ConfidencePanelProps) {
         }
       />
 
-      <div className={styles.verdict} id={verdictId} data-testid="verdict" {...REVEAL_VERDICT}>
-        <LevelBadge level={confidence.level} size="large" />
+      {storeBlock ? <StoreVerdict view={view} block={storeBlock} verdictId={verdictId} /> : null}
+
+      <div
+        className={`${styles.verdict} ${storeBlock ? styles.referenceVerdict : ""}`}
+        {...(storeBlock ? { "data-testid": "reference-block" } : { id: verdictId, "data-testid": "verdict", ...REVEAL_VERDICT })}
+      >
+        {storeBlock ? <h3 className={panelSubheadingClassName}>Reference rules (what the agent saw)</h3> : null}
+        <LevelBadge level={confidence.level} size={storeBlock ? undefined : "large"} />
         <div className={styles.verdictText} data-testid="triage-advice">
           {advice === null ? (
             <p className={styles.advice}>Unrecognised level “{String(confidence.level)}”: no triage advice.</p>
