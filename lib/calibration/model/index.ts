@@ -59,7 +59,16 @@ export interface VerdictModel {
    * fitted on, used for a store that has not calibrated itself yet.
    */
   relative_to: StoreNull | null;
+  /**
+   * The same fit without the keyword arm's signals, for a recall that has none (a semantic-only
+   * recall, a remote store's stated block): the training mean in their place would read as
+   * middling keyword evidence, which is not what a missing arm means.
+   */
+  without_keyword?: { logistic: LogisticModel; fill: number[] } | null;
 }
+
+const KEYWORD_FEATURES: readonly FeatureName[] = ["bm25_ratio", "idf_coverage"];
+const withoutKeyword = (s: RecallSignals): RecallSignals => ({ ...s, bm25_ratio: null, idf_coverage: null });
 
 export interface VerdictExample {
   signals: RecallSignals;
@@ -108,7 +117,8 @@ export function predictVerdict(
 ): { probability: number; level: Level } {
   const nul = storeNullOf ?? model.relative_to;
   const row = nul && model.relative_to ? relativeSignals(signals, nul) : signals;
-  const probability = predictLogistic(model.logistic, featureRow(row, model.fill));
+  const sub = KEYWORD_FEATURES.every((f) => signals[f] === null) && model.without_keyword ? model.without_keyword : model;
+  const probability = predictLogistic(sub.logistic, featureRow(row, sub.fill));
   return { probability: Math.round(probability * 1e4) / 1e4, level: levelForProbability(probability, model.cuts) };
 }
 
@@ -146,6 +156,10 @@ export function fitVerdictModel(input: readonly VerdictExample[], options: Verdi
     throw new VerdictFitError("A fit needs at least one present and one absent example (near-misses are left out).");
   }
   const full = fitOnce(used, l2);
+  const noKeyword = fitOnce(
+    used.map((e) => ({ ...e, signals: withoutKeyword(e.signals) })),
+    l2,
+  );
 
   const groups = (cls: boolean) => new Set(used.flatMap((e, i) => (e.present === cls ? [e.group ?? `#${i}`] : []))).size;
   const folds = Math.min(options.folds ?? 5, groups(true), groups(false));
@@ -180,6 +194,7 @@ export function fitVerdictModel(input: readonly VerdictExample[], options: Verdi
     estimate: cv.length ? calibrationEstimate(cv, levelOf) : null,
     folds: folds >= 2 ? folds : 0,
     relative_to: nul,
+    without_keyword: noKeyword,
   };
   return {
     model,

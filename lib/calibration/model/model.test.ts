@@ -191,3 +191,21 @@ describe("recallSignals", () => {
     });
   });
 });
+
+describe("a recall without the keyword arm", () => {
+  it("is judged by the fit without keyword signals, not by a middling fill", () => {
+    const rng = mulberry32(9);
+    const examples: VerdictExample[] = Array.from({ length: 200 }, (_, i) => {
+      const present = i % 2 === 0;
+      const top = (present ? 0.55 : 0.4) + 0.03 * gaussian(rng);
+      return { signals: signals(top, present ? 0.9 : 0.05), present, group: `q${i}` };
+    });
+    const fit = fitVerdictModel(examples);
+    expect(fit.model.without_keyword).toBeTruthy();
+    const strongCosine = { ...signals(0.53), bm25_ratio: null, idf_coverage: null };
+    // Keyword signals carry most of the weight here; without them a strong cosine still reads present.
+    expect(predictVerdict(fit.model, strongCosine).probability).toBeGreaterThan(0.85);
+    const weakCosine = { ...signals(0.42), bm25_ratio: null, idf_coverage: null };
+    expect(predictVerdict(fit.model, weakCosine).probability).toBeLessThan(0.15);
+  });
+});
