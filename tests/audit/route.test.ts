@@ -1,0 +1,120 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { AuditStatus } from "@/lib/audit/types";
+import { callRoute } from "../support/call-route";
+import { controlCorpus } from "./control-corpus";
+
+/**
+ * `/api/stores/{name}/audit` (issue #34): 202 to start, progress and the result on GET, cancel on
+ * DELETE, the envelope for every refusal, the CSV, and a result marked stale once the store changes.
+ */
+const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "recall-inspector-audit-"));
+process.env.PGLITE_DATA_DIR = path.join(scratch, "data");
+process.env.INDEX_SNAPSHOT = path.join(scratch, "index.snapshot");
+process.env.DEMO_CORPUS = "off";
+delete process.env.DATABASE_URL;
+
+const storesRoute = await import("@/app/api/stores/route");
+const memoriesRoute = await import("@/app/api/memories/route");
+const auditRoute = await import("@/app/api/stores/[name]/audit/route");
+const { getDatabase } = await import("@/lib/db");
+const { getEmbeddedStores } = await import("@/lib/stores/embedded");
+const { auditFinished } = await import("@/lib/audit/server/jobs");
+
+/** Only stopwords: no keyword query can match it. */
+const WORDLESS = { id: "wordless", summary: "It is what it was, and that is that." };
+
+beforeAll(async () => {
+  await getEmbeddedStores();
+}, 240_000);
+
+afterAll(async () => {
+  await (await getEmbeddedStores()).close();
+  const db = await getDatabase();
+  await db.prisma.$disconnect();
+  await db.raw.close();
+  fs.rmSync(scratch, { recursive: true, force: true });
+});
+
+const audit = (name: string, init: Parameters<typeof callRoute>[1] = {}) =>
+  callRoute(auditRoute[(init.method ?? (init.body === undefined ? "GET" : "POST")) as "GET" | "POST" | "DELETE"], {
+    url: `/api/stores/${name}/audit`,
+    ...init,
+    params: { name },
+  });
+
+describe("the audit API", () => {
+  it("refuses an unknown store (404), a bad body (422) and a cancel with nothing running (409)", async () => {
+    const unknown = await audit("nope", { body: {} });
+    expect(unknown.status).toBe(404);
+    expect(unknown.json).toMatchObject({ error: "unknown_store", message: expect.any(String) });
+    expect((await audit("nope")).status).toBe(404);
+
+    await callRoute(storesRoute.POST, { body: { name: "small" } });
+    for (const body of [{ shadow_threshold: 2 }, { log_days: 0 }, { extra: true }, []]) {
+      const bad = await audit("small", { body });
+      expect(bad.status, JSON.stringify(body)).toBe(422);
+      expect(bad.json).toMatchObject({ error: "validation_failed", details: expect.any(Object) });
+    }
+    const none = await audit("small", { method: "DELETE" });
+    expect(none.status).toBe(409);
+    expect(none.json.error).toBe("audit_not_running");
+    const idle = await audit("small");
+    expect(idle.json).toMatchObject({ state: "idle", result: null, stale: false });
+    expect((await audit("small", { url: "/api/stores/small/audit?format=csv" })).status).toBe(404);
+  });
+
+  it("runs in the background, answers the result with the evidence, exports it and marks it stale after a change", async () => {
+    const memories = [...controlCorpus().slice(0, 30), WORDLESS];
+    expect((await callRoute(memoriesRoute.POST, { body: { store: "small", memories } })).status).toBe(201);
+    const started = await audit("small", { body: {} });
+    expect(started.status).toBe(202);
+    expect(started.json.state).toBe("running");
+    const again = await audit("small", { body: {} });
+    expect(again.status).toBe(409);
+    expect(again.json.error).toBe("audit_running");
+    await auditFinished("small");
+
+    const { status, json } = await audit("small");
+    expect(status).toBe(200);
+    const done = json as AuditStatus;
+    expect(done).toMatchObject({ state: "done", stale: false, progress: null });
+    expect(done.result!.memories).toBe(31);
+    expect(done.result!.settings.shadow_threshold).toBe(0.95);
+    // The one memory no keyword reaches, with the reason "why isn't it here?" gives.
+    expect(done.result!.findings.map((f) => f.memory_id)).toEqual([WORDLESS.id]);
+    const wordless = done.result!.findings[0]!;
+    expect(wordless.unreachable!.modes).toEqual(["keyword"]);
+    expect(wordless.unreachable!.reasons[0]).toMatchObject({
+      mode: "keyword",
+      reason: "no_keyword_match",
+      probe: { kind: "summary", query: WORDLESS.summary, k: 10 },
+    });
+    expect(done.result!.counts).toMatchObject({ unreachable: 1, shadowed: 0 });
+
+    const csv = await auditRoute.GET(
+      new (await import("next/server")).NextRequest("http://localhost/api/stores/small/audit?format=csv"),
+      { params: Promise.resolve({ name: "small" }) },
+    );
+    expect(csv.headers.get("content-type")).toMatch(/text\/csv/);
+    const lines = (await csv.text()).trim().split("\n");
+    expect(lines).toHaveLength(2);
+    expect(lines[1]).toMatch(/^wordless,/);
+
+    await callRoute(memoriesRoute.POST, {
+      body: { store: "small", memories: [{ id: "later", summary: "Added after the audit." }] },
+    });
+    expect((await audit("small")).json.stale).toBe(true);
+  });
+
+  it("cancels a running audit and keeps the last result", async () => {
+    const before = (await audit("small")).json as AuditStatus;
+    expect((await audit("small", { body: {} })).status).toBe(202);
+    const cancelled = await audit("small", { method: "DELETE" });
+    expect(cancelled.status).toBe(200);
+    expect(cancelled.json.state).toBe("cancelled");
+    expect(cancelled.json.result.finished_at).toBe(before.result!.finished_at);
+  });
+});
