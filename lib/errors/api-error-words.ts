@@ -1,3 +1,5 @@
+import { CLIENT_CLOSED } from "./client-closed";
+
 /**
  * An API failure in words a person can act on. The error envelope (docs/ARCHITECTURE.md "Thin
  * handlers") carries a machine `error` code, a `message` written for API callers ("The request
@@ -112,7 +114,7 @@ function sentenceFor(code: string, status: number | null, message: string, detai
       return "You are not signed in, or your session has ended. Sign in again, then retry.";
     case "cross_site_request":
       return "The server refused a request that looked as if it came from another site. Open the dashboard at its own address and try again.";
-    case "client_closed_request":
+    case CLIENT_CLOSED.code:
       return "The request was cancelled before the server answered. Try again.";
     case "internal_error":
     case "bad_response":

@@ -13,6 +13,7 @@ import { logRecall, recallRow, toRecallView, type LogRecallInput } from "./repos
 import { unloggedReason } from "./row-guard";
 import type { RecallBody } from "./schemas";
 import type { LoggedRequest, LoggedRecall } from "./types";
+import { CLIENT_CLOSED } from "@/lib/errors/client-closed";
 
 /** A recall whose store failed; it was logged, and `recallId` names the log entry. */
 export class RecallFailedError extends Error {
@@ -204,8 +205,8 @@ function profileBlock(profile: StoreProfile, k: number, outcome: StoreRecallOutc
   });
 }
 
-/** The caller went away; 499 is the customary "client closed request". */
-const CANCELLED = { status: 499, code: "cancelled", message: "The recall was cancelled before the store answered." } as const;
+/** The caller went away (lib/errors/client-closed.ts). */
+const CANCELLED = { ...CLIENT_CLOSED, message: "The recall was cancelled before the store answered." } as const;
 
 function storeFailure(error: unknown, signal: AbortSignal | undefined): NonNullable<LogRecallInput["error"]> {
   // Next aborts the request's signal with its own ResponseAborted error, which is not an

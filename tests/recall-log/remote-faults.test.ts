@@ -126,11 +126,11 @@ describe("remote faults are logged, bounded and clean", () => {
       signal: controller.signal,
     }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(RecallFailedError);
-    expect(error).toMatchObject({ status: 499, code: "cancelled" });
+    expect(error).toMatchObject({ status: 499, code: "client_closed_request" });
     expect(await prisma.recall.count()).toBe(before + 1);
     expect(await findRecall(prisma, (error as RecallFailedError).recallId)).toMatchObject({
       status: "error",
-      error: { code: "cancelled" },
+      error: { code: "client_closed_request" },
     });
   });
 
@@ -145,7 +145,7 @@ describe("remote faults are logged, bounded and clean", () => {
     const error = await runRecall(RecallBodySchema.parse({ query: "anything", search_mode: "keyword" }), embedded, prisma, {
       signal: controller.signal,
     }).catch((e: unknown) => e);
-    expect(error).toMatchObject({ status: 499, code: "cancelled" });
+    expect(error).toMatchObject({ status: 499, code: "client_closed_request" });
   });
 
   it("a 422 whose loc names the Authorization value does not echo the key", async () => {

@@ -1,5 +1,6 @@
 import { NextResponse } from "next/server";
 import { ApiError } from "@/lib/api/errors";
+import { CLIENT_CLOSED } from "@/lib/errors/client-closed";
 import { apiRoutes, readBodyText } from "@/lib/api/route";
 import { getEmbeddedStore, getEmbeddedStoreForWrite } from "@/lib/stores/embedded";
 import { importLines, parseImportBody } from "@/lib/stores/import-body";
@@ -31,7 +32,7 @@ export const { GET, POST, PUT, PATCH, DELETE } = apiRoutes({
       try {
         return await listRemoteMemories(store, rest, request.signal);
       } catch (error) {
-        if (request.signal.aborted) throw new ApiError(499, "client_closed_request", "The request was cancelled.");
+        if (request.signal.aborted) throw new ApiError(CLIENT_CLOSED.status, CLIENT_CLOSED.code, "The request was cancelled.");
         throw error;
       }
     },

@@ -1,4 +1,5 @@
 import { ApiError } from "@/lib/api/errors";
+import { CLIENT_CLOSED } from "@/lib/errors/client-closed";
 import { apiRoutes } from "@/lib/api/route";
 import { getEmbeddedStore } from "@/lib/stores/embedded";
 import { isRemoteMemorySource, remoteMemoryStats } from "@/lib/stores/remote/remote-memories";
@@ -27,7 +28,7 @@ export const { GET, POST, PUT, PATCH, DELETE } = apiRoutes({
       try {
         return await remoteMemoryStats(store, request.signal);
       } catch (error) {
-        if (request.signal.aborted) throw new ApiError(499, "client_closed_request", "The request was cancelled.");
+        if (request.signal.aborted) throw new ApiError(CLIENT_CLOSED.status, CLIENT_CLOSED.code, "The request was cancelled.");
         throw error;
       }
     },
