@@ -5,7 +5,8 @@
  * else on the database directly. A created key is printed once and never stored.
  */
 import { PrismaClient } from "@prisma/client";
-import { createApiKey, listApiKeys, revokeApiKey, type ApiKeyView } from "../lib/auth/keys";
+import { createApiKey, listApiKeys, revokeApiKey } from "../lib/auth/keys";
+import type { ApiKeyView } from "../lib/auth/schemas";
 import { CreateApiKeyBodySchema } from "../lib/auth/schemas";
 import { API_KEY_SCOPES } from "../lib/auth/scopes";
 import { resolveDatabaseConfig } from "../lib/db/config";

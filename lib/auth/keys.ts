@@ -1,5 +1,6 @@
 import { createHash, randomBytes, randomUUID } from "node:crypto";
 import type { ApiKey, PrismaClient } from "@prisma/client";
+import type { ApiKeyView } from "./schemas";
 import type { ApiKeyScope } from "./scopes";
 
 /**
@@ -12,17 +13,6 @@ export const KEY_PREFIX = "ri_";
 const SHOWN_CHARS = KEY_PREFIX.length + 6;
 /** lastUsedAt is written at most this often per key, so reads do not turn into writes. */
 const TOUCH_EVERY_MS = 60_000;
-
-export interface ApiKeyView {
-  id: string;
-  name: string;
-  scope: ApiKeyScope;
-  /** The first characters of the key, e.g. "ri_Ab3dE9". */
-  prefix: string;
-  created_at: string;
-  last_used_at: string | null;
-  revoked_at: string | null;
-}
 
 export function generateKey(): string {
   return KEY_PREFIX + randomBytes(32).toString("base64url");

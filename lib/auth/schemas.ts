@@ -20,11 +20,14 @@ export const ApiKeyViewSchema = z.object({
   id: z.string(),
   name: z.string(),
   scope: ApiKeyScopeSchema,
+  /** The first characters of the key, e.g. "ri_Ab3dE9". */
   prefix: z.string(),
   created_at: z.string(),
   last_used_at: z.string().nullable(),
   revoked_at: z.string().nullable(),
 });
+/** An API key as the API shows it: never the key, only its prefix (lib/auth/keys.ts toView). */
+export type ApiKeyView = z.infer<typeof ApiKeyViewSchema>;
 
 /** GET /api/auth/session */
 export interface SessionState {

@@ -1,11 +1,10 @@
 "use client";
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import type { z } from "zod";
-import type { ApiKeyViewSchema, CreateApiKeyBody, SessionState } from "@/lib/auth/schemas";
+import type { ApiKeyView, CreateApiKeyBody, SessionState } from "@/lib/auth/schemas";
 import { fetchJson, jsonRequest } from "./fetch-json";
 
-export type ApiKeyView = z.infer<typeof ApiKeyViewSchema>;
+export type { ApiKeyView };
 
 export const authKeys = {
   session: ["auth", "session"] as const,
