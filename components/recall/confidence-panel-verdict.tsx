@@ -29,7 +29,7 @@ export function calibrationWords(c: VerdictCalibration | undefined): string {
   const estimate = e
     ? `; cross-validated balanced accuracy ${formatPercent(e.balanced_accuracy, 0)}, P(present | high) ${formatPercent(e.p_present_high, 0)}`
     : "";
-  return `${how}${relative}${estimate}`;
+  return `${how}${relative}${estimate}${c.warning ? `. ${c.warning}` : ""}`;
 }
 
 /**

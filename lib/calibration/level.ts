@@ -185,6 +185,8 @@ export interface VerdictCalibration {
   examples: number;
   /** Cross-validated figures of the fit. */
   estimate: { balanced_accuracy: number | null; auc: number | null; ece: number | null; p_present_high: number | null } | null;
+  /** A fit from too few labels says so. */
+  warning?: string | null;
 }
 
 export interface VerdictInput {
@@ -225,6 +227,7 @@ export function profileConfidenceBlock(
             p_present_high: e.p_present_by_level.high.present_rate,
           }
         : null,
+      ...(profile.model.warning ? { warning: profile.model.warning } : {}),
     },
   };
 }

@@ -1,6 +1,14 @@
 import type { Prisma, PrismaClient } from "@prisma/client";
 import { ApiError } from "@/lib/api/errors";
 import type { FitExample } from "@/lib/calibration/fit";
+import {
+  fitVerdictModel,
+  MIN_LABELS_PER_CLASS,
+  recallSignals,
+  type RecallSignals,
+  type VerdictExample,
+  type VerdictFit,
+} from "@/lib/calibration/model";
 import type { StoredCandidate } from "@/lib/calibration/level";
 import type { HistoryFilters } from "@/lib/recall-log/history";
 import { historyWhere } from "@/lib/recall-log/history-list";
@@ -29,7 +37,7 @@ export async function candidatesOf(prisma: PrismaClient, ids: readonly string[])
  * An example for each recall whose merged list was logged and that `example` accepts (null: no
  * label to learn from); every other recall is counted as skipped.
  */
-async function examplesOf<R extends { id: string; hasCandidates: boolean }>(
+async function examplesOf<R extends { id: string; hasCandidates: boolean; profileConfidence?: Prisma.JsonValue }>(
   prisma: PrismaClient,
   recalls: readonly R[],
   example: (recall: R, candidates: StoredCandidate[]) => FitExample | null,
@@ -43,7 +51,7 @@ async function examplesOf<R extends { id: string; hasCandidates: boolean }>(
   for (const r of recalls) {
     const candidates = pools.get(r.id);
     const made = candidates ? example(r, candidates) : null;
-    if (made) examples.push(made);
+    if (made) examples.push({ ...made, signals: signalsOf(r.profileConfidence) });
     else skipped++;
   }
   return { examples, skipped };
@@ -56,7 +64,7 @@ export async function examplesFromRun(prisma: PrismaClient, runId: string): Prom
   const [recalls, items] = await Promise.all([
     prisma.recall.findMany({
       where: { evalRunId: runId, status: "ok" },
-      select: { id: true, k: true, evalItem: true, hasCandidates: true },
+      select: { id: true, k: true, evalItem: true, hasCandidates: true, profileConfidence: true },
       // In set order: the folds are assigned in example order, so an unordered read made the
       // estimate depend on the order the database returned rows in.
       orderBy: [{ evalItem: "asc" }, { id: "asc" }],
@@ -91,7 +99,7 @@ export async function examplesFromRecalls(
   };
   const recalls = await prisma.recall.findMany({
     where,
-    select: { id: true, k: true, labelPresent: true, hasCandidates: true, query: true },
+    select: { id: true, k: true, labelPresent: true, hasCandidates: true, query: true, profileConfidence: true },
     orderBy: [{ createdAt: "desc" }, { id: "desc" }],
     take: MAX_FIT_RECALLS,
   });
@@ -103,4 +111,37 @@ export async function examplesFromRecalls(
     k: r.k,
     candidates,
   }));
+}
+
+/** The verdict's signals a recall logged (profile_confidence.signals), or null. */
+function signalsOf(block: Prisma.JsonValue | undefined): RecallSignals | null {
+  const signals = (block as { signals?: unknown } | null | undefined)?.signals;
+  return signals && typeof signals === "object" ? (signals as RecallSignals) : null;
+}
+
+export interface LabeledVerdict {
+  fit: VerdictFit;
+  /** Set when the labels are too few to trust the probability (fewer than MIN_LABELS_PER_CLASS of a class). */
+  warning: string | null;
+}
+
+/**
+ * The store's verdict model fitted on labeled examples (docs/ARCHITECTURE.md "Threshold
+ * profiles"): each recall's logged signals, else the ones its stored pool gives (without keyword
+ * evidence). Fewer than MIN_LABELS_PER_CLASS labels of a class: fitted, and loudly marked.
+ */
+export function verdictFromLabels(examples: readonly FitExample[]): LabeledVerdict {
+  const verdictExamples: VerdictExample[] = examples.map((e) => ({
+    signals: e.signals ?? recallSignals(e.candidates, null),
+    present: e.present,
+    group: e.group,
+    kind: e.kind ?? null,
+  }));
+  const fit = fitVerdictModel(verdictExamples, { method: "labels" });
+  const { present, absent } = fit.model.trained_on;
+  const warning =
+    present < MIN_LABELS_PER_CLASS || absent < MIN_LABELS_PER_CLASS
+      ? `Only ${present} present and ${absent} absent labels (fewer than ${MIN_LABELS_PER_CLASS} of each): the probability and its estimate are not to be trusted yet.`
+      : null;
+  return { fit, warning };
 }

@@ -199,6 +199,22 @@ describe("fit and what-if over logged recalls", () => {
     expect(fit.json.estimate.folds).toBeGreaterThanOrEqual(2);
     expect(fit.json.saved).toMatchObject({ name: "from-labels", source: { kind: "fit" } });
     expect((await callRoute(profileRoute.GET, { params: { name: "from-labels" } })).json.pool_size).toBe(fit.json.pool_size);
+    // The store's verdict model on the same labels: cross-validated figures, loudly marked as too few.
+    expect(fit.json.verdict.model).toMatchObject({ method: "labels", trained_on: { present: 5, absent: 3 } });
+    expect(fit.json.verdict.model.estimate).toMatchObject({
+      balanced_accuracy: expect.any(Number),
+      brier: expect.any(Number),
+      ece: expect.any(Number),
+    });
+    expect(fit.json.verdict.warning).toMatch(/fewer than 20 of each/);
+    expect(fit.json.saved.model.warning).toMatch(/fewer than 20/);
+    // Assigning the fitted profile changes the store's verdict (the headline) to the labeled model's.
+    await callRoute(storeProfileRoute.PUT, { method: "PUT", params: { name: "embedded" }, body: { profile: "from-labels" } });
+    const judged = (await callRoute(recallRoute.POST, { body: { query: "kafka lag pager", k: 3 } })).json;
+    expect(judged.profile_confidence).toMatchObject({ profile: "from-labels", calibration: { method: "labels", examples: 8 } });
+    expect(judged.profile_confidence.calibration.warning).toMatch(/fewer than 20/);
+    await callRoute(storeProfileRoute.PUT, { method: "PUT", params: { name: "embedded" }, body: { profile: "use-lite" } });
+    await db.prisma.recall.delete({ where: { id: judged.id } });
 
     const { status, events } = await streamWhatIf({ profile: "use-lite", filters: {} });
     expect(status).toBe(200);

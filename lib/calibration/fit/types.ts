@@ -1,6 +1,7 @@
 /** The fit's inputs, options and result shapes, and its defaults. Pure. */
 import type { LevelConfusion } from "../metrics";
 import type { StoredCandidate } from "../level";
+import type { RecallSignals } from "../model/features";
 import type { Thresholds } from "@/lib/recall/thresholds";
 
 export interface FitExample {
@@ -12,6 +13,8 @@ export interface FitExample {
   k: number;
   /** The stored merged candidate list, in rank order. */
   candidates: readonly StoredCandidate[];
+  /** The verdict's signals as the recall logged them (with the keyword evidence), when it did. */
+  signals?: RecallSignals | null;
 }
 
 export type FitShape = "top_score" | "prominence_and_top";

@@ -65,6 +65,8 @@ export interface VerdictModel {
    * middling keyword evidence, which is not what a missing arm means.
    */
   without_keyword?: { logistic: LogisticModel; fill: number[] } | null;
+  /** Set on a fit from too few labels (fewer than MIN_LABELS_PER_CLASS of a class): said wherever it is shown. */
+  warning?: string | null;
 }
 
 const KEYWORD_FEATURES: readonly FeatureName[] = ["bm25_ratio", "idf_coverage"];

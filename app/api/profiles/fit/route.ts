@@ -5,7 +5,7 @@ import { FitInputError, fitProfile } from "@/lib/calibration/fit";
 import { profileFromInput, ProfileNameSchema } from "@/lib/calibration/profile";
 import { getPrisma } from "@/lib/db";
 import { saveProfile } from "@/lib/profiles";
-import { examplesFromRecalls, examplesFromRun } from "@/lib/profiles/labeled";
+import { examplesFromRecalls, examplesFromRun, verdictFromLabels } from "@/lib/profiles/labeled";
 import { HISTORY_FILTER_KEYS, HistoryFiltersSchema } from "@/lib/recall-log/history";
 import { replaceBadText, withInputRules } from "@/lib/validation/input-rules";
 
@@ -49,8 +49,10 @@ const FitBody = withInputRules(
 
 /**
  * Fits a profile from labels (an evaluation run, or labeled recalls matching History filters):
- * `{thresholds, pool_size, estimate: {balanced_accuracy, folds}, confusion, …}`, saved when
- * `name` is given.
+ * `{thresholds, pool_size, estimate: {balanced_accuracy, folds}, confusion, …}` and the store's
+ * verdict model on the same labels under `verdict` (`{model, reliability, apart, warning}`: its
+ * cross-validated balanced accuracy, AUC, Brier, ECE; `warning` when a class has fewer than 20
+ * labels), saved together when `name` is given.
  */
 export const POST = apiRoute({ body: FitBody }, async ({ body }) => {
   const prisma = await getPrisma();
@@ -74,6 +76,9 @@ export const POST = apiRoute({ body: FitBody }, async ({ body }) => {
     }
     throw error;
   }
+  // The store's verdict model on the same labels (issue 30); too few labels are marked, loudly.
+  const verdict = verdictFromLabels(loaded.examples);
+  const model = { ...verdict.fit.model, ...(verdict.warning ? { warning: verdict.warning } : {}) };
   let saved = null;
   if (body.name) {
     const { name: _n, ...thresholds } = fit.thresholds;
@@ -89,9 +94,14 @@ export const POST = apiRoute({ body: FitBody }, async ({ body }) => {
         },
       },
     );
-    saved = (await saveProfile(prisma, profile)).profile;
+    saved = (await saveProfile(prisma, { ...profile, model })).profile;
   }
-  return { ...fit, skipped: loaded.skipped, saved };
+  return {
+    ...fit,
+    skipped: loaded.skipped,
+    saved,
+    verdict: { model, reliability: verdict.fit.reliability, apart: verdict.fit.apart, warning: verdict.warning },
+  };
 });
 
 // Other methods answer 405 in the envelope.
