@@ -1,5 +1,5 @@
 /**
- * The body of `npm run bench -- audit` (see audit.ts). For each size: a throw-away PGlite store of
+ * The body of `npm run bench -- audit` (see audit.ts; `--demo` audits the demo store instead). For each size: a throw-away PGlite store of
  * synthetic memories (Zipf text as the recall benchmark's, random unit vectors: scans cost the
  * same whatever the vectors mean, while the probe queries are embedded for real, in bulk), then
  *  1. console recalls (a real query embedded at query priority, then the store's recall) every
@@ -18,12 +18,62 @@ import { openDatabase } from "../../lib/db/connection";
 import { migrate } from "../../lib/db/migrator";
 import { normalize } from "../../lib/embeddings/types";
 import { UseLiteEmbedder } from "../../lib/embeddings/use-lite";
+import { runRecall } from "../../lib/recall-log/run-recall";
+import { RecallBodySchema } from "../../lib/recall-log/schemas";
+import { readDemoCorpus } from "../../lib/stores/embedded/demo-corpus";
 import { EmbeddedStore } from "../../lib/stores/embedded/embedded-store";
 import { encodeVector } from "../../lib/stores/search-index/vector-codec";
 import { VOCABULARY, zipfWord } from "./recall";
 import { fmtMs, mib, option, percentile, prng } from "./stats";
 
+/**
+ * `--demo`: the demo corpus in a throw-away store `demo`, its labeled queries logged at k = 5 and
+ * 10 with the score-gap selector (as the console logs them), then the audit: counts per class and
+ * a few examples of each.
+ */
+async function auditDemo(): Promise<void> {
+  const embedder = new UseLiteEmbedder();
+  const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "audit-demo-"));
+  const db = await openDatabase({ kind: "pglite", dataDir: path.join(scratch, "data") });
+  try {
+    await migrate(db);
+    const prisma = new PrismaClient({ adapter: db.adapter });
+    const store = new EmbeddedStore(prisma, embedder, { name: "demo" });
+    await store.open();
+    await store.add(readDemoCorpus());
+    const queries = (
+      JSON.parse(fs.readFileSync(path.join(process.cwd(), "data", "demo", "queries.json"), "utf8")) as { query: string }[]
+    ).map((q) => q.query);
+    for (const query of queries) {
+      for (const k of [5, 10]) await runRecall(RecallBodySchema.parse({ query, k, selector: "gap" }), store, prisma);
+    }
+    const started = performance.now();
+    const result = await auditEmbeddedStore(prisma, store, {
+      shadow_threshold: DEFAULT_SHADOW_THRESHOLD,
+      log_days: DEFAULT_LOG_DAYS,
+      min_appearances: DEFAULT_MIN_APPEARANCES,
+    });
+    console.log(
+      `demo store: ${result.memories} memories, ${queries.length * 2} logged recalls, audited in ${((performance.now() - started) / 1000).toFixed(1)} s (${result.probe_recalls.toLocaleString("en")} probe recalls)`,
+    );
+    console.log(`  counts: ${JSON.stringify(result.counts)}; ${result.clusters.length} near-duplicate clusters`);
+    for (const note of result.notes) console.log(`  note: ${note}`);
+    for (const c of Object.keys(result.counts)) {
+      for (const f of result.findings.filter((x) => x.classes.includes(c as never)).slice(0, 3)) {
+        const why = f.unreachable?.reasons.map((r) => `${r.mode}: ${r.reason}`).join("; ") ?? "";
+        const by = f.shadowed?.by.map((n) => `${n.memory_id} ${n.cosine.toFixed(3)}`).join(", ") ?? "";
+        console.log(`  ${c.padEnd(15)} ${f.memory_id} ${why}${by} — ${f.summary.slice(0, 70)}`);
+      }
+    }
+    await prisma.$disconnect();
+  } finally {
+    await db.close();
+    fs.rmSync(scratch, { recursive: true, force: true });
+  }
+}
+
 async function main(args: string[]): Promise<void> {
+  if (args.includes("--demo")) return auditDemo();
   const sizes = option(args, "sizes", "10000").split(",").map(Number);
   const timeBox = Number(option(args, "time-box", "900")) * 1000;
   const every = Number(option(args, "every", "250"));
