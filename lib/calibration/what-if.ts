@@ -6,6 +6,7 @@
 import type { Level } from "@/lib/recall/confidence";
 import type { Thresholds } from "@/lib/recall/thresholds";
 import { levelFromStated, profileConfidence, type StatedConfidence, type StoredCandidate } from "./level";
+import { predictVerdict, recallSignals, statedSignals, type RecallSignals, type VerdictModel } from "./model";
 
 export type LevelMix = Record<Level, number>;
 /** before → after → count. */
@@ -13,6 +14,9 @@ export type FlipMatrix = Record<Level, LevelMix>;
 
 export interface WhatIfFlip {
   recall_id: string;
+  /** The recall's query and its label ("a relevant memory was present": yes/no/unsure), when known. */
+  query?: string;
+  label?: string | null;
   before: Level;
   after: Level;
   /** The verdict (worth reading vs go external) changed, not just the band. */
@@ -36,8 +40,12 @@ export interface WhatIfSummary {
 export interface WhatIfRecall {
   id: string;
   k: number;
-  /** The logged level (the reference rules as answered). */
+  /** The baseline: the store's verdict as the recall logged it (its profile's level), else the reference level. */
   level: Level;
+  query?: string;
+  label?: string | null;
+  /** The verdict's signals as logged (profile_confidence.signals), for a profile with a model. */
+  signals?: RecallSignals | null;
   stated: StatedConfidence;
   candidates: readonly StoredCandidate[] | null;
 }
@@ -59,12 +67,19 @@ export class WhatIfTally {
   };
 
   constructor(
-    private readonly profile: { thresholds: Thresholds; pool_size: number | null },
+    private readonly profile: { thresholds: Thresholds; pool_size: number | null; model?: VerdictModel | null },
     private readonly maxFlips = 1000,
   ) {}
 
   /** The level under the profile for one logged recall. */
   levelOf(r: WhatIfRecall): Level {
+    // A profile with a verdict model judges by it: the logged signals (with the keyword arm's
+    // evidence), else those the stored pool gives (docs/ARCHITECTURE.md "Threshold profiles").
+    const model = this.profile.model;
+    if (model) {
+      const signals = r.signals ?? (r.candidates ? recallSignals(r.candidates, null) : statedSignals(r.stated));
+      return predictVerdict(model, signals).level;
+    }
     return r.candidates
       ? profileConfidence(r.candidates, r.k, this.profile).level
       : levelFromStated(r.stated, this.profile.thresholds);
@@ -81,7 +96,13 @@ export class WhatIfTally {
     if (after !== r.level) {
       s.flip_count++;
       // Verdict flips first: those are the ones that change what an agent does.
-      const flip = { recall_id: r.id, before: r.level, after, verdict_changed: worth(after) !== worth(r.level) };
+      const flip: WhatIfFlip = {
+        recall_id: r.id,
+        ...(r.query !== undefined ? { query: r.query, label: r.label ?? null } : {}),
+        before: r.level,
+        after,
+        verdict_changed: worth(after) !== worth(r.level),
+      };
       if (s.flips.length < this.maxFlips) s.flips.push(flip);
       else {
         s.truncated = true;

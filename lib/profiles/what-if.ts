@@ -3,6 +3,7 @@ import { WhatIfTally, type WhatIfSummary } from "@/lib/calibration/what-if";
 import type { Level } from "@/lib/recall/confidence";
 import type { Thresholds } from "@/lib/recall/thresholds";
 import type { StoredCandidate } from "@/lib/calibration/level";
+import type { RecallSignals, VerdictModel } from "@/lib/calibration/model";
 import type { HistoryFilters } from "@/lib/recall-log/history";
 import { historyWhereSql } from "@/lib/recall-log/history-sql";
 
@@ -32,17 +33,21 @@ interface BatchRow {
   prominence: number | null;
   relative_margin: number | null;
   has_candidates: boolean;
+  query: string;
+  label_present: string | null;
+  signals: RecallSignals | null;
 }
 
 /**
- * Recomputes the level of every matching logged recall under a profile, newest first, in keyset
+ * Recomputes the level of every matching logged recall under a profile against the store's verdict
+ * as each recall logged it (its profile's level, else the reference level), newest first, in keyset
  * batches over (created_at, id): each batch reads its rows, then the stored pools of the ones that
  * kept one. Failed recalls have no level and are skipped. Yields progress after each batch; stops
  * early (reporting what it saw) when the signal aborts.
  */
 export async function* whatIf(
   prisma: PrismaClient,
-  profile: { thresholds: Thresholds; pool_size: number | null },
+  profile: { thresholds: Thresholds; pool_size: number | null; model?: VerdictModel | null },
   filters: HistoryFilters,
   options: { signal?: AbortSignal; maxFlips?: number; batch?: number } = {},
 ): AsyncGenerator<WhatIfEvent> {
@@ -60,7 +65,8 @@ export async function* whatIf(
       ? Prisma.sql`AND "created_at" <= ${cursor.createdAt}::timestamptz AND ("created_at" < ${cursor.createdAt}::timestamptz OR "id" < ${cursor.id}::uuid)`
       : Prisma.empty;
     const rows = await prisma.$queryRaw<BatchRow[]>`
-      SELECT "id"::text AS id, "created_at", "k", "level", "basis", "top_score", "prominence", "relative_margin", "has_candidates"
+      SELECT "id"::text AS id, "created_at", "k", COALESCE("profile_level", "level") AS level, "basis", "top_score",
+             "prominence", "relative_margin", "has_candidates", "query", "label_present", "profile_confidence"->'signals' AS signals
       FROM "recalls" WHERE ${where} ${after}
       ORDER BY "created_at" DESC, "id" DESC LIMIT ${batch}`;
     if (rows.length === 0) break;
@@ -71,6 +77,9 @@ export async function* whatIf(
         id: r.id,
         k: r.k,
         level: r.level as Level,
+        query: r.query,
+        label: r.label_present,
+        signals: r.signals,
         stated: { basis: r.basis, top_score: r.top_score, prominence: r.prominence, relative_margin: r.relative_margin },
         candidates: r.has_candidates ? (pools.get(r.id) ?? []) : null,
       });

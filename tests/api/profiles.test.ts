@@ -5,7 +5,7 @@ import { NextRequest } from "next/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { computeConfidence, toWireConfidence } from "@/lib/recall/confidence";
 import { confidenceInputFromCandidates, kSensitivity, profileConfidence } from "@/lib/calibration/level";
-import { predictVerdict } from "@/lib/calibration/model";
+import { predictVerdict, recallSignals, type RecallSignals } from "@/lib/calibration/model";
 import { callRoute } from "../support/call-route";
 
 /**
@@ -30,7 +30,7 @@ const datasetsRoute = await import("@/app/api/datasets/route");
 const runsRoute = await import("@/app/api/eval-runs/route");
 const { evalQueueIdle } = await import("@/lib/eval/runs");
 const { fitProfile } = await import("@/lib/calibration/fit");
-const { editProfile } = await import("@/lib/calibration/profile");
+const { DEFAULT_PROFILE, editProfile } = await import("@/lib/calibration/profile");
 const { getDatabase } = await import("@/lib/db");
 const { getEmbedder } = await import("@/lib/embeddings");
 const { SHIPPED_PROFILE } = await import("@/lib/profiles/builtin");
@@ -226,19 +226,30 @@ describe("fit and what-if over logged recalls", () => {
       include: { candidates: { orderBy: { rank: "asc" } } },
     });
     expect(result.total).toBe(all.length);
+    // The baseline is the store's verdict as each recall logged it (its profile's level, else the
+    // reference's); the profile in use judges by its model from the logged signals.
+    const poolOf = (r: (typeof all)[number]) =>
+      r.candidates.map((c) => ({ raw_cosine: c.rawCosine, hybrid_score: c.hybridScore, keyword_score: c.keywordScore }));
+    const baseline = (r: (typeof all)[number]) => r.profileLevel ?? r.level;
+    const signalsOf = (r: (typeof all)[number]) =>
+      (r.profileConfidence as { signals?: RecallSignals } | null)?.signals ?? recallSignals(poolOf(r), null);
     let flips = 0;
-    for (const r of all) {
-      const cands = r.candidates.map((c) => ({
-        raw_cosine: c.rawCosine,
-        hybrid_score: c.hybridScore,
-        keyword_score: c.keywordScore,
-      }));
-      if (profileConfidence(cands, r.k, SHIPPED_PROFILE).level !== r.level) flips++;
-    }
+    for (const r of all) if (predictVerdict(SHIPPED_PROFILE.model!, signalsOf(r)).level !== baseline(r)) flips++;
     expect(result.flip_count).toBe(flips);
     expect(result.flips).toHaveLength(flips);
+    // What-if of the profile already in use changes no recall it judged.
+    const underUseLite = new Set(all.filter((r) => r.profileName === "use-lite").map((r) => r.id));
+    expect(underUseLite.size).toBeGreaterThan(0);
+    expect(result.flips.filter((f: { recall_id: string }) => underUseLite.has(f.recall_id))).toEqual([]);
+    // Each changed recall names its query and label.
+    for (const f of result.flips) {
+      const r = all.find((x) => x.id === f.recall_id)!;
+      expect(f).toMatchObject({ query: r.query, label: r.labelPresent });
+    }
     const live = await streamWhatIf({ thresholds: {}, filters: { q: "kafka" } });
-    expect(live.events.at(-1)).toMatchObject({ type: "result", flip_count: 0 });
+    const kafka = all.filter((r) => r.query.toLowerCase().includes("kafka"));
+    const liveFlips = kafka.filter((r) => profileConfidence(poolOf(r), r.k, DEFAULT_PROFILE).level !== baseline(r)).length;
+    expect(live.events.at(-1)).toMatchObject({ type: "result", flip_count: liveFlips });
     // Edited live over a profile (unsaved): the edits merge over its constants, the pool over its own.
     // Guards at 0 and a prominence band below 0: every pool with a usable background reads worth reading.
     const edits = { abs_low_cosine: 0, abs_moderate_cosine: 0, moderate_prominence: -0.5, low_prominence: -0.7 };
@@ -249,14 +260,7 @@ describe("fit and what-if over logged recalls", () => {
     });
     const edited = (await streamWhatIf({ profile: "use-lite", thresholds: edits, pool_size: 2, filters: {} })).events.at(-1);
     let editedFlips = 0;
-    for (const r of all) {
-      const cands = r.candidates.map((c) => ({
-        raw_cosine: c.rawCosine,
-        hybrid_score: c.hybridScore,
-        keyword_score: c.keywordScore,
-      }));
-      if (profileConfidence(cands, r.k, editedRules).level !== r.level) editedFlips++;
-    }
+    for (const r of all) if (profileConfidence(poolOf(r), r.k, editedRules).level !== baseline(r)) editedFlips++;
     expect(edited).toMatchObject({ type: "result", total: all.length, flip_count: editedFlips });
     expect(edited.after.low + edited.after.none).toBeLessThan(result.after.low + result.after.none);
     const refused = await streamWhatIf({ profile: "use-lite", thresholds: { high_prominence: -0.5 }, filters: {} });

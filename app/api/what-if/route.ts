@@ -40,7 +40,9 @@ export const POST = apiRoute({ body: Body }, async ({ body, request }) => {
   const base = body.profile ? await getProfile(prisma, body.profile) : DEFAULT_PROFILE;
   const chosen = editProfile(base, { thresholds: body.thresholds, pool_size: body.pool_size });
   const encoder = new TextEncoder();
-  const events = whatIf(prisma, chosen, filters.data, { signal: request.signal });
+  // A verdict model judges unless constants were edited (an edit is a rule of the old shape).
+  const model = body.thresholds === undefined && body.pool_size === undefined ? (base.model ?? null) : null;
+  const events = whatIf(prisma, { ...chosen, model }, filters.data, { signal: request.signal });
   const stream = new ReadableStream<Uint8Array>({
     async pull(controller) {
       try {
