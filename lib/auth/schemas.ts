@@ -35,3 +35,6 @@ export interface SessionState {
   auth_enabled: boolean;
   signed_in: boolean;
 }
+
+/** The path of `/api/keys/{id}`. */
+export const ApiKeyParamsSchema = z.object({ id: z.uuid() });

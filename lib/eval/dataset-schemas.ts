@@ -1,4 +1,4 @@
-import { StoreNameSchema } from "@/lib/stores/store-schemas";
+import { StoreNameSchema, StoreQuerySchema } from "@/lib/stores/store-schemas";
 import { z } from "zod";
 import { itemErrorsFromZod } from "@/lib/recall/errors";
 import { withInputRules } from "@/lib/validation/input-rules";
@@ -160,3 +160,8 @@ export interface DatasetItemView {
 export interface DatasetDetail extends DatasetSummary {
   items: DatasetItemView[];
 }
+
+/** The path of `/api/datasets/{id}`. */
+export const DatasetParamsSchema = z.object({ id: z.uuid("a set id is a UUID") });
+/** `POST /api/datasets?store=&name=`: a JSON Lines upload names its set in the query. */
+export const DatasetUploadQuerySchema = withInputRules(StoreQuerySchema.extend({ name: DatasetNameSchema.optional() }));

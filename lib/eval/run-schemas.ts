@@ -81,3 +81,10 @@ export interface EvalRunReport extends EvalRunSummary {
   thresholds: Thresholds | null;
   items: EvalRunItem[];
 }
+
+/** The path of `/api/eval-runs/{id}…`. */
+export const EvalRunParamsSchema = z.object({ id: z.uuid("a run id is a UUID") });
+/** `GET /api/eval-runs?dataset_id=`: one set's runs. */
+export const EvalRunListQuerySchema = z.object({ dataset_id: z.uuid().optional() });
+/** `GET /api/eval-runs/{id}/export?format=`. */
+export const EvalRunExportQuerySchema = z.object({ format: z.enum(["csv", "jsonl"]).default("csv") });

@@ -14,7 +14,8 @@
 import { Prisma, type PrismaClient, type Recall, type RecallCandidate } from "@prisma/client";
 import { stringify } from "csv-stringify/sync";
 import type { KeysetPosition } from "@/lib/pagination/keyset";
-import type { HistoryFilters, HistoryItem } from "./history";
+import { z } from "zod";
+import { HistoryFiltersSchema, type HistoryFilters, type HistoryItem } from "./history";
 import { HISTORY_SELECT, toHistoryItem, type HistoryRow } from "./history-list";
 import { historyWhereSql } from "./history-sql";
 import { displayPage } from "./page";
@@ -24,6 +25,12 @@ import type { LoggedRecall } from "./types";
 
 export const EXPORT_FORMATS = ["csv", "jsonl", "candidates"] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
+
+/** `GET /api/recalls/export`: the history filters and `format`. */
+export const RecallExportQuerySchema = z.intersection(
+  HistoryFiltersSchema,
+  z.object({ format: z.enum(EXPORT_FORMATS, `format takes ${EXPORT_FORMATS.join(", ")}`).default("csv") }),
+);
 
 /** Rows fetched per page while streaming: memory stays flat however large the history. */
 const SUMMARY_PAGE = 1_000;

@@ -46,3 +46,15 @@ export const RecallBodySchema = withInputRules(
 );
 export type RecallBody = z.output<typeof RecallBodySchema>;
 export type RecallBodyInput = z.input<typeof RecallBodySchema>;
+
+/** The path of `/api/recalls/{id}…`. */
+export const RecallParamsSchema = z.object({ id: z.uuid("a recall id is a UUID") });
+/** `GET /api/recalls/{id}/why?memory_id=`. */
+export const RecallWhyQuerySchema = z.object({ memory_id: z.string().min(1, "memory_id is required").max(200) });
+/** `POST /api/recalls/retention`: delete (or count, `dry_run`) recalls older than `keep_days`. */
+export const RetentionBodySchema = withInputRules(
+  z.strictObject({
+    keep_days: z.number().int().min(1).max(36_500),
+    dry_run: z.boolean().default(false),
+  }),
+);

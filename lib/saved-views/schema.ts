@@ -93,3 +93,6 @@ export interface SavedView {
 export function savedViewHref(page: SavedViewPage, params: string): string {
   return params ? `${SAVED_VIEW_PATHS[page]}?${params}` : SAVED_VIEW_PATHS[page];
 }
+
+/** The path of `/api/views/{id}`. */
+export const SavedViewParamsSchema = z.object({ id: z.uuid("a view id is a UUID") });

@@ -1,4 +1,4 @@
-import { StoreNameSchema } from "./store-schemas";
+import { StoreNameSchema, StoreQuerySchema } from "./store-schemas";
 import { z } from "zod";
 import { isoDateTimeString, withInputRules } from "@/lib/validation/input-rules";
 
@@ -141,3 +141,25 @@ export interface MemoryLookup {
   found: string[];
   missing: string[];
 }
+
+/** The path of `/api/memories/{id}…`: any id a store may hold (a deleted one's recalls stay). */
+export const MemoryParamsSchema = z.object({ id: z.string().min(1).max(MEMORY_LIMITS.idChars) });
+
+/** `GET /api/memories/{id}/neighbours?store=&limit=`. */
+export const MemoryNeighboursQuerySchema = withInputRules(
+  StoreQuerySchema.extend({ limit: z.coerce.number().int().min(1).max(50).default(10) }),
+);
+
+/**
+ * `POST /api/memories/lookup`: the query string's question in a body, since 500 ids of up to 200
+ * characters do not fit in a URL under Node's 16 KB header cap (431), and an id may hold a comma.
+ */
+export const MemoryLookupBodySchema = withInputRules(
+  z.strictObject({
+    store: StoreNameSchema.optional(),
+    ids: z
+      .array(z.string().min(1).max(MEMORY_LIMITS.idChars, `an id is longer than ${MEMORY_LIMITS.idChars} characters`))
+      .max(MEMORY_LOOKUP_MAX_IDS, `at most ${MEMORY_LOOKUP_MAX_IDS} ids at once`)
+      .transform((ids) => [...new Set(ids)]),
+  }),
+);

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { textProblem } from "@/lib/validation/input-rules";
+import { textProblem, withInputRules } from "@/lib/validation/input-rules";
 
 /**
  * Store names and the bodies that name a store, shared by the API and the forms
@@ -33,3 +33,17 @@ export type CreateStoreBody = z.infer<typeof CreateStoreBodySchema>;
 
 /** `?store=` on the memory routes: one store's memories; absent, the default store's. */
 export const StoreQuerySchema = z.object({ store: StoreNameSchema.optional() });
+
+/** The path of `/api/stores/{name}`. */
+export const StoreParamsSchema = z.object({ name: StoreNameSchema });
+/** The path of `/api/stores/{name}/profile`: any name, so an unknown store is a 404, not a 422. */
+export const StoreProfileParamsSchema = z.object({ name: z.string().min(1).max(100) });
+/** `PUT /api/stores/{name}/profile`: which threshold profile judges the store's levels. */
+export const StoreProfileBodySchema = withInputRules(z.strictObject({ profile: z.string().min(1).max(64) }));
+
+/**
+ * What the routes read, with the shared input rule (docs/ARCHITECTURE.md "Bad input"); the bare
+ * schemas above stay extendable for forms and other queries.
+ */
+export const StoreQueryInputSchema = withInputRules(StoreQuerySchema);
+export const CreateStoreInputSchema = withInputRules(CreateStoreBodySchema);

@@ -3,7 +3,7 @@ import { apiRoutes, readBodyText } from "@/lib/api/route";
 import { getPrisma } from "@/lib/db";
 import {
   DatasetBodySchema,
-  DatasetNameSchema,
+  DatasetUploadQuerySchema,
   describeItemError,
   MAX_DATASET_BYTES,
   parseItems,
@@ -12,12 +12,9 @@ import {
 } from "@/lib/eval/dataset-schemas";
 import { createDataset, DuplicateSetNameError, listDatasets } from "@/lib/eval/datasets";
 import { defaultStoreName, resolveStore } from "@/lib/stores/registry";
-import { StoreQuerySchema } from "@/lib/stores/store-schemas";
-import { withInputRules } from "@/lib/validation/input-rules";
+import { StoreQueryInputSchema } from "@/lib/stores/store-schemas";
 
 export const dynamic = "force-dynamic";
-
-const Query = withInputRules(StoreQuerySchema.extend({ name: DatasetNameSchema.optional() }));
 
 function refused(errors: DatasetItemError[]): ApiError {
   const shown = errors.slice(0, 3).map(describeItemError).join("; ");
@@ -36,7 +33,7 @@ export const { GET, POST, PUT, PATCH, DELETE } = apiRoutes({
   /** The labeled query sets, newest first: of the store `?store=`, or of every store. */
   GET: {
     scope: "read",
-    query: withInputRules(StoreQuerySchema),
+    query: StoreQueryInputSchema,
     handler: async ({ query }) => ({
       datasets: await listDatasets(await getPrisma(), query.store),
     }),
@@ -49,7 +46,7 @@ export const { GET, POST, PUT, PATCH, DELETE } = apiRoutes({
    */
   POST: {
     scope: "full",
-    query: Query,
+    query: DatasetUploadQuerySchema,
     handler: async ({ query, request }) => {
       const text = await readBodyText(request, MAX_DATASET_BYTES);
       let name: string;

@@ -1,19 +1,16 @@
-import { z } from "zod";
 import { ApiError } from "@/lib/api/errors";
 import { apiRoutes } from "@/lib/api/route";
-import { EvalRunBodySchema } from "@/lib/eval/run-schemas";
+import { EvalRunBodySchema, EvalRunListQuerySchema } from "@/lib/eval/run-schemas";
 import { listEvalRuns, SelectorUnavailableError, startEvalRun, UnknownProfileError } from "@/lib/eval/runs";
 import { evalDeps } from "@/lib/eval/server";
 
 export const dynamic = "force-dynamic";
 
-const Query = z.object({ dataset_id: z.uuid().optional() });
-
 export const { GET, POST, PUT, PATCH, DELETE } = apiRoutes({
   /** Evaluation runs, newest first (`?dataset_id=` for one set's). */
   GET: {
     scope: "read",
-    query: Query,
+    query: EvalRunListQuerySchema,
     handler: async ({ query }) => ({
       runs: await listEvalRuns((await evalDeps()).prisma, { datasetId: query.dataset_id }),
     }),

@@ -3,8 +3,7 @@ import { apiRoutes } from "@/lib/api/route";
 import { getPrisma } from "@/lib/db";
 import { storeProfileNames } from "@/lib/profiles";
 import { createEmbeddedStore, listStores, remoteStoreHealth, rerankAvailability } from "@/lib/stores/registry";
-import { CreateStoreBodySchema } from "@/lib/stores/store-schemas";
-import { withInputRules } from "@/lib/validation/input-rules";
+import { CreateStoreInputSchema } from "@/lib/stores/store-schemas";
 
 export const dynamic = "force-dynamic";
 
@@ -37,7 +36,7 @@ export const { GET, POST, PUT, PATCH, DELETE } = apiRoutes({
   /** `{name, description?}` → 201 with the new, empty embedded store; 409 when the name is taken. */
   POST: {
     scope: "full",
-    body: withInputRules(CreateStoreBodySchema),
+    body: CreateStoreInputSchema,
     handler: async ({ body }) => {
       const store = await createEmbeddedStore(body);
       const profiles = await storeProfileNames(await getPrisma(), [store.name]);

@@ -1,16 +1,13 @@
-import { z } from "zod";
 import { ApiError } from "@/lib/api/errors";
 import { apiRoutes } from "@/lib/api/route";
 import { getPrisma } from "@/lib/db";
+import { DatasetParamsSchema } from "@/lib/eval/dataset-schemas";
 import { findDataset } from "@/lib/eval/datasets";
 import { missingIds } from "@/lib/eval/runs";
 import { resolveStore } from "@/lib/stores/registry";
-import { StoreQuerySchema } from "@/lib/stores/store-schemas";
-import { withInputRules } from "@/lib/validation/input-rules";
+import { StoreQueryInputSchema } from "@/lib/stores/store-schemas";
 
 export const dynamic = "force-dynamic";
-
-const Params = z.object({ id: z.uuid("a set id is a UUID") });
 
 export const { GET, POST, PUT, PATCH, DELETE } = apiRoutes({
   /**
@@ -19,8 +16,8 @@ export const { GET, POST, PUT, PATCH, DELETE } = apiRoutes({
    */
   GET: {
     scope: "read",
-    params: Params,
-    query: withInputRules(StoreQuerySchema),
+    params: DatasetParamsSchema,
+    query: StoreQueryInputSchema,
     handler: async ({ params, query }) => {
       const prisma = await getPrisma();
       const dataset = await findDataset(prisma, params.id);

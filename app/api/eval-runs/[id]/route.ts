@@ -1,18 +1,16 @@
-import { z } from "zod";
 import { ApiError } from "@/lib/api/errors";
 import { apiRoutes } from "@/lib/api/route";
 import { getPrisma } from "@/lib/db";
+import { EvalRunParamsSchema } from "@/lib/eval/run-schemas";
 import { evalRunReport } from "@/lib/eval/runs";
 
 export const dynamic = "force-dynamic";
-
-const Params = z.object({ id: z.uuid("a run id is a UUID") });
 
 export const { GET, POST, PUT, PATCH, DELETE } = apiRoutes({
   /** A run: status, progress, settings, metrics over the queries done so far, and its items. */
   GET: {
     scope: "read",
-    params: Params,
+    params: EvalRunParamsSchema,
     handler: async ({ params }) => {
       const report = await evalRunReport(await getPrisma(), params.id);
       if (!report) throw ApiError.notFound(`Evaluation run ${params.id}`);

@@ -1,7 +1,6 @@
 import { apiRoutes } from "@/lib/api/route";
 import { getEmbeddedStore } from "@/lib/stores/embedded";
-import { StoreQuerySchema } from "@/lib/stores/store-schemas";
-import { withInputRules } from "@/lib/validation/input-rules";
+import { StoreQueryInputSchema } from "@/lib/stores/store-schemas";
 
 export const dynamic = "force-dynamic";
 
@@ -9,7 +8,7 @@ export const { GET, POST, PUT, PATCH, DELETE } = apiRoutes({
   /** Embeds again every memory of the store `?store=` (without one, the default store) whose vector is missing or from another model than the app's. */
   POST: {
     scope: "full",
-    query: withInputRules(StoreQuerySchema),
+    query: StoreQueryInputSchema,
     handler: async ({ query }) => (await getEmbeddedStore(query.store)).reembed(),
   },
 });

@@ -4,12 +4,9 @@ import { apiRoutes } from "@/lib/api/route";
 import { getEmbeddedStore } from "@/lib/stores/embedded";
 import { isRemoteMemorySource, remoteMemoryStats } from "@/lib/stores/remote/remote-memories";
 import { isEmbeddedStore, resolveStore } from "@/lib/stores/registry";
-import { StoreQuerySchema } from "@/lib/stores/store-schemas";
-import { withInputRules } from "@/lib/validation/input-rules";
+import { StoreQueryInputSchema } from "@/lib/stores/store-schemas";
 
 export const dynamic = "force-dynamic";
-
-const StatsQuerySchema = withInputRules(StoreQuerySchema);
 
 export const { GET, POST, PUT, PATCH, DELETE } = apiRoutes({
   /**
@@ -20,7 +17,7 @@ export const { GET, POST, PUT, PATCH, DELETE } = apiRoutes({
    */
   GET: {
     scope: "read",
-    query: StatsQuerySchema,
+    query: StoreQueryInputSchema,
     handler: async ({ query, request }) => {
       const store = query.store ? await resolveStore(query.store) : await getEmbeddedStore();
       if (isEmbeddedStore(store)) return store.stats();

@@ -1,15 +1,8 @@
-import { z } from "zod";
 import { apiRoutes } from "@/lib/api/route";
 import { getPrisma } from "@/lib/db";
-import { EXPORT_FORMATS, exportStream } from "@/lib/recall-log/export";
-import { HistoryFiltersSchema } from "@/lib/recall-log/history";
+import { exportStream, RecallExportQuerySchema } from "@/lib/recall-log/export";
 
 export const dynamic = "force-dynamic";
-
-const ExportQuery = z.intersection(
-  HistoryFiltersSchema,
-  z.object({ format: z.enum(EXPORT_FORMATS, `format takes ${EXPORT_FORMATS.join(", ")}`).default("csv") }),
-);
 
 export const { GET, POST, PUT, PATCH, DELETE } = apiRoutes({
   /**
@@ -19,7 +12,7 @@ export const { GET, POST, PUT, PATCH, DELETE } = apiRoutes({
    */
   GET: {
     scope: "read",
-    query: ExportQuery,
+    query: RecallExportQuerySchema,
     handler: async ({ query }) => {
       const { format, ...filters } = query;
       const stamp = new Date().toISOString().slice(0, 19).replace(/[:T]/g, "-");

@@ -1,16 +1,13 @@
-import { z } from "zod";
 import { apiRoutes } from "@/lib/api/route";
 import { deleteEmbeddedStore } from "@/lib/stores/registry";
-import { StoreNameSchema } from "@/lib/stores/store-schemas";
+import { StoreParamsSchema } from "@/lib/stores/store-schemas";
 
 export const dynamic = "force-dynamic";
-
-const Params = z.object({ name: StoreNameSchema });
 
 export const { GET, POST, PUT, PATCH, DELETE } = apiRoutes({
   /**
    * Deletes an embedded store and its memories: `{deleted, memories}`. The recall log keeps the
    * store's recalls (History marks them "deleted store"); 404 for an unknown store.
    */
-  DELETE: { scope: "full", params: Params, handler: async ({ params }) => deleteEmbeddedStore(params.name) },
+  DELETE: { scope: "full", params: StoreParamsSchema, handler: async ({ params }) => deleteEmbeddedStore(params.name) },
 });

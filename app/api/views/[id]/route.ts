@@ -1,18 +1,16 @@
-import { z } from "zod";
 import { ApiError } from "@/lib/api/errors";
 import { apiRoutes } from "@/lib/api/route";
 import { getPrisma } from "@/lib/db";
+import { SavedViewParamsSchema } from "@/lib/saved-views/schema";
 import { deleteSavedView, findSavedView } from "@/lib/saved-views/store";
 
 export const dynamic = "force-dynamic";
-
-const Params = z.object({ id: z.uuid("a view id is a UUID") });
 
 export const { GET, POST, PUT, PATCH, DELETE } = apiRoutes({
   /** One saved view (its `href` opens it). */
   GET: {
     scope: "read",
-    params: Params,
+    params: SavedViewParamsSchema,
     handler: async ({ params }) => {
       const view = await findSavedView(await getPrisma(), params.id);
       if (!view) throw ApiError.notFound(`Saved view ${params.id}`);
@@ -22,7 +20,7 @@ export const { GET, POST, PUT, PATCH, DELETE } = apiRoutes({
   /** Deletes a view: `{ deleted: id }`, or 404 when there is none. */
   DELETE: {
     scope: "full",
-    params: Params,
+    params: SavedViewParamsSchema,
     handler: async ({ params }) => {
       if (!(await deleteSavedView(await getPrisma(), params.id))) throw ApiError.notFound(`Saved view ${params.id}`);
       return { deleted: params.id };

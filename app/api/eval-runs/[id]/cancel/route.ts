@@ -1,18 +1,16 @@
-import { z } from "zod";
 import { ApiError } from "@/lib/api/errors";
 import { apiRoutes } from "@/lib/api/route";
 import { getPrisma } from "@/lib/db";
+import { EvalRunParamsSchema } from "@/lib/eval/run-schemas";
 import { cancelEvalRun } from "@/lib/eval/runs";
 
 export const dynamic = "force-dynamic";
-
-const Params = z.object({ id: z.uuid("a run id is a UUID") });
 
 export const { GET, POST, PUT, PATCH, DELETE } = apiRoutes({
   /** Cancels a queued or running run (it stops before its next query); a finished run answers 409. */
   POST: {
     scope: "full",
-    params: Params,
+    params: EvalRunParamsSchema,
     handler: async ({ params }) => {
       const prisma = await getPrisma();
       const before = await prisma.evalRun.findUnique({ where: { id: params.id }, select: { status: true } });

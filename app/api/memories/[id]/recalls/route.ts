@@ -1,12 +1,10 @@
-import { z } from "zod";
 import { apiRoutes } from "@/lib/api/route";
 import { getPrisma } from "@/lib/db";
 import { memoryRecalls } from "@/lib/recall-log/memory-usage";
 import { MemoryRecallsQuerySchema } from "@/lib/recall-log/memory-usage-schema";
+import { MemoryParamsSchema } from "@/lib/stores/memory-schemas";
 
 export const dynamic = "force-dynamic";
-
-const Params = z.object({ id: z.string().min(1).max(200) });
 
 export const { GET, POST, PUT, PATCH, DELETE } = apiRoutes({
   /**
@@ -16,7 +14,7 @@ export const { GET, POST, PUT, PATCH, DELETE } = apiRoutes({
    */
   GET: {
     scope: "read",
-    params: Params,
+    params: MemoryParamsSchema,
     query: MemoryRecallsQuerySchema,
     handler: async ({ params, query }) => memoryRecalls(await getPrisma(), params.id, query),
   },

@@ -1,13 +1,11 @@
-import { z } from "zod";
 import { ApiError } from "@/lib/api/errors";
 import { apiRoutes } from "@/lib/api/route";
 import { getPrisma } from "@/lib/db";
+import { RecallParamsSchema } from "@/lib/recall-log/schemas";
 import { LabelsPatchSchema } from "@/lib/recall-log/labels";
 import { saveRecallLabels } from "@/lib/recall-log/labels-store";
 
 export const dynamic = "force-dynamic";
-
-const Params = z.object({ id: z.uuid("a recall id is a UUID") });
 
 export const { GET, POST, PUT, PATCH, DELETE } = apiRoutes({
   /**
@@ -16,7 +14,7 @@ export const { GET, POST, PUT, PATCH, DELETE } = apiRoutes({
    */
   PUT: {
     scope: "full",
-    params: Params,
+    params: RecallParamsSchema,
     body: LabelsPatchSchema,
     maxBodyBytes: 200_000,
     handler: async ({ params, body }) => {

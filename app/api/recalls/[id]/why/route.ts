@@ -1,20 +1,17 @@
-import { z } from "zod";
 import { ApiError } from "@/lib/api/errors";
 import { apiRoutes } from "@/lib/api/route";
 import { getPrisma } from "@/lib/db";
+import { RecallParamsSchema, RecallWhyQuerySchema } from "@/lib/recall-log/schemas";
 import { explainMemory } from "@/lib/recall-log/why";
 
 export const dynamic = "force-dynamic";
-
-const Params = z.object({ id: z.uuid("a recall id is a UUID") });
-const Query = z.object({ memory_id: z.string().min(1, "memory_id is required").max(200) });
 
 export const { GET, POST, PUT, PATCH, DELETE } = apiRoutes({
   /** Where one memory stood in this recall and the rule that kept it off the page (README "HTTP API"). */
   GET: {
     scope: "read",
-    params: Params,
-    query: Query,
+    params: RecallParamsSchema,
+    query: RecallWhyQuerySchema,
     handler: async ({ params, query }) => {
       const outcome = await explainMemory(await getPrisma(), params.id, query.memory_id);
       if (outcome.kind === "no_recall") throw ApiError.notFound(`Recall ${params.id}`);
