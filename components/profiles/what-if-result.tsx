@@ -60,7 +60,7 @@ export function WhatIfResultView({
           <tr>
             <th scope="col">Level</th>
             <th scope="col" className={numericCellClassName}>
-              logged (reference)
+              logged (the store&apos;s verdict)
             </th>
             <th scope="col" className={numericCellClassName}>
               recomputed
@@ -78,7 +78,9 @@ export function WhatIfResultView({
         </tbody>
       </DataTable>
       <DataTable aria-label="Flip matrix" data-testid="flip-matrix">
-        <caption className={styles.muted}>Rows: logged level; columns: the level recomputed.</caption>
+        <caption className={styles.muted}>
+          Rows: the level logged (the store&apos;s verdict then, else the reference rules); columns: the level recomputed.
+        </caption>
         <thead>
           <tr>
             <th scope="col">from \ to</th>
@@ -112,8 +114,17 @@ export function WhatIfResultView({
           {result.flips.map((f) => (
             <li key={f.recall_id}>
               <Link href={`/recalls/${f.recall_id}`} data-testid="flip-link" data-recall-id={f.recall_id}>
-                <span className="mono">{f.recall_id.slice(0, 8)}</span>
+                {f.query ? (
+                  <span data-testid="flip-query">“{f.query}”</span>
+                ) : (
+                  <span className="mono">{f.recall_id.slice(0, 8)}</span>
+                )}
               </Link>{" "}
+              {f.label ? (
+                <span className={styles.muted}>
+                  (labeled {f.label === "yes" ? "present" : f.label === "no" ? "absent" : f.label}){" "}
+                </span>
+              ) : null}
               <LevelBadge level={f.before} /> → <LevelBadge level={f.after} />
               {f.verdict_changed ? " (verdict changes)" : ""}
             </li>
