@@ -79,6 +79,9 @@ describe("calibration without labels", () => {
     expect(cal.estimate.probes_worth_reading).toBeLessThan(0.15);
     expect(cal.estimate.balanced_accuracy).toBeGreaterThan(0.8);
 
+    const stores = (await callRoute(storesRoute.GET)).json.stores as { name: string; calibration: { state: string } }[];
+    expect(stores.find((s) => s.name === "noise")!.calibration).toMatchObject({ state: "ready", method: "label_free" });
+
     const after = await callRoute(recallRoute.POST, { body: { query: items[3]!.summary, k: 5, store: "noise" } });
     expect(after.json.profile_confidence.calibration.store_relative).toBe(true);
     expect(["high", "moderate"]).toContain(after.json.profile_confidence.level);

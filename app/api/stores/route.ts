@@ -1,8 +1,8 @@
 import { NextResponse } from "next/server";
 import { apiRoutes } from "@/lib/api/route";
 import { getPrisma } from "@/lib/db";
-import { storeProfileNames } from "@/lib/profiles";
-import { createEmbeddedStore, listStores, remoteStoreHealth, rerankAvailability } from "@/lib/stores/registry";
+import { storeProfileNames, storesCalibration } from "@/lib/profiles";
+import { createEmbeddedStore, listStores, remoteStoreHealth, rerankAvailability, resolveStore } from "@/lib/stores/registry";
 import { CreateStoreInputSchema } from "@/lib/stores/store-schemas";
 
 export const dynamic = "force-dynamic";
@@ -10,25 +10,30 @@ export const dynamic = "force-dynamic";
 export const { GET, POST, PUT, PATCH, DELETE } = apiRoutes({
   /**
    * Every store, embedded and remote alike: `kind`, `memories` (embedded), `embedding_model`, the
-   * threshold `profile`, the reachability of a remote one and whether it can rerank.
+   * threshold `profile`, the reachability of a remote one, whether it can rerank, and its
+   * `calibration` without labels (docs/ARCHITECTURE.md "Threshold profiles"; an embedded store
+   * that needs one starts it in the background).
    */
   GET: {
     scope: "read",
     handler: async () => {
       const stores = await listStores();
+      const prisma = await getPrisma();
       const [health, profiles] = await Promise.all([
         remoteStoreHealth(),
         storeProfileNames(
-          await getPrisma(),
+          prisma,
           stores.map((s) => s.name),
         ),
       ]);
+      const calibration = await storesCalibration(prisma, stores, profiles, resolveStore);
       return {
         stores: stores.map((store) => ({
           ...store,
           health: store.kind === "remote" ? health[store.name] : { ok: true },
           profile: profiles[store.name],
           rerank: rerankAvailability(store),
+          calibration: calibration[store.name],
         })),
       };
     },

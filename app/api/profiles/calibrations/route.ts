@@ -1,63 +1,57 @@
 import { NextResponse } from "next/server";
-import { z } from "zod";
 import { ApiError } from "@/lib/api/errors";
-import { apiRoute, methodNotAllowed } from "@/lib/api/route";
+import { apiRoutes } from "@/lib/api/route";
+import { CalibrationStartSchema } from "@/lib/calibration/calibration-schemas";
 import { getPrisma } from "@/lib/db";
 import { storeProfile, storeProfileNames, storesCalibration } from "@/lib/profiles";
 import { probeQueries } from "@/lib/profiles/probes";
 import { startCalibration } from "@/lib/profiles/store-calibration";
 import { listStores, resolveStore } from "@/lib/stores/registry";
-import { withInputRules } from "@/lib/validation/input-rules";
 
 export const dynamic = "force-dynamic";
 
-/**
- * Every store's calibration without labels (docs/ARCHITECTURE.md "Threshold profiles") and the
- * recalls one would run (`probe_recalls`); an embedded store that needs one starts it.
- */
-export const GET = apiRoute({}, async () => {
-  const prisma = await getPrisma();
-  const stores = await listStores();
-  const names = await storeProfileNames(
-    prisma,
-    stores.map((s) => s.name),
-  );
-  const calibrations = await storesCalibration(prisma, stores, names, resolveStore);
-  return { probe_recalls: probeQueries().length, calibrations };
+export const { GET, POST, PUT, PATCH, DELETE } = apiRoutes({
+  /**
+   * Every store's calibration without labels (docs/ARCHITECTURE.md "Threshold profiles") and the
+   * recalls one would run (`probe_recalls`); an embedded store that needs one starts it.
+   */
+  GET: {
+    scope: "read",
+    handler: async () => {
+      const prisma = await getPrisma();
+      const stores = await listStores();
+      const names = await storeProfileNames(
+        prisma,
+        stores.map((s) => s.name),
+      );
+      const calibrations = await storesCalibration(prisma, stores, names, resolveStore);
+      return { probe_recalls: probeQueries().length, calibrations };
+    },
+  },
+  /**
+   * `{store, confirm_recalls?}` → 202 and the calibration, started in the background. A remote
+   * store answers 409 `confirmation_required` with the number of recalls it would send to the
+   * service until `confirm_recalls` names that number.
+   */
+  POST: {
+    scope: "full",
+    body: CalibrationStartSchema,
+    handler: async ({ body }) => {
+      const prisma = await getPrisma();
+      const store = await resolveStore(body.store);
+      const recalls = probeQueries().length;
+      if (store.kind === "remote" && body.confirm_recalls !== recalls) {
+        throw new ApiError(
+          409,
+          "confirmation_required",
+          `Calibrating "${store.name}" sends ${recalls} recalls to its memory service (each one a query embedded and searched there). Send confirm_recalls: ${recalls} to start.`,
+          { recalls },
+        );
+      }
+      const info = (await listStores()).find((s) => s.name === store.name);
+      const profile = await storeProfile(prisma, store.name);
+      const calibration = await startCalibration(prisma, store, info?.memories ?? 0, profile.model ?? null);
+      return NextResponse.json({ store: store.name, recalls, calibration }, { status: 202 });
+    },
+  },
 });
-
-const StartBody = withInputRules(
-  z.strictObject({
-    store: z.string().min(1).max(200),
-    /** A remote store's recalls go to its service: the caller confirms their count first. */
-    confirm_recalls: z.number().int().positive().optional(),
-  }),
-);
-
-/**
- * `{store, confirm_recalls?}` → 202 and the calibration, started in the background. A remote
- * store answers 409 `confirmation_required` with the number of recalls it would send to the
- * service until `confirm_recalls` names that number.
- */
-export const POST = apiRoute({ body: StartBody }, async ({ body }) => {
-  const prisma = await getPrisma();
-  const store = await resolveStore(body.store);
-  const recalls = probeQueries().length;
-  if (store.kind === "remote" && body.confirm_recalls !== recalls) {
-    throw new ApiError(
-      409,
-      "confirmation_required",
-      `Calibrating "${store.name}" sends ${recalls} recalls to its memory service (each one a query embedded and searched there). Send confirm_recalls: ${recalls} to start.`,
-      { recalls },
-    );
-  }
-  const info = (await listStores()).find((s) => s.name === store.name);
-  const profile = await storeProfile(prisma, store.name);
-  const calibration = await startCalibration(prisma, store, info?.memories ?? 0, profile.model ?? null);
-  return NextResponse.json({ store: store.name, recalls, calibration }, { status: 202 });
-});
-
-// Other methods answer 405 in the envelope.
-export const PUT = methodNotAllowed(["GET", "POST"]);
-export const PATCH = methodNotAllowed(["GET", "POST"]);
-export const DELETE = methodNotAllowed(["GET", "POST"]);
