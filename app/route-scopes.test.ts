@@ -20,7 +20,6 @@ const HTTP_METHODS = [...ROUTE_METHODS, "HEAD", "OPTIONS"] as const;
  * here into EXPECTED with its scopes.
  */
 const NOT_YET_DECLARED = new Set([
-  "/api/profiles/calibrations",
   "/api/profiles",
   "/api/profiles/[name]",
   "/api/profiles/fit",
@@ -56,6 +55,7 @@ const EXPECTED: Record<string, Record<string, string>> = {
   "/api/memories/lookup": { GET: "read", POST: "full" },
   "/api/memories/reembed": { POST: "full" },
   "/api/memories/stats": { GET: "read" },
+  "/api/profiles/calibrations": { GET: "read", POST: "full" },
   "/api/recall": { POST: "full" },
   "/api/recalls": { GET: "read", POST: "ingest" },
   "/api/recalls/[id]": { GET: "read" },
