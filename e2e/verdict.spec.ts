@@ -73,6 +73,15 @@ test("a profile fitted from an evaluation run and assigned to the store changes 
     })
     .toBe("done");
 
+  // The report's headline states present vs off-topic apart from near-misses, and how true the probability is.
+  await page.goto(`/evaluate/runs/${runId}`);
+  const metrics = page.getByTestId("metrics");
+  await expect(metrics).toContainText("balanced accuracy, present vs off-topic", { timeout: 60_000 });
+  await expect(metrics).toContainText("near-misses read worth reading");
+  await expect(metrics).toContainText("ECE (calibration error)");
+  await expect(page.getByTestId("calibration").getByTestId("reliability")).toBeVisible();
+  await expect(page.getByTestId("calibration").getByTestId("p-present-by-level")).toBeVisible();
+
   const name = `e2e-verdict-${stamp}`;
   const fit = await request.post("/api/profiles/fit", { data: { run_id: runId, name } });
   expect(fit.status()).toBe(200);

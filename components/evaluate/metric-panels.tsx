@@ -8,17 +8,38 @@ import { EvaluateTable } from "./evaluate-table";
 import { panelClassName } from "@/components/ui/panel";
 import styles from "./evaluate.module.css";
 
-/** The headline metrics, each with the count it stands on. */
+/**
+ * The headline metrics, each with the count it stands on. Triage is present vs off-topic, with
+ * near-misses apart (docs/ARCHITECTURE.md "Evaluation"): pooled, they hide how well the verdict
+ * separates an answer from nothing at all.
+ */
 export function MetricsPanel({ metrics }: { metrics: EvalMetrics }) {
   const m = metrics;
+  const v = m.verdict;
+  const pvo = v.present_vs_off_topic;
   const items: [string, number | null, string][] = [
+    ["balanced accuracy, present vs off-topic", pvo.balanced_accuracy, `${pvo.present} present / ${pvo.off_topic} off-topic`],
+    [`AUC of the ${pvo.auc_of === "probability" ? "probability" : "top score"}, present vs off-topic`, pvo.auc, "ranking"],
+    ...(v.near_miss
+      ? ([["near-misses read worth reading", v.near_miss.worth_reading_rate, `${v.near_miss.count} near-misses, apart`]] as [
+          string,
+          number | null,
+          string,
+        ][])
+      : []),
+    ...(v.calibration
+      ? ([["ECE (calibration error)", v.calibration.ece, `${v.calibration.count} present + off-topic`]] as [
+          string,
+          number | null,
+          string,
+        ][])
+      : []),
     ["hit@1", m.hit_at_1, `${m.present} present`],
     ["hit@5", m.hit_at_5, `${m.present} present`],
     ["MRR", m.mrr, `${m.present} present`],
     [`nDCG@${m.k}`, m.ndcg, `${m.present} present`],
     [`recall@${m.k}`, m.recall_at_k, `${m.present} present`],
-    ["triage accuracy", m.triage_accuracy, `${m.present + m.absent} judged`],
-    ["balanced accuracy", m.balanced_accuracy, `${m.present} present / ${m.absent} absent`],
+    ["triage accuracy (every kind)", m.triage_accuracy, `${m.present + m.absent} judged`],
     ["worth reading: precision", m.worth_reading.precision, "of high/moderate"],
     ["worth reading: recall", m.worth_reading.recall, "of present"],
     ["AUC top score", m.auc.top_score, "present vs absent"],
@@ -122,6 +143,85 @@ export function ByKindPanel({ metrics }: { metrics: EvalMetrics }) {
               </tr>
             );
           })}
+        </tbody>
+      </EvaluateTable>
+    </section>
+  );
+}
+
+/**
+ * How far the store's probability can be trusted (issue 30): the reliability diagram as a table
+ * (predicted vs observed per bin) with its ECE, P(present | level) and points of the risk–coverage
+ * curve. Present and off-topic queries only; nothing when the recalls carried no probability.
+ */
+export function CalibrationPanel({ metrics }: { metrics: EvalMetrics }) {
+  const c = metrics.verdict.calibration;
+  if (!c) return null;
+  const bins = c.reliability.filter((b) => b.count > 0);
+  const coverageAt = [0.25, 0.5, 0.75, 1].map((target) => c.risk_coverage.find((p) => p.coverage >= target) ?? null);
+  return (
+    <section className={`${panelClassName} ${styles.headings}`} aria-labelledby="calibration-h" data-testid="calibration">
+      <h2 id="calibration-h">Is the probability true?</h2>
+      <p className={styles.hint}>
+        Present and off-topic queries: the store&apos;s predicted probability against how often something relevant was there. ECE{" "}
+        {fmt(c.ece)}, Brier {fmt(c.brier)}. Near-misses are left out (see By kind).
+      </p>
+      <EvaluateTable
+        data-testid="reliability"
+        columns={[
+          "Predicted",
+          { label: "Queries", numeric: true },
+          { label: "Mean predicted", numeric: true },
+          { label: "Observed rate", numeric: true },
+        ]}
+      >
+        <tbody>
+          {bins.map((b) => (
+            <tr key={b.from}>
+              <th scope="row">
+                {b.from.toFixed(1)}–{b.to.toFixed(1)}
+              </th>
+              <td className={numericCellClassName}>{b.count}</td>
+              <td className={numericCellClassName}>{fmt(b.mean_predicted, 2)}</td>
+              <td className={numericCellClassName}>{fmt(b.observed_rate, 2)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </EvaluateTable>
+      <EvaluateTable
+        data-testid="p-present-by-level"
+        columns={["Level", { label: "Queries", numeric: true }, { label: "P(present | level)", numeric: true }]}
+      >
+        <tbody>
+          {[...LEVELS].reverse().map((level) => (
+            <tr key={level}>
+              <th scope="row">
+                <LevelBadge level={level} />
+              </th>
+              <td className={numericCellClassName}>{c.p_present_by_level[level].count}</td>
+              <td className={numericCellClassName}>{fmt(c.p_present_by_level[level].present_rate, 2)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </EvaluateTable>
+      <EvaluateTable
+        data-testid="risk-coverage"
+        columns={[
+          "Answered (most confident first)",
+          { label: "Nothing relevant among them", numeric: true },
+          { label: "From probability", numeric: true },
+        ]}
+      >
+        <tbody>
+          {coverageAt.map((p, i) =>
+            p ? (
+              <tr key={i}>
+                <th scope="row">{Math.round(p.coverage * 100)}%</th>
+                <td className={numericCellClassName}>{fmt(p.risk, 2)}</td>
+                <td className={numericCellClassName}>{fmt(p.threshold, 2)}</td>
+              </tr>
+            ) : null,
+          )}
         </tbody>
       </EvaluateTable>
     </section>

@@ -5,7 +5,7 @@ import { useMemo } from "react";
 import { prepareRocChart, prepareSignalDistribution } from "@/lib/charts/eval-report";
 import { isFinished } from "@/lib/eval/run-schemas";
 import { useCancelEvalRun, useEvalRun } from "@/lib/queries/use-eval";
-import { ByKindPanel, ConfusionPanel, MetricsPanel } from "./metric-panels";
+import { ByKindPanel, CalibrationPanel, ConfusionPanel, MetricsPanel } from "./metric-panels";
 import { QueryTable } from "./query-table";
 import { RocChart, SignalDistributionChart } from "./report-charts";
 import { RunStatus, settingsText } from "./run-status";
@@ -105,6 +105,7 @@ export function RunReportView({ id }: { id: string }) {
         <RocChart data={charts.roc} />
         <ConfusionPanel block={report.metrics} />
       </div>
+      <CalibrationPanel metrics={report.metrics} />
       <ByKindPanel metrics={report.metrics} />
       <QueryTable items={report.items} runId={report.id} />
     </div>
