@@ -11,6 +11,7 @@ import { DataTable, numericCellClassName } from "@/components/ui/table";
 import { VisuallyHidden } from "@/components/ui/visually-hidden";
 import { NamedLabel } from "@/components/ui/named-label";
 import { DEFAULT_PROFILE, type Profile } from "@/lib/calibration/profile";
+import { StoreCalibration } from "./store-calibration";
 import { useAssignProfile, useProfiles, useSaveProfile } from "@/lib/queries/use-profiles";
 import { useStores } from "@/lib/queries/use-recall";
 import { THRESHOLD_KEYS, type ThresholdKey } from "@/lib/recall/thresholds";
@@ -102,7 +103,13 @@ export function ProfilesView() {
   );
 }
 
-function StoresPanel({ profiles, stores }: { profiles: Profile[]; stores: { name: string; label: string; profile?: string }[] }) {
+function StoresPanel({
+  profiles,
+  stores,
+}: {
+  profiles: Profile[];
+  stores: { name: string; label: string; profile?: string; kind?: string }[];
+}) {
   const assign = useAssignProfile();
   const [choice, setChoice] = useState<Record<string, string>>({});
   return (
@@ -148,6 +155,7 @@ function StoresPanel({ profiles, stores }: { profiles: Profile[]; stores: { name
                     </Button>
                   </>
                 ) : null}
+                <StoreCalibration store={s.name} remote={s.kind === "remote"} />
               </td>
             </tr>
           ))}
