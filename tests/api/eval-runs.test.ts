@@ -193,6 +193,7 @@ describe("evaluation runs", () => {
         relevant: set.items[item.position].relevant,
         ranked: recall.results.map((r: { memory_id: string }) => r.memory_id),
         level: recall.profile_confidence?.level ?? recall.confidence.level,
+        probability: recall.profile_confidence?.probability ?? null,
         top_score: recall.confidence.top_score,
         prominence: recall.confidence.prominence,
         relative_margin: recall.confidence.relative_margin,
@@ -200,6 +201,10 @@ describe("evaluation runs", () => {
     }
     expect(run.metrics).toEqual(evalMetrics(outcomes, 5));
     expect(run.metrics.count).toBe(106);
+    // The headline states present vs off-topic apart from near-misses, with the probability's calibration.
+    expect(run.metrics.verdict.present_vs_off_topic).toMatchObject({ present: 80, off_topic: 15, auc_of: "probability" });
+    expect(run.metrics.verdict.near_miss.count).toBe(11);
+    expect(run.metrics.verdict.calibration.count).toBe(95);
     expect(run.metrics.present).toBe(80);
     expect(run.metrics.hit_at_1).toBeGreaterThan(0.3);
 
