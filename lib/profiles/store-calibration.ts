@@ -14,6 +14,7 @@ import {
 } from "@/lib/calibration/model";
 import { processSingleton } from "@/lib/process-singleton";
 import { mulberry32 } from "@/lib/random";
+import { DEMO_STORE } from "@/lib/stores/store-schemas";
 import type { MemoryStore } from "@/lib/stores/types";
 import { probeQueries } from "./probes";
 
@@ -218,9 +219,10 @@ async function run(
 
 /**
  * Each store's calibration for `GET /api/stores`, starting it in the background for an embedded
- * store that needs one (none yet, or its size moved by more than RECALIBRATE_CHANGE). A store
- * whose size is the one the shipped model's null was learnt on, and which never calibrated, is
- * shown as calibrated by the shipped fit: running the probes there would learn the same null.
+ * store that needs one (none yet, or its size moved by more than RECALIBRATE_CHANGE). A store that
+ * never calibrated, the demo store within RECALIBRATE_CHANGE of the size the shipped model's null
+ * was learnt on, is shown as calibrated by the shipped fit: running the probes
+ * there would learn the same null.
  */
 export async function calibrationsForStores(
   prisma: PrismaClient,
@@ -235,7 +237,13 @@ export async function calibrationsForStores(
     if (s.kind !== "embedded" || s.memories === undefined) continue;
     const model = context.model(s.name);
     const shippedOn = model?.method === "shipped" ? model.relative_to?.memories : undefined;
-    if (out[s.name]!.state === "none" && shippedOn !== undefined && s.memories === shippedOn) {
+    if (
+      out[s.name]!.state === "none" &&
+      s.name === DEMO_STORE &&
+      shippedOn !== undefined &&
+      shippedOn > 0 &&
+      Math.abs(s.memories - shippedOn) / shippedOn <= RECALIBRATE_CHANGE
+    ) {
       out[s.name] = {
         state: "ready",
         method: "shipped",
