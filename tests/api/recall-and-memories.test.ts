@@ -108,7 +108,7 @@ describe("POST /api/recall", () => {
     ["a string k", { query: "kafka", k: "5" }, 422, /k:/],
     ["an unknown search mode", { query: "kafka", search_mode: "fuzzy" }, 422, /search_mode/],
     ["an unknown field", { query: "kafka", limit: 3 }, 422, /limit/],
-    ["an unknown store", { query: "kafka", store: "prod" }, 422, /no store named "prod"/],
+    ["an unknown store", { query: "kafka", store: "prod" }, 404, /no store named "prod"/],
   ])("rejects %s", async (_name, body, status, message) => {
     const { status: got, json } = await callRoute(recallRoute.POST, { body });
     expect(got).toBe(status);
