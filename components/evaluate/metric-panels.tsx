@@ -5,6 +5,7 @@ import { fmt } from "./run-status";
 import { Notice } from "@/components/ui/notice";
 import { numericCellClassName } from "@/components/ui/table";
 import { EvaluateTable } from "./evaluate-table";
+import { ReliabilityChart } from "./reliability-chart";
 import { panelClassName } from "@/components/ui/panel";
 import styles from "./evaluate.module.css";
 
@@ -166,6 +167,7 @@ export function CalibrationPanel({ metrics }: { metrics: EvalMetrics }) {
         Present and off-topic queries: the store&apos;s predicted probability against how often something relevant was there. ECE{" "}
         {fmt(c.ece)}, Brier {fmt(c.brier)}. Near-misses are left out (see By kind).
       </p>
+      <ReliabilityChart bins={c.reliability} ece={c.ece} />
       <EvaluateTable
         data-testid="reliability"
         columns={[
