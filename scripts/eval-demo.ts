@@ -1,6 +1,8 @@
 /**
- * `npm run eval [-- --k 10] [--set file.jsonl]`: loads the demo corpus into a throw-away embedded
- * store and runs a labeled set (the demo's data/demo/queries.json by default) in each search mode
+ * `npm run eval [-- --k 10] [--set file.jsonl] [--memories file.jsonl]`: loads the demo corpus into a
+ * throw-away embedded store (and with `--memories`, that corpus into a store of its own beside it,
+ * calibrated without labels, which the set then runs against: once with the shipped fit's null,
+ * once with the store's own) and runs a labeled set (the demo's data/demo/queries.json by default) in each search mode
  * through the app's own evaluation run code (lib/eval/runs.ts → runRecall, every query logged),
  * then prints, per mode:
  * - the first table as it always was (hit@1, hit@5, MRR, level mix on-topic vs the rest), so
@@ -16,7 +18,10 @@ import { evalMetrics, type MetricBlock } from "../lib/eval/metrics";
 import { retrievalReport } from "../lib/eval/retrieval-metrics";
 import { EvalRunBodySchema } from "../lib/eval/run-schemas";
 import { evalQueueIdle, evalRunReport, startEvalRun } from "../lib/eval/runs";
-import { BUILTIN_PROFILES, builtinStoreProfile } from "../lib/profiles/builtin";
+import type { PrismaClient } from "@prisma/client";
+import { BUILTIN_PROFILES, builtinStoreProfile, SHIPPED_PROFILE } from "../lib/profiles/builtin";
+import { memoryQueries, runCalibration } from "../lib/profiles/calibrate";
+import { EmbeddedStore } from "../lib/stores/embedded/embedded-store";
 import type { SearchMode } from "../lib/recall/merge";
 import { withDemoStore } from "./demo-store";
 import { runScript, UsageError } from "./run-script";
@@ -53,7 +58,12 @@ runScript(async () => {
     : parseItems(JSON.parse(fs.readFileSync(path.join(__dirname, "..", "data", "demo", "queries.json"), "utf8")) as unknown[]);
   if (!parsed.ok) throw new UsageError(`the set has invalid items: ${JSON.stringify(parsed.errors.slice(0, 3))}`);
 
-  await withDemoStore("recall-eval-", async ({ prisma, store, created }) => {
+  await withDemoStore("recall-eval-", async ({ prisma, store: demoStore, created: demoCreated }) => {
+    // --memories: the set runs against its own store beside the demo store, calibrated without
+    // labels first (docs/ARCHITECTURE.md "Threshold profiles"), as a user's store would be.
+    const own = arg("--memories") ? await ownStore(prisma, demoStore, arg("--memories")!) : null;
+    const store = own?.store ?? demoStore;
+    const created = own?.created ?? demoCreated;
     const set = await createDataset(prisma, {
       store: store.name,
       name: setFile ? path.basename(setFile) : "demo",
@@ -66,23 +76,38 @@ runScript(async () => {
       prisma,
       resolveStore: async () => store,
       defaultStore: async () => store.name,
-      resolveProfile: async () => BUILTIN_PROFILES.find((p) => p.name === profileName) ?? null,
+      resolveProfile: async () => {
+        const found = BUILTIN_PROFILES.find((p) => p.name === profileName) ?? null;
+        return found && own && calibrated ? { ...found, store_null: own.calibration.null } : found;
+      },
     };
+    let calibrated = false;
     if (!BUILTIN_PROFILES.some((p) => p.name === profileName))
       throw new UsageError(`--profile is one of ${BUILTIN_PROFILES.map((p) => p.name).join(", ")}`);
     console.log(
-      `demo set: ${created} memories, ${set.count} queries; k=${k}; default thresholds (first table), profile ${profileName} (metrics)\n`,
+      `${own ? `store ${store.name} (beside demo)` : "demo set"}: ${created} memories, ${set.count} queries; k=${k}; default thresholds (first table), profile ${profileName} (metrics)\n`,
     );
-
-    const reports = [];
-    for (const mode of ["hybrid", "semantic", "keyword"] as SearchMode[]) {
+    const run = async (mode: SearchMode) => {
       const started = await startEvalRun(
         deps,
         EvalRunBodySchema.parse({ dataset_id: set.id, store: "embedded", k, search_mode: mode }),
       );
       await evalQueueIdle();
-      reports.push({ mode, report: (await evalRunReport(prisma, started!.id))! });
+      return { mode, report: (await evalRunReport(prisma, started!.id))! };
+    };
+
+    const reports = [];
+    if (own) {
+      // Before: the shipped fit's null; after: the store's own, learnt from the probes.
+      const before = await run("hybrid");
+      calibrated = true;
+      const e = own.calibration.estimate;
+      console.log(
+        `calibrated without labels: ${own.calibration.examples.probes} probes, ${own.calibration.examples.memories} memory-made queries; label-free estimate BA ${f3(e?.balanced_accuracy ?? null)}, probes read worth reading ${f3(e?.probes_worth_reading ?? null)}\n`,
+      );
+      reports.push({ ...before, mode: "hybrid, shipped null (before)" as SearchMode });
     }
+    for (const mode of ["hybrid", "semantic", "keyword"] as SearchMode[]) reports.push(await run(mode));
 
     console.log("mode      hit@1  hit@5  MRR    | on-topic levels high/mod/low/none | off-topic levels high/mod/low/none");
     for (const { mode, report } of reports) {
@@ -160,3 +185,20 @@ runScript(async () => {
     await prisma.$disconnect();
   });
 });
+
+/** A store of its own for `--memories file.jsonl`, beside the demo store, calibrated without labels. */
+async function ownStore(prisma: PrismaClient, demo: EmbeddedStore, file: string) {
+  const memories = fs
+    .readFileSync(file, "utf8")
+    .split("\n")
+    .filter((line) => line.trim() !== "")
+    .map((line) => JSON.parse(line) as { summary?: string });
+  const store = new EmbeddedStore(prisma, demo.embedder, { name: "eval-store" });
+  const { created } = await store.add(memories);
+  const calibration = await runCalibration(store, {
+    memoryQueries: memoryQueries(memories.map((m) => m.summary ?? "").filter(Boolean)),
+    memories: created,
+    model: SHIPPED_PROFILE.model ?? null,
+  });
+  return { store, created, calibration };
+}

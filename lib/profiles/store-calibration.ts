@@ -1,21 +1,10 @@
 import "server-only";
 import type { Prisma, PrismaClient } from "@prisma/client";
-import {
-  calibrationEstimate,
-  levelForProbability,
-  predictVerdict,
-  queryFromMemory,
-  recallSignals,
-  statedSignals,
-  storeNull,
-  type RecallSignals,
-  type StoreNull,
-  type VerdictModel,
-} from "@/lib/calibration/model";
+import type { StoreNull, VerdictModel } from "@/lib/calibration/model";
 import { processSingleton } from "@/lib/process-singleton";
-import { mulberry32 } from "@/lib/random";
 import { DEMO_STORE } from "@/lib/stores/store-schemas";
 import type { MemoryStore } from "@/lib/stores/types";
+import { memoryQueries as memoryQueriesOf, runCalibration } from "./calibrate";
 import { probeQueries } from "./probes";
 
 /**
@@ -52,8 +41,6 @@ interface StoredCalibration extends StoreCalibration {
 export const MIN_CALIBRATION_MEMORIES = 10;
 /** Relative change in a store's size that makes it calibrate again. */
 export const RECALIBRATE_CHANGE = 0.05;
-/** Memories sampled to make present-side queries. */
-const MEMORY_QUERIES = 120;
 
 const key = (store: string) => `calibration:${store}`;
 const NONE: StoreCalibration = { state: "none", method: null, examples: null, updated_at: null, estimate: null };
@@ -116,14 +103,7 @@ export async function startCalibration(
     orderBy: { id: "asc" },
     take: 2_000,
   });
-  const rng = mulberry32(1);
-  const memoryQueries: string[] = [];
-  // An even spread over the store's memories, in a fixed order: the same store gives the same queries.
-  const step = Math.max(1, Math.floor(sample.length / MEMORY_QUERIES));
-  for (let i = 0; i < sample.length && memoryQueries.length < MEMORY_QUERIES; i += step) {
-    const q = queryFromMemory(sample[i]!.summary, rng);
-    if (q) memoryQueries.push(q);
-  }
+  const memoryQueries = memoryQueriesOf(sample.map((m) => m.summary));
   const total = probes.length + memoryQueries.length;
   const state: StoredCalibration = {
     ...(previous ?? NONE),
@@ -156,55 +136,19 @@ async function run(
     previous: StoredCalibration | null;
   },
 ): Promise<void> {
-  const total = input.probes.length + input.memoryQueries.length;
-  const signalsOf = async (query: string): Promise<RecallSignals> => {
-    const outcome = await store.recall({ query, k: 10, searchMode: "hybrid", searchModeChosen: false });
-    return outcome.candidates ? recallSignals(outcome.candidates, outcome.keywordEvidence) : statedSignals(outcome.confidence);
-  };
   try {
-    const probes: RecallSignals[] = [];
-    const present: RecallSignals[] = [];
-    let done = 0;
-    for (const [list, out] of [
-      [input.probes, probes],
-      [input.memoryQueries, present],
-    ] as const) {
-      for (const query of list) {
-        out.push(await signalsOf(query));
-        if (++done % 100 === 0)
-          await write(prisma, store.name, { ...(input.previous ?? NONE), state: "calibrating", progress: { done, total } });
-      }
-    }
-    const nul = storeNull(probes);
-    let estimate: StoreCalibration["estimate"] = null;
-    if (input.model) {
-      const score = (s: RecallSignals) => predictVerdict(input.model!, s, nul).probability;
-      const scored = [
-        ...probes.map((s) => ({ probability: score(s), present: false })),
-        ...present.map((s) => ({ probability: score(s), present: true })),
-      ];
-      const e = calibrationEstimate(scored, (p) => levelForProbability(p, input.model!.cuts));
-      const worth = scored.filter(
-        (x) =>
-          !x.present &&
-          levelForProbability(x.probability, input.model!.cuts) !== "low" &&
-          levelForProbability(x.probability, input.model!.cuts) !== "none",
-      ).length;
-      estimate = {
-        balanced_accuracy: e.balanced_accuracy,
-        auc: e.auc,
-        probes_worth_reading: probes.length ? worth / probes.length : null,
-      };
-    }
+    const done = await runCalibration(store, input, (progress, total) =>
+      write(prisma, store.name, { ...(input.previous ?? NONE), state: "calibrating", progress: { done: progress, total } }),
+    );
     await write(prisma, store.name, {
       state: "ready",
       method: "label_free",
-      examples: { probes: probes.length, memories: present.length },
+      examples: done.examples,
       updated_at: new Date().toISOString(),
-      estimate,
+      estimate: done.estimate,
       progress: null,
       memories_at: input.memories,
-      null: nul,
+      null: done.null,
       error: null,
     });
   } catch (error) {
