@@ -40,12 +40,7 @@ async function storeOf(name: string) {
 export async function startAudit(prisma: PrismaClient, name: string, input: AuditStartBody): Promise<AuditStatus> {
   const { confirm_calls: confirm, ...settings } = input;
   const store = await storeOf(name);
-  const running = jobs().get(name);
-  if (running?.state === "running") {
-    throw new StoreError(409, "audit_running", `An audit of ${name} is running; wait for it or cancel it (DELETE).`, {
-      store: name,
-    });
-  }
+  refuseWhileRunning(name);
   let probe: (job: Job) => Promise<ProbeRun>;
   if (store.kind === "remote") {
     const remote = store as RemoteStore;
@@ -68,6 +63,8 @@ export async function startAudit(prisma: PrismaClient, name: string, input: Audi
         onProgress: progressOf(job),
       });
   }
+  // Checked again after the awaits above, with nothing awaited before the job is registered.
+  refuseWhileRunning(name);
   const job: Job = {
     state: "running",
     progress: { done: 0, total: 0, phase: "reading the store" },
@@ -79,6 +76,13 @@ export async function startAudit(prisma: PrismaClient, name: string, input: Audi
   jobs().set(name, job);
   job.finished = runJob(prisma, name, store.kind, settings, job, probe);
   return auditStatus(prisma, name);
+}
+
+function refuseWhileRunning(name: string): void {
+  if (jobs().get(name)?.state !== "running") return;
+  throw new StoreError(409, "audit_running", `An audit of ${name} is running; wait for it or cancel it (DELETE).`, {
+    store: name,
+  });
 }
 
 function progressOf(job: Job) {
