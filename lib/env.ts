@@ -97,6 +97,14 @@ export const ENV_SETTINGS: readonly EnvSetting[] = [
     checks: { DEMO_CORPUS: oneOf("on", "off") },
   },
   {
+    names: ["STORE_CALIBRATION"],
+    default: "auto",
+    meaning:
+      '`auto`: an embedded store with no calibration without labels, or whose size moved by more than 5 %, starts one in the background when the stores are listed (docs/ARCHITECTURE.md "Threshold profiles"); `manual`: only `POST /api/profiles/calibrations` (the Profiles page\'s button) starts one.',
+    scope: "app",
+    checks: { STORE_CALIBRATION: oneOf("auto", "manual") },
+  },
+  {
     names: ["EMBEDDINGS_BASE_URL", "EMBEDDINGS_MODEL", "EMBEDDINGS_DIMENSIONS", "EMBEDDINGS_API_KEY", "EMBEDDINGS_TIMEOUT_MS"],
     default: "unset (timeout `30000`)",
     meaning:
@@ -342,6 +350,11 @@ function editDistance(a: string, b: string): number {
 export function storeIdleMs(env: Env = process.env): number {
   const minutes = env.STORE_IDLE_MINUTES?.trim();
   return (minutes ? Number(minutes) : 30) * 60_000;
+}
+
+/** `STORE_CALIBRATION`: stores calibrate themselves without labels unless it is `manual`. */
+export function autoCalibrationEnabled(env: Env = process.env): boolean {
+  return env.STORE_CALIBRATION?.trim() !== "manual";
 }
 
 /** `DEMO_CORPUS`: load the demo corpus on a first start unless it is `off`. */

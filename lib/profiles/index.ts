@@ -1,3 +1,4 @@
+import { autoCalibrationEnabled } from "@/lib/env";
 import { getRemoteStores } from "@/lib/stores/remote";
 import "server-only";
 import { Prisma, type PrismaClient } from "@prisma/client";
@@ -132,5 +133,6 @@ export async function storesCalibration(
   return calibrationsForStores(prisma, stores, {
     model: (store) => profiles.get(profileNames[store] ?? "")?.model ?? null,
     resolve,
+    auto: autoCalibrationEnabled(),
   });
 }

@@ -171,7 +171,12 @@ async function run(
 export async function calibrationsForStores(
   prisma: PrismaClient,
   stores: readonly { name: string; kind: "embedded" | "remote"; memories?: number }[],
-  context: { model: (store: string) => VerdictModel | null; resolve: (store: string) => Promise<MemoryStore> },
+  context: {
+    model: (store: string) => VerdictModel | null;
+    resolve: (store: string) => Promise<MemoryStore>;
+    /** Start a calibration where one is needed (STORE_CALIBRATION=auto). */
+    auto: boolean;
+  },
 ): Promise<Record<string, StoreCalibration>> {
   const out = await storeCalibrations(
     prisma,
@@ -200,7 +205,7 @@ export async function calibrationsForStores(
       };
       continue;
     }
-    if (!needsCalibration(out[s.name]!, s.memories)) continue;
+    if (!context.auto || !needsCalibration(out[s.name]!, s.memories)) continue;
     try {
       out[s.name] = await startCalibration(prisma, await context.resolve(s.name), s.memories, model);
     } catch {
