@@ -4,6 +4,7 @@
  */
 import { z } from "zod";
 import type { WhyReason } from "@/lib/recall/why";
+import { withInputRules } from "@/lib/validation/input-rules";
 
 /** The modes every memory is probed in, and the page sizes. */
 export const AUDIT_MODES = ["hybrid", "semantic", "keyword"] as const;
@@ -36,6 +37,10 @@ export const AuditStartSchema = z.strictObject({
   confirm_calls: z.number().int().min(1).optional(),
 });
 export type AuditStartInput = z.input<typeof AuditStartSchema>;
+/** `POST /api/stores/{name}/audit`'s body as the route reads it (the shared input rules applied). */
+export const AuditStartBodySchema = withInputRules(AuditStartSchema);
+/** `GET /api/stores/{name}/audit?format=`: the status as JSON, or the last result's findings as CSV. */
+export const AuditQuerySchema = z.object({ format: z.enum(["json", "csv"]).default("json") });
 export type AuditStartBody = z.output<typeof AuditStartSchema>;
 export type AuditSettings = Omit<z.output<typeof AuditStartSchema>, "confirm_calls">;
 
