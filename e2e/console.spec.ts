@@ -9,7 +9,7 @@ test("an on-topic query reads high or moderate, with the chart's markers and the
   recallConsole,
 }) => {
   const { result } = await recallConsole.run(ON_TOPIC);
-  const badge = result.getByTestId("confidence-panel").getByTestId("level-badge");
+  const badge = result.getByTestId("confidence-panel").getByTestId("verdict").getByTestId("level-badge");
   await expect(badge).toHaveAttribute("data-level", /^(high|moderate)$/);
 
   const chart = result.getByTestId("score-distribution");
@@ -25,7 +25,10 @@ test("an on-topic query reads high or moderate, with the chart's markers and the
 
 test("an off-topic query reads low or none, and the chart and trace explain it", async ({ recallConsole }) => {
   const { result } = await recallConsole.run(OFF_TOPIC);
-  await expect(result.getByTestId("confidence-panel").getByTestId("level-badge")).toHaveAttribute("data-level", /^(low|none)$/);
+  await expect(result.getByTestId("confidence-panel").getByTestId("verdict").getByTestId("level-badge")).toHaveAttribute(
+    "data-level",
+    /^(low|none)$/,
+  );
   await expect(result.getByTestId("why-this-level")).toContainText(/Prominence \d\.\d{3} < \d\.\d{3} → (none|low)|→ low/);
   await expect(result.getByTestId("confidence-panel")).toContainText(/go external/i);
   await expect(result.getByTestId("score-distribution").getByTestId("marker-background_mean")).toBeVisible();

@@ -47,7 +47,8 @@ test("a pasted id finds the memory; its page lists the recalls it appeared in, w
   await expect(rows).toHaveCount(1, { timeout: 30_000 });
   await rows.first().getByRole("link", { name: summary }).click();
 
-  await expect(page).toHaveURL(new RegExp(`/memories/${id.replace(/\./g, "\\.")}$`));
+  // Ids are unique per store: the page names the memory's store.
+  await expect(page).toHaveURL(new RegExp(`/memories/${id.replace(/\./g, "\\.")}\\?store=demo$`));
   await expect(page.getByRole("heading", { level: 1, name: "Memory" })).toBeVisible();
   await expect(page.getByTestId("memory-details").getByRole("heading", { name: summary })).toBeVisible();
   await expect(page.getByTestId("memory-model")).not.toBeEmpty();

@@ -24,7 +24,7 @@ test("the README's console screenshot: a recall on the demo at 1366 × 900", asy
   const chart = result.getByTestId("score-distribution");
   await expect(chart.getByTestId("marker-background_mean")).toBeVisible();
   await expect(chart.getByTestId("marker-top")).toBeVisible();
-  await expect(result.getByTestId("confidence-panel").getByTestId("level-badge")).toHaveAttribute(
+  await expect(result.getByTestId("confidence-panel").getByTestId("verdict").getByTestId("level-badge")).toHaveAttribute(
     "data-level",
     /^(high|moderate)$/,
   );
