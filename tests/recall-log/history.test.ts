@@ -475,10 +475,11 @@ describe("GET /api/recalls", () => {
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
-  it("answers { items, next_cursor } and follows its own cursor", async () => {
+  it("answers { items, next_cursor, deleted_stores } and follows its own cursor", async () => {
     const one = await callRoute(route.GET, { url: "/api/recalls?limit=3" });
     expect(one.status).toBe(200);
-    expect(Object.keys(one.json).sort()).toEqual(["items", "next_cursor"]);
+    expect(Object.keys(one.json).sort()).toEqual(["deleted_stores", "items", "next_cursor"]);
+    expect(one.json.deleted_stores).toEqual([]);
     expect(one.json.items).toHaveLength(3);
     expect(typeof one.json.next_cursor).toBe("string");
     const two = await callRoute(route.GET, { url: `/api/recalls?limit=3&cursor=${one.json.next_cursor}` });
