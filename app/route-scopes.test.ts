@@ -14,19 +14,6 @@ import { API_KEY_SCOPES, isPublicApiPath, keyMayCall, scopeAllows, scopeLabel } 
 
 const HTTP_METHODS = [...ROUTE_METHODS, "HEAD", "OPTIONS"] as const;
 
-/**
- * Route files in other work that still use the old `apiRoute` and hand-written 405 exports; who
- * may call them is still derived from their path. Convert each to `apiRoutes`, then move it from
- * here into EXPECTED with its scopes.
- */
-const NOT_YET_DECLARED = new Set([
-  "/api/profiles",
-  "/api/profiles/[name]",
-  "/api/profiles/fit",
-  "/api/stores/[name]/audit",
-  "/api/what-if",
-]);
-
 /** Each route's declared methods and scopes; every other method of GET…DELETE answers 405. */
 const EXPECTED: Record<string, Record<string, string>> = {
   "/api/[...path]": { GET: "read", POST: "full", PUT: "full", PATCH: "full", DELETE: "full" },
@@ -55,7 +42,10 @@ const EXPECTED: Record<string, Record<string, string>> = {
   "/api/memories/lookup": { GET: "read", POST: "full" },
   "/api/memories/reembed": { POST: "full" },
   "/api/memories/stats": { GET: "read" },
+  "/api/profiles": { GET: "read", POST: "full" },
+  "/api/profiles/[name]": { GET: "read" },
   "/api/profiles/calibrations": { GET: "read", POST: "full" },
+  "/api/profiles/fit": { POST: "full" },
   "/api/recall": { POST: "full" },
   "/api/recalls": { GET: "read", POST: "ingest" },
   "/api/recalls/[id]": { GET: "read" },
@@ -68,9 +58,11 @@ const EXPECTED: Record<string, Record<string, string>> = {
   "/api/selectors": { GET: "read" },
   "/api/stores": { GET: "read", POST: "full" },
   "/api/stores/[name]": { DELETE: "full" },
+  "/api/stores/[name]/audit": { GET: "read", POST: "full", DELETE: "full" },
   "/api/stores/[name]/profile": { PUT: "full" },
   "/api/views": { GET: "read", POST: "full" },
   "/api/views/[id]": { GET: "read", DELETE: "full" },
+  "/api/what-if": { POST: "full" },
   "/proxy/[store]/[[...path]]": {
     GET: "ingest+read",
     POST: "ingest",
@@ -118,36 +110,32 @@ describe("every route declares who may call it", () => {
     expect(routes.length).toBeGreaterThan(40);
   });
 
-  it("every exported method of a converted route has a declared scope or is an automatic 405", () => {
-    const undeclared = routes
-      .filter(({ route }) => !NOT_YET_DECLARED.has(route))
-      .flatMap(({ route, methods }) =>
-        Object.entries(methods)
-          .filter(([, scope]) => scope === undefined)
-          .map(([method]) => `${method} ${route}`),
-      );
+  it("every exported method of a route has a declared scope or is an automatic 405", () => {
+    const undeclared = routes.flatMap(({ route, methods }) =>
+      Object.entries(methods)
+        .filter(([, scope]) => scope === undefined)
+        .map(([method]) => `${method} ${route}`),
+    );
     expect(undeclared).toEqual([]);
   });
 
   it("every route answers each of GET, POST, PUT, PATCH and DELETE (405 when it does not take it)", () => {
-    const missing = routes
-      .filter(({ route }) => !NOT_YET_DECLARED.has(route))
-      .flatMap(({ route, methods }) => ROUTE_METHODS.filter((method) => !(method in methods)).map((m) => `${m} ${route}`));
+    const missing = routes.flatMap(({ route, methods }) =>
+      ROUTE_METHODS.filter((method) => !(method in methods)).map((m) => `${m} ${route}`),
+    );
     expect(missing).toEqual([]);
   });
 
   it("declares the scopes of the table", () => {
     const declared = Object.fromEntries(
-      routes
-        .filter(({ route }) => !NOT_YET_DECLARED.has(route))
-        .map(({ route, methods }) => [
-          route,
-          Object.fromEntries(
-            Object.entries(methods)
-              .filter(([, scope]) => scope !== undefined && scope !== "method_not_allowed")
-              .map(([method, scope]) => [method, scopeLabel(scope as Exclude<typeof scope, undefined | "method_not_allowed">)]),
-          ),
-        ]),
+      routes.map(({ route, methods }) => [
+        route,
+        Object.fromEntries(
+          Object.entries(methods)
+            .filter(([, scope]) => scope !== undefined && scope !== "method_not_allowed")
+            .map(([method, scope]) => [method, scopeLabel(scope as Exclude<typeof scope, undefined | "method_not_allowed">)]),
+        ),
+      ]),
     );
     expect(declared).toEqual(EXPECTED);
   });
@@ -155,7 +143,6 @@ describe("every route declares who may call it", () => {
   it("admits the same callers as the path rules did, for every key scope", () => {
     const differences: string[] = [];
     for (const { route, methods } of routes) {
-      if (NOT_YET_DECLARED.has(route)) continue;
       const pathname = samplePath(route);
       for (const [method, scope] of Object.entries(methods)) {
         if (scope === undefined || scope === "method_not_allowed") continue;
@@ -168,14 +155,5 @@ describe("every route declares who may call it", () => {
       }
     }
     expect(differences).toEqual([]);
-  });
-
-  it("lists the routes still to convert only while they are unconverted", () => {
-    const converted = routes
-      .filter(({ route }) => NOT_YET_DECLARED.has(route))
-      .filter(({ methods }) => Object.values(methods).every((scope) => scope !== undefined))
-      .map(({ route }) => route);
-    expect(converted).toEqual([]);
-    expect(routes.filter(({ route }) => NOT_YET_DECLARED.has(route))).toHaveLength(NOT_YET_DECLARED.size);
   });
 });

@@ -1,7 +1,7 @@
 import { NextResponse, type NextRequest } from "next/server";
 import type { z } from "zod";
 import { authorizeApi, type Principal } from "@/lib/auth/authorize";
-import { legacyRouteScope, type RouteScope } from "@/lib/auth/scopes";
+import type { RouteScope } from "@/lib/auth/scopes";
 import { DatabaseSetupError } from "@/lib/db/config";
 import { readCapped } from "@/lib/read-capped";
 import { RecallInputError } from "@/lib/recall/errors";
@@ -129,21 +129,6 @@ function declare(handler: RouteHandler, scope: RouteScope | "method_not_allowed"
   return handler;
 }
 
-/**
- * The wrapper before routes declared their scope: who may call is derived from the path
- * (lib/auth/scopes.ts legacyRouteScope). Only for route files not yet on apiRoutes.
- * @deprecated Use apiRoutes, which declares each method's scope.
- */
-export function apiRoute<B extends Schema = undefined, Q extends Schema = undefined, P extends Schema = undefined>(
-  schemas: RouteSchemas<B, Q, P>,
-  handler: (input: RouteInput<Parsed<B>, Parsed<Q>, Parsed<P>>) => Promise<unknown>,
-): RouteHandler {
-  return async (request, context) =>
-    withSecurityHeaders(
-      await run(request, context, legacyRouteScope(request.method, request.nextUrl.pathname), schemas, handler),
-    );
-}
-
 const NO_PARAMS: RouteContext["params"] = Promise.resolve({});
 
 async function run<B extends Schema, Q extends Schema, P extends Schema>(
@@ -245,7 +230,7 @@ function tooLarge(maxBytes: number) {
  * 405 has an empty body). apiRoutes answers it for the methods a route lacks; no guard and no
  * sign-in first, as before, since it reveals nothing the route list does not.
  */
-export function methodNotAllowed(allowed: readonly string[]) {
+function methodNotAllowed(allowed: readonly string[]) {
   return async (request: Request) => {
     const { pathname } = new URL(request.url);
     const allow = [...allowed, ...(allowed.includes("GET") ? ["HEAD"] : [])].join(", ");

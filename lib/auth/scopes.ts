@@ -39,9 +39,10 @@ export function scopeLabel(route: RouteScope): string {
 }
 
 /**
- * The path rules below decided who may call what before routes declared it. They remain only for
- * route files still on the old `apiRoute` (lib/api/route.ts) and for the test that checks the
- * declared scopes against them (app/route-scopes.test.ts); delete them with the last `apiRoute`.
+ * The path rules below decided who may call what before routes declared it (every route now does,
+ * through apiRoutes). They stay only as the oracle of app/route-scopes.test.ts and
+ * lib/auth/access.test.ts, which check that the declared scopes admit exactly the callers these
+ * rules did; nothing at run time reads them.
  */
 export function legacyRouteScope(method: string, pathname: string): RouteScope {
   const verb = method.toUpperCase();

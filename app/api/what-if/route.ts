@@ -1,30 +1,14 @@
-import { z } from "zod";
+import type { z } from "zod";
 import { ApiError } from "@/lib/api/errors";
-import { apiRoute, methodNotAllowed } from "@/lib/api/route";
-import { DEFAULT_PROFILE, editProfile, PoolSizeSchema } from "@/lib/calibration/profile";
+import { apiRoutes } from "@/lib/api/route";
+import { DEFAULT_PROFILE, editProfile } from "@/lib/calibration/profile";
 import { getPrisma } from "@/lib/db";
 import { getProfile } from "@/lib/profiles";
+import { WhatIfBodySchema } from "@/lib/profiles/schemas";
 import { whatIf } from "@/lib/profiles/what-if";
 import { HistoryFiltersSchema } from "@/lib/recall-log/history";
-import { ThresholdsOverrideSchema } from "@/lib/recall/thresholds";
-import { withInputRules } from "@/lib/validation/input-rules";
 
 export const dynamic = "force-dynamic";
-
-// The one input rule over every text, the filters' unknown keys included (docs/ARCHITECTURE.md "Bad input").
-const Body = withInputRules(
-  z
-    .strictObject({
-      profile: z.string().min(1).max(64).optional(),
-      thresholds: ThresholdsOverrideSchema.omit({ name: true }).optional(),
-      pool_size: PoolSizeSchema.optional(),
-      filters: z.record(z.string(), z.unknown()).default({}),
-    })
-    .refine((b) => b.profile !== undefined || b.thresholds !== undefined, {
-      message: "give a profile, thresholds, or both (thresholds edit the profile's constants)",
-      path: ["profile"],
-    }),
-);
 
 /**
  * Levels of logged recalls recomputed under a profile — saved, edited live (`thresholds` over
@@ -33,7 +17,11 @@ const Body = withInputRules(
  * after each batch, then `{type:"result", total, before, after, flip_matrix, flips, truncated,
  * cancelled}`. Closing the request cancels it.
  */
-export const POST = apiRoute({ body: Body }, async ({ body, request }) => {
+export const { GET, POST, PUT, PATCH, DELETE } = apiRoutes({
+  POST: { scope: "full", body: WhatIfBodySchema, handler: whatIfStream },
+});
+
+async function whatIfStream({ body, request }: { body: z.output<typeof WhatIfBodySchema>; request: Request }) {
   const prisma = await getPrisma();
   const filters = HistoryFiltersSchema.safeParse(body.filters);
   if (!filters.success) throw ApiError.validation(filters.error, "body");
@@ -64,10 +52,4 @@ export const POST = apiRoute({ body: Body }, async ({ body, request }) => {
   return new Response(stream, {
     headers: { "content-type": "application/x-ndjson; charset=utf-8", "cache-control": "no-store" },
   });
-});
-
-// Other methods answer 405 in the envelope.
-export const GET = methodNotAllowed(["POST"]);
-export const PUT = methodNotAllowed(["POST"]);
-export const PATCH = methodNotAllowed(["POST"]);
-export const DELETE = methodNotAllowed(["POST"]);
+}

@@ -1,16 +1,11 @@
-import { z } from "zod";
-import { apiRoute, methodNotAllowed } from "@/lib/api/route";
+import { apiRoutes } from "@/lib/api/route";
 import { getPrisma } from "@/lib/db";
 import { getProfile } from "@/lib/profiles";
+import { ProfileParamsSchema } from "@/lib/profiles/schemas";
 
 export const dynamic = "force-dynamic";
 
-const Params = z.object({ name: z.string().min(1).max(64) });
-
-export const GET = apiRoute({ params: Params }, async ({ params }) => getProfile(await getPrisma(), params.name));
-
-// Other methods answer 405 in the envelope.
-export const POST = methodNotAllowed(["GET"]);
-export const PUT = methodNotAllowed(["GET"]);
-export const PATCH = methodNotAllowed(["GET"]);
-export const DELETE = methodNotAllowed(["GET"]);
+export const { GET, POST, PUT, PATCH, DELETE } = apiRoutes({
+  /** One profile, built-in or saved; 404 for an unknown name. */
+  GET: { scope: "read", params: ProfileParamsSchema, handler: async ({ params }) => getProfile(await getPrisma(), params.name) },
+});

@@ -1,51 +1,17 @@
-import { z } from "zod";
+import type { z } from "zod";
 import { ApiError } from "@/lib/api/errors";
-import { apiRoute, methodNotAllowed } from "@/lib/api/route";
+import { apiRoutes } from "@/lib/api/route";
 import { FitInputError, fitProfile } from "@/lib/calibration/fit";
-import { profileFromInput, ProfileNameSchema } from "@/lib/calibration/profile";
+import { profileFromInput } from "@/lib/calibration/profile";
 import { getPrisma } from "@/lib/db";
 import { saveProfile } from "@/lib/profiles";
 import { examplesFromRecalls, examplesFromRun, verdictFromLabels } from "@/lib/profiles/labeled";
-import { HISTORY_FILTER_KEYS, HistoryFiltersSchema } from "@/lib/recall-log/history";
-import { replaceBadText, withInputRules } from "@/lib/validation/input-rules";
+import { FitBodySchema } from "@/lib/profiles/schemas";
+
+type FitBody = z.output<typeof FitBodySchema>;
+import { HistoryFiltersSchema } from "@/lib/recall-log/history";
 
 export const dynamic = "force-dynamic";
-
-/**
- * History's filters as the fit takes them: only History's keys (a typo is not saved as if it
- * filtered), each value as History's own schema reads it, so what is saved in the profile's
- * source is a filter History can open.
- */
-const RecallFiltersInput = z.record(z.string(), z.unknown()).superRefine((filters, ctx) => {
-  const known: readonly string[] = HISTORY_FILTER_KEYS;
-  const unknown = Object.keys(filters).filter((key) => !known.includes(key));
-  if (unknown.length > 0) {
-    const named = unknown.slice(0, 5).map((key) => JSON.stringify(replaceBadText(key).slice(0, 40)));
-    ctx.addIssue({
-      code: "custom",
-      message: `takes History's filters (${known.join(", ")}), not ${named.join(", ")}${unknown.length > 5 ? ", …" : ""}`,
-    });
-    return;
-  }
-  const parsed = HistoryFiltersSchema.safeParse(filters);
-  if (!parsed.success) for (const issue of parsed.error.issues) ctx.addIssue({ ...issue, code: "custom", input: undefined });
-});
-
-// The one input rule over every text and the filters' depth (docs/ARCHITECTURE.md "Bad input").
-const FitBody = withInputRules(
-  z.union([
-    z.strictObject({
-      run_id: z.uuid("run_id is an evaluation run's id"),
-      name: ProfileNameSchema.optional(),
-      description: z.string().max(2000).optional(),
-    }),
-    z.strictObject({
-      recall_filters: RecallFiltersInput,
-      name: ProfileNameSchema.optional(),
-      description: z.string().max(2000).optional(),
-    }),
-  ]),
-);
 
 /**
  * Fits a profile from labels (an evaluation run, or labeled recalls matching History filters):
@@ -54,7 +20,11 @@ const FitBody = withInputRules(
  * cross-validated balanced accuracy, AUC, Brier, ECE; `warning` when a class has fewer than 20
  * labels), saved together when `name` is given.
  */
-export const POST = apiRoute({ body: FitBody }, async ({ body }) => {
+export const { GET, POST, PUT, PATCH, DELETE } = apiRoutes({
+  POST: { scope: "full", body: FitBodySchema, handler: fit },
+});
+
+async function fit({ body }: { body: FitBody }) {
   const prisma = await getPrisma();
   let source;
   let loaded;
@@ -102,10 +72,4 @@ export const POST = apiRoute({ body: FitBody }, async ({ body }) => {
     saved,
     verdict: { model, reliability: verdict.fit.reliability, apart: verdict.fit.apart, warning: verdict.warning },
   };
-});
-
-// Other methods answer 405 in the envelope.
-export const GET = methodNotAllowed(["POST"]);
-export const PUT = methodNotAllowed(["POST"]);
-export const PATCH = methodNotAllowed(["POST"]);
-export const DELETE = methodNotAllowed(["POST"]);
+}
