@@ -43,7 +43,7 @@ test("audit a small store and follow an unreachable memory to a recall that show
   // The page opens on the store named in the link; nothing audited yet.
   await page.goto(`/audit?store=${encodeURIComponent(store)}`);
   await expect(page.getByRole("heading", { level: 1, name: "Reachability" })).toBeVisible();
-  await expect(page.getByLabel("Store")).toHaveValue(store);
+  await expect(page.getByRole("combobox", { name: "Store" })).toHaveValue(store);
   await expect(page.getByText(`No audit of ${store} yet.`)).toBeVisible({ timeout: 30_000 });
   await expect(page.getByLabel("Near-duplicate threshold (cosine ≥)")).toHaveValue("0.95");
 

@@ -87,7 +87,11 @@ test("a what-if edited live flips a logged recall, keeps the edits in its link, 
   const from = new Date().toISOString();
   const posted = await page.request.post("/api/recall", { data: { query: ON_TOPIC, k: 5 } });
   expect(posted.status()).toBe(200);
-  const recall = (await posted.json()) as { id: string; confidence: { level: string } };
+  const recall = (await posted.json()) as {
+    id: string;
+    confidence: { level: string };
+    profile_confidence?: { level: string | null } | null;
+  };
   const worth = recall.confidence.level === "high" || recall.confidence.level === "moderate";
   const filters = `q=Belgian invoices&from=${from}`;
 
@@ -96,8 +100,12 @@ test("a what-if edited live flips a logged recall, keeps the edits in its link, 
   await expect(page.getByLabel("Which recalls filters", { exact: true })).toHaveValue(filters);
   await page.getByRole("button", { name: "Run what-if" }).click();
   const outcome = page.getByTestId("whatif-result");
-  // The reference recomputed from the stored pool is the level that was logged: nothing flips.
-  await expect(outcome.getByTestId("flip-count")).toHaveText("0", { timeout: 60_000 });
+  // What-if's baseline is the verdict the store gave (its profile's level); the reference
+  // recomputed from the stored pool is the reference level that was logged, so it flips exactly
+  // when the store's verdict and the reference disagreed on this recall.
+  const verdictLevel = recall.profile_confidence?.level ?? recall.confidence.level;
+  const flips = verdictLevel === recall.confidence.level ? "0" : "1";
+  await expect(outcome.getByTestId("flip-count")).toHaveText(flips, { timeout: 60_000 });
   await expect(outcome.getByTestId(`mix-${recall.confidence.level}`)).toContainText("1");
   await expect(page).toHaveURL(/run=1/);
 
