@@ -9,8 +9,10 @@ const PROBE_FILES = ["probes-questions.txt", "probes-professional.txt", "probes-
 
 let cached: string[] | null = null;
 
-export function probeQueries(dir: string = path.join(process.cwd(), "data", "calibration")): string[] {
-  if (cached && dir === path.join(process.cwd(), "data", "calibration")) return cached;
+export function probeQueries(
+  dir: string = path.join(/* turbopackIgnore: true */ process.cwd(), "data", "calibration"),
+): string[] {
+  if (cached && dir === path.join(/* turbopackIgnore: true */ process.cwd(), "data", "calibration")) return cached;
   const out = PROBE_FILES.flatMap((file) =>
     fs
       .readFileSync(/* turbopackIgnore: true */ path.join(dir, file), "utf8")
@@ -19,6 +21,6 @@ export function probeQueries(dir: string = path.join(process.cwd(), "data", "cal
       .filter((line) => line !== "" && !line.startsWith("#")),
   );
   const unique = [...new Set(out)];
-  if (dir === path.join(process.cwd(), "data", "calibration")) cached = unique;
+  if (dir === path.join(/* turbopackIgnore: true */ process.cwd(), "data", "calibration")) cached = unique;
   return unique;
 }
