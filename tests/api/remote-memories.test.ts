@@ -157,9 +157,9 @@ describe("GET /api/memories?store=<remote>", () => {
     expect(malformed.json.error).toBe("remote_bad_response");
   });
 
-  it("answers an unknown store with 422 and the configured names", async () => {
+  it("answers an unknown store with 404 and the store names there are", async () => {
     const { status, json } = await list("store=nope");
-    expect(status).toBe(422);
+    expect(status).toBe(404);
     expect(json.error).toBe("unknown_store");
     expect(json.message).toContain('There is no store named "nope"');
     expect(json.details.stores).toEqual(["embedded", "fake", "fake-badkey"]);
@@ -197,12 +197,12 @@ describe("GET /api/memories/stats?store=<remote>", () => {
     expect(json.remote).toEqual({ store: "fake", working_count: null, persistent_count: null, by_importance: null });
   });
 
-  it("answers a rejected key with 502 and an unknown store with 422", async () => {
+  it("answers a rejected key with 502 and an unknown store with 404", async () => {
     const bad = await stats("store=fake-badkey");
     expect(bad.status).toBe(502);
     expect(bad.json.message).toMatch(/rejected its API key.*REMOTE_STORES\[1\]\.api_key/);
     const unknown = await stats("store=nope");
-    expect(unknown.status).toBe(422);
+    expect(unknown.status).toBe(404);
     expect(unknown.json.error).toBe("unknown_store");
   });
 });
