@@ -75,7 +75,9 @@ test("upload a set, run it, watch progress, open the report and a query's recall
   await expect(page.getByTestId("run-progress")).toHaveText("30 / 30 queries");
 
   // The report: metrics with counts, charts, the confusion matrix, one row per query.
-  await expect(page.getByTestId("metrics")).toContainText("20 present / 10 absent");
+  // The headline is present vs off-topic; the set's 5 near-misses are counted apart.
+  await expect(page.getByTestId("metrics")).toContainText("20 present / 5 off-topic");
+  await expect(page.getByTestId("metrics")).toContainText("5 near-misses, apart");
   await expect(page.getByTestId("distribution-top_score").locator("svg.recharts-surface").first()).toBeVisible();
   await expect(page.getByTestId("roc-chart")).toContainText("top_score: AUC");
   await expect(page.getByTestId("confusion")).toBeVisible();
