@@ -65,7 +65,7 @@ test("a pasted id finds the memory; its page lists the recalls it appeared in, w
 
   // A count filters the list, and the filter is in the URL.
   await page.getByTestId("memory-count-dropped").click();
-  await expect(page).toHaveURL(/\?show=dropped$/);
+  await expect(page).toHaveURL((url) => url.searchParams.get("show") === "dropped" && url.searchParams.get("store") === "demo");
   await expect(recalls).toHaveCount(0);
   await page.getByTestId("memory-count-appeared").click();
   await expect(recalls).toHaveCount(2);
