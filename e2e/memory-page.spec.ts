@@ -78,7 +78,7 @@ test("a pasted id finds the memory; its page lists the recalls it appeared in, w
   const row = page.locator(`[data-testid="result-row"][id="result-${id}"]`);
   await expect(row).toBeVisible();
   await expect(row.getByTestId("deleted-memory")).toHaveCount(0);
-  await expect(row.getByRole("link", { name: id })).toHaveAttribute("href", `/memories/${id}`);
+  await expect(row.getByRole("link", { name: id })).toHaveAttribute("href", `/memories/${id}?store=demo`);
 });
 
 test("a memory deleted since is marked in old recalls and its page still lists them", async ({ page, request, unique }) => {
