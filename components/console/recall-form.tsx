@@ -8,6 +8,7 @@ import { Button } from "@/components/ui/button";
 import { controlClassName, Field, TextInput } from "@/components/ui/field";
 import { visuallyHiddenClassName } from "@/components/ui/visually-hidden";
 import styles from "./console.module.css";
+import { NamedLabel } from "@/components/ui/named-label";
 
 /** Offered while the store list loads: the form's store is "" (the default store) until then. */
 export const FALLBACK_STORE: StoreOption = {
@@ -206,7 +207,7 @@ export function RecallForm({
               onChange={(e) => set("use_rerank", e.target.checked)}
               data-testid="rerank-box"
             />
-            use_rerank
+            <NamedLabel name="use_rerank">Rerank the candidates</NamedLabel>
             {rerankUnavailable
               ? " (no reranker configured)"
               : rerank?.by === "reranker" && rerank.model
