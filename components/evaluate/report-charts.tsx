@@ -20,7 +20,7 @@ import {
   YAxis,
 } from "recharts";
 import { CLASS_COLORS, layoutDistributionLabels, type PreparedDistribution, type PreparedRoc } from "@/lib/charts/eval-report";
-import type { PlacedLineLabel } from "@/lib/charts/label-placement";
+import { LABEL_FONT_PX, LABEL_ROW_PX, PlacedLineLabelText } from "@/components/recall/placed-line-label";
 import { useElementWidth } from "@/lib/hooks/use-element-width";
 import { panelColumnClassName } from "@/components/ui/panel";
 import styles from "./evaluate.module.css";
@@ -31,26 +31,6 @@ const GRID = "#e6e9ee";
 /** The distribution's y axis and right margin: the plot is the chart's width less these. */
 const Y_AXIS_PX = 40;
 const RIGHT_PX = 12;
-const LABEL_FONT_PX = 11;
-/** One row of threshold labels above the plot. */
-const LABEL_ROW_PX = 15;
-
-/** A threshold's label, drawn where label-placement put it: its row above the plot, slid inside it. */
-function ThresholdLabel({ x, y, label }: { x?: number | string; y?: number | string; label: PlacedLineLabel }) {
-  if (typeof x !== "number" || typeof y !== "number") return null;
-  return (
-    <text
-      x={x + label.dx}
-      y={y - label.row * LABEL_ROW_PX}
-      textAnchor="start"
-      fontSize={LABEL_FONT_PX}
-      fill={AXIS_TEXT}
-      data-testid="threshold-label"
-    >
-      {label.text}
-    </text>
-  );
-}
 
 function Empty({ text }: { text: string }) {
   return (
@@ -133,7 +113,7 @@ export function SignalDistributionChart({ data, title }: { data: PreparedDistrib
                     position: "top",
                     offset: 4,
                     content: (props: { x?: number | string; y?: number | string }) => (
-                      <ThresholdLabel x={props.x} y={props.y} label={label} />
+                      <PlacedLineLabelText x={props.x} y={props.y} label={label} fill={AXIS_TEXT} />
                     ),
                   }}
                 />

@@ -16,6 +16,7 @@ import {
 } from "@/lib/charts/compare-recalls";
 import { formatScore } from "@/lib/format";
 import type { PlacedLineLabel } from "@/lib/charts/label-placement";
+import { LABEL_ROW_PX, PlacedLineLabelText } from "../placed-line-label";
 import { useElementWidth } from "@/lib/hooks/use-element-width";
 import styles from "./compare.module.css";
 
@@ -33,28 +34,14 @@ const HEIGHT = 220;
 /** The lane axis and the margins: the plot is the chart's width less these. */
 const Y_AXIS_PX = 28;
 const MARGIN = { left: 4, right: 24 } as const;
-const LABEL_FONT_PX = 11;
-const LABEL_ROW_PX = 15;
 /** The plot width assumed before the chart has measured itself. */
 const ASSUMED_PLOT_PX = 560;
 
-/** A marker's label where label-placement put it: its row above the plot, slid inside it; a side's colour when it names one side. */
-function MarkerLabel({ x, y, label }: { x?: number | string; y?: number | string; label: PlacedLineLabel }) {
-  if (typeof x !== "number" || typeof y !== "number") return null;
+/** A marker's label in a side's colour when it names one side. */
+function MarkerLabel({ label, ...at }: { x?: number | string; y?: number | string; label: PlacedLineLabel }) {
   const sides = new Set(label.names.map((n) => n.charAt(0)));
   const fill = sides.size === 1 ? SIDE_COLORS[sides.has("A") ? "a" : "b"] : "#1b1f24";
-  return (
-    <text
-      x={x + label.dx}
-      y={y - label.row * LABEL_ROW_PX}
-      textAnchor="start"
-      fontSize={LABEL_FONT_PX}
-      fill={fill}
-      data-testid="threshold-label"
-    >
-      {label.text}
-    </text>
-  );
+  return <PlacedLineLabelText {...at} label={label} fill={fill} />;
 }
 
 interface ShapeProps {
