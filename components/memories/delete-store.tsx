@@ -5,7 +5,7 @@ import { plural } from "@/lib/format";
 import { errorMessage } from "@/lib/queries/fetch-json";
 import { useDeleteStore } from "@/lib/queries/use-stores";
 import { Button } from "@/components/ui/button";
-import { controlClassName, Field } from "@/components/ui/field";
+import { Field, TextInput } from "@/components/ui/field";
 import { Notice } from "@/components/ui/notice";
 import { FormHead } from "./form-head";
 import styles from "./memories.module.css";
@@ -76,16 +76,7 @@ export function DeleteStoreForm({
         This cannot be undone. Its recalls stay in History, marked as a deleted store.
       </p>
       <Field id={confirmId} label={`Type “${store}” to confirm`}>
-        <input
-          ref={confirmRef}
-          id={confirmId}
-          type="text"
-          className={controlClassName}
-          value={typed}
-          autoComplete="off"
-          spellCheck={false}
-          onChange={(e) => setTyped(e.target.value)}
-        />
+        <TextInput ref={confirmRef} id={confirmId} value={typed} onChange={(e) => setTyped(e.target.value)} />
       </Field>
       {remove.isError ? <Notice tone="error">Could not delete the store: {errorMessage(remove.error)}</Notice> : null}
       <div className={styles.formActions}>

@@ -6,7 +6,7 @@ import { useCreateStore } from "@/lib/queries/use-stores";
 import { CreateStoreBodySchema, STORE_DESCRIPTION_MAX, STORE_NAME_MAX } from "@/lib/stores/store-schemas";
 import { parseForm } from "@/lib/validation/form-messages";
 import { Button } from "@/components/ui/button";
-import { controlClassName, Field, fieldDescribedBy } from "@/components/ui/field";
+import { Field, fieldDescribedBy, TextInput } from "@/components/ui/field";
 import { Notice } from "@/components/ui/notice";
 import { FormHead } from "./form-head";
 import styles from "./memories.module.css";
@@ -84,14 +84,10 @@ export function NewStoreForm({
     >
       <FormHead title="New store" titleId={`${id}-title`} onClose={onClose} />
       <Field id={nameId} label="Name" required hint={nameHint} error={errors.name}>
-        <input
+        <TextInput
           ref={nameRef}
           id={nameId}
-          type="text"
-          className={controlClassName}
           value={name}
-          autoComplete="off"
-          spellCheck={false}
           maxLength={STORE_NAME_MAX + 20}
           aria-required="true"
           aria-invalid={errors.name ? true : undefined}
@@ -103,12 +99,11 @@ export function NewStoreForm({
         />
       </Field>
       <Field id={descriptionId} label="Description" hint={descriptionHint} error={errors.description}>
-        <input
+        <TextInput
           id={descriptionId}
-          type="text"
-          className={controlClassName}
+          // Prose, unlike an id or a name: spelling is checked.
+          spellCheck
           value={description}
-          autoComplete="off"
           maxLength={STORE_DESCRIPTION_MAX + 20}
           aria-invalid={errors.description ? true : undefined}
           aria-describedby={fieldDescribedBy(descriptionId, { hint: descriptionHint, error: errors.description })}
