@@ -2,6 +2,7 @@ import "server-only";
 import { readRerankConfig } from "@/lib/rerank/config";
 import { getEmbeddedStore, getEmbeddedStores } from "./embedded/index";
 import type { EmbeddedStore } from "./embedded/embedded-store";
+import type { EmbeddedStoreRow } from "./embedded/store-catalog";
 import { unknownStore } from "./embedded/stores";
 import { getRemoteStores } from "./remote";
 import type { CreateStoreBody } from "./store-schemas";
@@ -31,16 +32,21 @@ export async function listStores(): Promise<StoreInfo[]> {
     stores.catalog.counts(),
     stores.catalog.defaultStore(),
   ]);
-  const embedded = rows.map((row): StoreInfo => ({
+  const embedded = rows.map((row) => embeddedStoreInfo(row, counts.get(row.name) ?? 0, row.name === defaultName));
+  return [...embedded, ...getRemoteStores().map((store) => store.info())];
+}
+
+/** An `embedded_stores` row as the store pickers show it. */
+function embeddedStoreInfo(row: EmbeddedStoreRow, memories: number, isDefault: boolean): StoreInfo {
+  return {
     name: row.name,
     kind: "embedded",
     label: row.name,
     description: row.description ?? EMBEDDED_DESCRIPTION,
-    memories: counts.get(row.name) ?? 0,
+    memories,
     embedding_model: row.embeddingModel,
-    default: row.name === defaultName,
-  }));
-  return [...embedded, ...getRemoteStores().map((store) => store.info())];
+    default: isDefault,
+  };
 }
 
 /** Every store name there is now: the embedded stores' and the configured remote ones'. */
@@ -113,15 +119,9 @@ export async function remoteStoreHealth(): Promise<Record<string, { ok: boolean;
 export async function createEmbeddedStore(body: CreateStoreBody): Promise<StoreInfo> {
   if (isRemoteStoreName(body.name))
     throw new StoreError(409, "store_exists", `"${body.name}" is the name of a configured remote store.`, { name: body.name });
-  const row = await (await getEmbeddedStores()).create(body);
-  return {
-    name: row.name,
-    kind: "embedded",
-    label: row.name,
-    description: row.description ?? EMBEDDED_DESCRIPTION,
-    memories: 0,
-    embedding_model: row.embeddingModel,
-  };
+  const stores = await getEmbeddedStores();
+  const row = await stores.create(body);
+  return embeddedStoreInfo(row, 0, (await stores.catalog.defaultStore()) === row.name);
 }
 
 /**

@@ -40,8 +40,9 @@ export default async function MemoryPage({
   const id = decoded(raw);
   if (id === null || id.length === 0 || id.length > MEMORY_LIMITS.idChars) notFound();
   // Ids are unique per store: `?store=` says whose (without it, the default store's).
-  const asked = StoreNameSchema.safeParse((await searchParams).store);
-  if ((await searchParams).store !== undefined && !asked.success) notFound();
+  const { store: storeParam } = await searchParams;
+  const asked = StoreNameSchema.safeParse(storeParam);
+  if (storeParam !== undefined && !asked.success) notFound();
   const store = await getEmbeddedStore(asked.success ? asked.data : undefined).catch((error: unknown) => {
     if (error instanceof StoreError && error.code === "unknown_store") return null;
     throw error;

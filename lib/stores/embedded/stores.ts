@@ -104,9 +104,8 @@ export class EmbeddedStores {
   }
 
   /** Creates the store (empty, so it opens at once). @throws StoreError 409 when the name is taken. */
-  async create(body: CreateStoreBody): Promise<EmbeddedStoreRow> {
-    const row = await this.catalog.create(body, this.embedder.id);
-    return row;
+  create(body: CreateStoreBody): Promise<EmbeddedStoreRow> {
+    return this.catalog.create(body, this.embedder.id);
   }
 
   /** Creates the store if it does not exist, then opens it (first starts; the default store's first write). */
