@@ -38,7 +38,7 @@ export function AuditView() {
 
   return (
     <div className={pageStackClassName}>
-      <section className={panelClassName} aria-label="Store">
+      <section className={panelClassName} aria-label="Store to audit">
         <div className={styles.controls}>
           <Field id={pickerId} label="Store">
             <select id={pickerId} className={controlClassName} value={store ?? ""} onChange={(e) => choose(e.target.value)}>
@@ -50,7 +50,15 @@ export function AuditView() {
           </Field>
         </div>
       </section>
-      {store ? <StoreAudit key={store} store={store} /> : stores.isPending ? <LoadingState>Loading stores…</LoadingState> : null}
+      {store ? (
+        <StoreAudit key={store} store={store} />
+      ) : stores.isPending ? (
+        <LoadingState>Loading stores…</LoadingState>
+      ) : stores.isError ? (
+        <Notice tone="error" title="The stores could not be listed">
+          {errorMessage(stores.error)} <ApiErrorText error={stores.error} /> Reload the page to try again.
+        </Notice>
+      ) : null}
     </div>
   );
 }
