@@ -138,6 +138,12 @@ export function RecallConsole() {
             onUseEmbedded={() => submit(undefined, { store: defaultStoreName(stores.data) })}
           />
         ) : null}
+        {stores.isError ? (
+          <Notice tone="warning" role="note" data-testid="stores-error">
+            The list of stores could not be loaded ({errorMessage(stores.error)}); a recall goes to the default store. Reload the
+            page to choose another.
+          </Notice>
+        ) : null}
         {selector && !selector.available ? <UnavailableSelectorNotice selector={selector} /> : null}
         <UnsupportedFiltersNotice keys={unsupportedFilters} />
         <RemoteStoreNotice store={storeInfo} />
