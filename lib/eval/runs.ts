@@ -321,3 +321,11 @@ export async function evalRunReport(prisma: PrismaClient, id: string): Promise<E
   );
   return { ...summary(run), metrics, thresholds, items: reportItems };
 }
+
+/** When each of these runs was made (an unknown id is left out): the run page's 404 and compare-runs' order. */
+export async function evalRunDates(prisma: PrismaClient, ids: readonly string[]): Promise<{ id: string; createdAt: Date }[]> {
+  return prisma.evalRun.findMany({
+    where: { id: { in: ids.map((id) => id.toLowerCase()) } },
+    select: { id: true, createdAt: true },
+  });
+}

@@ -6,6 +6,7 @@ import { CompareView } from "@/components/evaluate/compare-view";
 import { PageHeader } from "@/components/layout/page-header";
 import { abConventionText, canonicalCompareUrl } from "@/lib/charts/compare-order";
 import { getPrisma } from "@/lib/db";
+import { evalRunDates } from "@/lib/eval/runs";
 
 export const dynamic = "force-dynamic";
 
@@ -28,12 +29,7 @@ export default async function ComparePage({ searchParams }: { searchParams: Sear
   const a = one(params.a);
   const b = one(params.b);
   if (RunId.safeParse(a).success && RunId.safeParse(b).success && a.toLowerCase() !== b.toLowerCase()) {
-    const runs = await (
-      await getPrisma()
-    ).evalRun.findMany({
-      where: { id: { in: [a.toLowerCase(), b.toLowerCase()] } },
-      select: { id: true, createdAt: true },
-    });
+    const runs = await evalRunDates(await getPrisma(), [a, b]);
     const ra = runs.find((r) => r.id === a.toLowerCase());
     const rb = runs.find((r) => r.id === b.toLowerCase());
     if (ra && rb) {

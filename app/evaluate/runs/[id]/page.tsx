@@ -5,6 +5,7 @@ import { z } from "zod";
 import { RunReportView } from "@/components/evaluate/run-report-view";
 import { PageHeader } from "@/components/layout/page-header";
 import { getPrisma } from "@/lib/db";
+import { evalRunDates } from "@/lib/eval/runs";
 
 export const dynamic = "force-dynamic";
 
@@ -18,7 +19,7 @@ export default async function RunPage({ params }: { params: Promise<{ id: string
   // An unknown or malformed id is a 404 page (not-found.tsx) answered with status 404, as an
   // unknown recall is, rather than a "Loading…" that turns into an error under a 200.
   if (!RunId.safeParse(id).success) notFound();
-  const run = await (await getPrisma()).evalRun.findUnique({ where: { id: id.toLowerCase() }, select: { id: true } });
+  const [run] = await evalRunDates(await getPrisma(), [id]);
   if (!run) notFound();
   return (
     <>
