@@ -1,38 +1,28 @@
 // ESLint: Next's rules (core web vitals), TypeScript's, and the import boundaries of
 // docs/ARCHITECTURE.md "Layers", so CI fails when a layer imports one it must not.
+import fs from "node:fs";
+import path from "node:path";
 import { defineConfig, globalIgnores } from "eslint/config";
 import nextVitals from "eslint-config-next/core-web-vitals";
 import nextTs from "eslint-config-next/typescript";
 
-/** Server-only modules a client file must never import (value imports; types are erased). */
-const SERVER_ONLY_EXACT = ["server-only", "@prisma/client", "@/lib/db", "@/lib/stores"];
-const SERVER_ONLY = [
-  "@/lib/db/*",
-  "@/lib/stores/embedded",
-  "@/lib/stores/embedded/*",
-  "@/lib/stores/registry",
-  "@/lib/stores/remote",
-  "@/lib/stores/remote/*",
-  "@/lib/recall-log/run-recall",
-  "@/lib/recall-log/repository",
-  "@/lib/recall-log/ingest",
-  "@/lib/recall-log/export",
-  "@/lib/recall-log/history-count",
-  "@/lib/recall-log/history-sql",
-  "@/lib/saved-views/store",
-  "@/lib/insights/extent",
-  "@/lib/recall-log/retention",
-  "@/lib/startup",
-  "@/lib/env",
-  "@/lib/process-singleton",
-  "node:*",
-];
+/**
+ * Server-only code lives in a `server/` folder of its domain (docs/ARCHITECTURE.md "Domain
+ * shape"): one pattern instead of a list of modules. Types are erased, so type imports pass.
+ */
+const SERVER_ONLY_EXACT = ["server-only", "@prisma/client"];
+const SERVER_ONLY_REGEX = String.raw`^(@/|\.\.?/)(.*/)?server(/|$)|^node:`;
 
-const FEATURE_FOLDERS = ["console", "history", "insights", "memories"];
-const SHARED_COMPONENTS = ["components/ui/**", "components/layout/**", "components/recall/**", "components/filters/**"];
+/** Feature folders are the components/ folders that are not shared: read from the tree, not listed. */
+const SHARED_FOLDERS = ["ui", "layout", "recall", "filters", "auth"];
+const FEATURE_FOLDERS = fs
+  .readdirSync(path.join(import.meta.dirname, "components"), { withFileTypes: true })
+  .filter((entry) => entry.isDirectory() && !SHARED_FOLDERS.includes(entry.name))
+  .map((entry) => entry.name);
+const SHARED_COMPONENTS = SHARED_FOLDERS.map((folder) => `components/${folder}/**`);
 
 const CLIENT_PATTERN = {
-  group: SERVER_ONLY,
+  regex: SERVER_ONLY_REGEX,
   allowTypeImports: true,
   message: 'A client file never imports a server-only module (docs/ARCHITECTURE.md "Layers").',
 };
@@ -106,9 +96,9 @@ export default defineConfig([
   },
   {
     // The search engine knows nothing of the database or of the stores built on it: it imports
-    // npm packages, Node, itself and lib/recall's pure helpers (lib/stores/search-index/README.md).
-    files: ["lib/stores/search-index/**/*.ts", "lib/stores/search-index/**/*.mjs"],
-    ignores: ["lib/stores/search-index/**/*.test.ts"],
+    // npm packages, Node, itself and lib/recall's pure helpers (lib/stores/server/search-index/README.md).
+    files: ["lib/stores/server/search-index/**/*.ts", "lib/stores/server/search-index/**/*.mjs"],
+    ignores: ["lib/stores/server/search-index/**/*.test.ts"],
     rules: {
       "@typescript-eslint/no-restricted-imports": [
         "error",
@@ -124,6 +114,13 @@ export default defineConfig([
         },
       ],
     },
+  },
+  {
+    // A domain's top level is client-safe: it never reaches into a server/ folder
+    // (docs/ARCHITECTURE.md "Domain shape").
+    files: ["lib/**/*.ts", "lib/**/*.tsx"],
+    ignores: ["lib/**/server/**", "lib/**/*.test.ts", "lib/recall/**", "lib/stores/server/search-index/**"],
+    rules: { "@typescript-eslint/no-restricted-imports": ["error", { paths: CLIENT_PATHS, patterns: [CLIENT_PATTERN] }] },
   },
   {
     // Client files never import server-only modules.

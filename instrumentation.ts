@@ -5,6 +5,6 @@
  */
 export async function register() {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
-  const { startApp } = await import("./lib/startup");
+  const { startApp } = await import("./lib/server/startup");
   await startApp();
 }

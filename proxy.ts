@@ -1,5 +1,5 @@
 import type { NextRequest, NextResponse } from "next/server";
-import { guardPages } from "@/lib/auth/page-guard";
+import { guardPages } from "@/lib/auth/server/page-guard";
 
 /**
  * The page guard (lib/auth/page-guard.ts, docs/ARCHITECTURE.md "Security"). Next 16 requires this

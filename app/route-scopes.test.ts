@@ -1,7 +1,7 @@
 import { readdirSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { declaredScopeOf, ROUTE_METHODS } from "@/lib/api/route";
+import { declaredScopeOf, ROUTE_METHODS } from "@/lib/api/server/route";
 import { API_KEY_SCOPES, isPublicApiPath, keyMayCall, scopeAllows, scopeLabel } from "@/lib/auth/scopes";
 
 /**

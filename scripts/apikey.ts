@@ -5,13 +5,13 @@
  * else on the database directly. A created key is printed once and never stored.
  */
 import { PrismaClient } from "@prisma/client";
-import { createApiKey, listApiKeys, revokeApiKey } from "../lib/auth/keys";
+import { createApiKey, listApiKeys, revokeApiKey } from "../lib/auth/server/keys";
 import type { ApiKeyView } from "../lib/auth/schemas";
 import { CreateApiKeyBodySchema } from "../lib/auth/schemas";
 import { API_KEY_SCOPES } from "../lib/auth/scopes";
-import { resolveDatabaseConfig } from "../lib/db/config";
-import { openDatabase } from "../lib/db/connection";
-import { migrate } from "../lib/db/migrator";
+import { resolveDatabaseConfig } from "../lib/db/server/config";
+import { openDatabase } from "../lib/db/server/connection";
+import { migrate } from "../lib/db/server/migrator";
 import { runScript, UsageError } from "./run-script";
 import { runningApp } from "./running-app";
 

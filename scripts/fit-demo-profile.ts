@@ -23,7 +23,7 @@ import {
   type VerdictFit,
 } from "../lib/calibration/model";
 import { DEFAULT_PROFILE } from "../lib/calibration/profile";
-import { probeQueries } from "../lib/profiles/probes";
+import { probeQueries } from "../lib/profiles/server/probes";
 import type { SearchMode } from "../lib/recall/merge";
 import { withDemoStore } from "./demo-store";
 import { runScript } from "./run-script";

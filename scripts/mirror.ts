@@ -6,8 +6,8 @@
  * embedded database belongs to the app process), else opens the store itself.
  */
 import type { MemoryInput } from "../lib/stores/memory-schemas";
-import { mirrorRemoteMemories } from "../lib/stores/remote/mirror";
-import { getRemoteStores } from "../lib/stores/remote";
+import { mirrorRemoteMemories } from "../lib/stores/server/remote/mirror";
+import { getRemoteStores } from "../lib/stores/server/remote";
 import { openStoreForScript } from "./open-store";
 import { runScript, UsageError } from "./run-script";
 import { appHeaders, runningApp } from "./running-app";

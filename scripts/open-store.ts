@@ -1,11 +1,11 @@
 import { PrismaClient } from "@prisma/client";
-import { resolveDatabaseConfig } from "../lib/db/config";
-import { openDatabase } from "../lib/db/connection";
-import { migrate } from "../lib/db/migrator";
-import { createEmbedder } from "../lib/embeddings";
-import { UseLiteEmbedder } from "../lib/embeddings/use-lite";
-import { EmbeddedStore } from "../lib/stores/embedded/embedded-store";
-import { StoreCatalog } from "../lib/stores/embedded/store-catalog";
+import { resolveDatabaseConfig } from "../lib/db/server/config";
+import { openDatabase } from "../lib/db/server/connection";
+import { migrate } from "../lib/db/server/migrator";
+import { createEmbedder } from "../lib/embeddings/server";
+import { UseLiteEmbedder } from "../lib/embeddings/server/use-lite";
+import { EmbeddedStore } from "../lib/stores/server/embedded/embedded-store";
+import { StoreCatalog } from "../lib/stores/server/embedded/store-catalog";
 
 /**
  * Opens the configured database and one embedded store from a command-line script: the one named

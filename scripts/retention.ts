@@ -4,10 +4,10 @@
  * embedded database belongs to the app process), else opens the database itself.
  */
 import { PrismaClient } from "@prisma/client";
-import { resolveDatabaseConfig } from "../lib/db/config";
-import { openDatabase } from "../lib/db/connection";
-import { migrate } from "../lib/db/migrator";
-import { applyRetention, type RetentionOutcome } from "../lib/recall-log/retention";
+import { resolveDatabaseConfig } from "../lib/db/server/config";
+import { openDatabase } from "../lib/db/server/connection";
+import { migrate } from "../lib/db/server/migrator";
+import { applyRetention, type RetentionOutcome } from "../lib/recall-log/server/retention";
 import { runScript, UsageError } from "./run-script";
 import { appHeaders, runningApp } from "./running-app";
 

@@ -1,5 +1,5 @@
-import { DatabaseSetupError } from "../lib/db/config";
-import { checkEnv, EnvError } from "../lib/env";
+import { DatabaseSetupError } from "../lib/db/server/config";
+import { checkEnv, EnvError } from "../lib/server/env";
 
 /**
  * Runs a command-line script: the settings are checked first (lib/env.ts), setup problems print

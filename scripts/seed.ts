@@ -1,5 +1,5 @@
 /** `npm run seed`: loads the demo corpus (data/demo) into the store `demo`; memories already there are kept. */
-import { loadDemoCorpus } from "../lib/stores/embedded/demo-corpus";
+import { loadDemoCorpus } from "../lib/stores/server/embedded/demo-corpus";
 import { DEMO_STORE } from "../lib/stores/store-schemas";
 import { openStoreForScript } from "./open-store";
 import { runScript } from "./run-script";

@@ -6,7 +6,7 @@ import styles from "@/components/auth/auth.module.css";
 import { buttonClassName } from "@/components/ui/button";
 import { Notice } from "@/components/ui/notice";
 import { LoadingState } from "@/components/ui/states";
-import { authConfig } from "@/lib/auth/config";
+import { authConfig } from "@/lib/auth/server/config";
 
 export const metadata: Metadata = { title: "Sign in" };
 // Whether sign-in is on is this server's setting at run time, not the build's.

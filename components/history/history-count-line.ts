@@ -4,7 +4,7 @@
  */
 import { formatCount } from "@/lib/format";
 import { levelWord } from "@/lib/recall-log/format";
-import type { HistoryCount } from "@/lib/recall-log/history-count";
+import type { HistoryCount } from "@/lib/recall-log/server/history-count";
 
 /** "1,234 recalls match." or "About 1.2 million recalls match (estimated: more than 10,000)." */
 export function countLine(count: HistoryCount): string {

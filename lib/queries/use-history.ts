@@ -1,5 +1,5 @@
 import { keepPreviousData, useInfiniteQuery, useQuery } from "@tanstack/react-query";
-import type { HistoryCount, HistoryFacets } from "@/lib/recall-log/history-count";
+import type { HistoryCount, HistoryFacets } from "@/lib/recall-log/server/history-count";
 import { HISTORY_PAGE_SIZE, historyFilterParams, type HistoryFilters, type HistoryPage } from "@/lib/recall-log/history";
 import { fetchJson } from "./fetch-json";
 

@@ -1,6 +1,6 @@
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import type { DistributionsResponse } from "@/lib/insights/distribution-schema";
-import type { LogExtent } from "@/lib/insights/extent";
+import type { LogExtent } from "@/lib/insights/server/extent";
 import type { InsightsResponse } from "@/lib/insights/schema";
 import { fetchJson } from "./fetch-json";
 

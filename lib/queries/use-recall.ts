@@ -4,7 +4,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import type { RecallBodyInput } from "@/lib/recall-log/schemas";
 import type { LoggedRecall, WhyNotHereAnswer } from "@/lib/recall-log/types";
 import type { SelectorOption } from "@/lib/selectors";
-import type { RerankAvailability, StoreInfo } from "@/lib/stores/registry";
+import type { RerankAvailability, StoreInfo } from "@/lib/stores/server/registry";
 import { fetchJson, jsonRequest } from "./fetch-json";
 
 /** An entry of `GET /api/stores`: the registry's store info plus its health, its threshold profile and whether it can rerank. */

@@ -4,7 +4,7 @@
  * failed recall saying why (`recallRow` in repository.ts applies it).
  */
 import { describeProblem, replaceBadText, UNTRUSTED_JSON_LIMITS, untrustedJsonProblem } from "@/lib/validation/input-rules";
-import type { LogRecallInput, RecallRow } from "./repository";
+import type { LogRecallInput, RecallRow } from "./server/repository";
 
 /** The error a recall is logged with when its row held a value the database cannot take. */
 export const UNLOGGABLE_CODE = "unloggable_value";

@@ -15,11 +15,11 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { PrismaClient } from "@prisma/client";
-import { openDatabase } from "../../lib/db/connection";
-import { migrate } from "../../lib/db/migrator";
-import { UseLiteEmbedder } from "../../lib/embeddings/use-lite";
-import { readDemoCorpus } from "../../lib/stores/embedded/demo-corpus";
-import { EmbeddedStore } from "../../lib/stores/embedded/embedded-store";
+import { openDatabase } from "../../lib/db/server/connection";
+import { migrate } from "../../lib/db/server/migrator";
+import { UseLiteEmbedder } from "../../lib/embeddings/server/use-lite";
+import { readDemoCorpus } from "../../lib/stores/server/embedded/demo-corpus";
+import { EmbeddedStore } from "../../lib/stores/server/embedded/embedded-store";
 import { fmtMs, option, percentile } from "./stats";
 
 export async function run(args: string[]): Promise<void> {

@@ -18,18 +18,18 @@ import os from "node:os";
 import path from "node:path";
 import { PrismaClient } from "@prisma/client";
 import { prepareRocChart, prepareSignalDistribution } from "../../lib/charts/eval-report";
-import { openDatabase } from "../../lib/db/connection";
-import { migrate } from "../../lib/db/migrator";
-import { UseLiteEmbedder } from "../../lib/embeddings/use-lite";
+import { openDatabase } from "../../lib/db/server/connection";
+import { migrate } from "../../lib/db/server/migrator";
+import { UseLiteEmbedder } from "../../lib/embeddings/server/use-lite";
 import { normalize } from "../../lib/embeddings/types";
 import { parseItems } from "../../lib/eval/dataset-schemas";
-import { createDataset } from "../../lib/eval/datasets";
+import { createDataset } from "../../lib/eval/server/datasets";
 import { sortItems } from "../../lib/eval/report-table";
 import { EvalRunBodySchema } from "../../lib/eval/run-schemas";
-import { evalQueueIdle, evalRunReport, startEvalRun } from "../../lib/eval/runs";
-import { readDemoCorpus } from "../../lib/stores/embedded/demo-corpus";
-import { EmbeddedStore } from "../../lib/stores/embedded/embedded-store";
-import { encodeVector } from "../../lib/stores/search-index/vector-codec";
+import { evalQueueIdle, evalRunReport, startEvalRun } from "../../lib/eval/server/runs";
+import { readDemoCorpus } from "../../lib/stores/server/embedded/demo-corpus";
+import { EmbeddedStore } from "../../lib/stores/server/embedded/embedded-store";
+import { encodeVector } from "../../lib/stores/server/search-index/vector-codec";
 import { fmtMs, option, percentile, prng } from "./stats";
 
 export async function run(args: string[]): Promise<void> {

@@ -11,8 +11,8 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import MiniSearch from "minisearch";
-import { readDemoCorpus } from "../../lib/stores/embedded/demo-corpus";
-import { distinctTerms, keywordTerm, MemoryIndex, normalizeText } from "../../lib/stores/search-index/memory-index";
+import { readDemoCorpus } from "../../lib/stores/server/embedded/demo-corpus";
+import { distinctTerms, keywordTerm, MemoryIndex, normalizeText } from "../../lib/stores/server/search-index/memory-index";
 import { fmtMs, mib, option, percentile, prng } from "./stats";
 
 export async function run(args: string[]): Promise<void> {

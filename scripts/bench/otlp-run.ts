@@ -22,9 +22,9 @@ async function main(args: string[]): Promise<void> {
   delete process.env.DATABASE_URL;
   delete process.env.AUTH_PASSWORD;
   const { NextRequest } = await import("next/server");
-  const { receiveTraces } = await import("../../lib/capture/otlp/receive");
+  const { receiveTraces } = await import("../../lib/capture/server/otlp/receive");
   const { decodeProtobufExport, decodeJsonExport } = await import("../../lib/capture/otlp/decode");
-  const { getDatabase, getPrisma } = await import("../../lib/db");
+  const { getDatabase, getPrisma } = await import("../../lib/db/server");
   await getDatabase();
 
   const resource = resourceFromAttributes({ "service.name": "bench-agent" });

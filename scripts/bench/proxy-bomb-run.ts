@@ -42,8 +42,8 @@ async function main(args: string[]): Promise<void> {
   process.env.REMOTE_STORES = JSON.stringify([
     { name: "bench", base_url: fake.url, api_key: "kagura_store-key", context_id: FAKE_CONTEXT_ID, timeout_ms: 60_000 },
   ]);
-  const { proxyRequest, settleCaptures } = await import("../../lib/capture/proxy");
-  const { getDatabase, getPrisma } = await import("../../lib/db");
+  const { proxyRequest, settleCaptures } = await import("../../lib/capture/server/proxy");
+  const { getDatabase, getPrisma } = await import("../../lib/db/server");
   await getDatabase();
   const server = await serveLikeNext((request) => proxyRequest(request, "bench", "ingest"));
 

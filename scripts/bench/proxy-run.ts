@@ -52,8 +52,8 @@ async function main(args: string[]): Promise<void> {
     { name: "bench", base_url: fake.url, api_key: "kagura_store-key", context_id: FAKE_CONTEXT_ID, timeout_ms: 5000 },
   ]);
   const { NextRequest } = await import("next/server");
-  const { proxyRequest, settleCaptures } = await import("../../lib/capture/proxy");
-  const { getDatabase, getPrisma } = await import("../../lib/db");
+  const { proxyRequest, settleCaptures } = await import("../../lib/capture/server/proxy");
+  const { getDatabase, getPrisma } = await import("../../lib/db/server");
   await getDatabase();
 
   // The route handler behind a plain HTTP server: request in, Response streamed out.

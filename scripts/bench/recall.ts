@@ -10,13 +10,13 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { PrismaClient } from "@prisma/client";
-import { openDatabase } from "../../lib/db/connection";
-import { migrate } from "../../lib/db/migrator";
-import { UseLiteEmbedder } from "../../lib/embeddings/use-lite";
+import { openDatabase } from "../../lib/db/server/connection";
+import { migrate } from "../../lib/db/server/migrator";
+import { UseLiteEmbedder } from "../../lib/embeddings/server/use-lite";
 import { normalize } from "../../lib/embeddings/types";
-import { readDemoCorpus } from "../../lib/stores/embedded/demo-corpus";
-import { EmbeddedStore } from "../../lib/stores/embedded/embedded-store";
-import { encodeVector } from "../../lib/stores/search-index/vector-codec";
+import { readDemoCorpus } from "../../lib/stores/server/embedded/demo-corpus";
+import { EmbeddedStore } from "../../lib/stores/server/embedded/embedded-store";
+import { encodeVector } from "../../lib/stores/server/search-index/vector-codec";
 import { fmtMs, mib, option, percentile, prng } from "./stats";
 
 /**

@@ -32,10 +32,10 @@ async function main(args: string[]): Promise<void> {
     );
     if (fs.existsSync(marker)) return console.log("  (database already filled)");
     fs.rmSync(dir, { recursive: true, force: true });
-    const { getPrisma } = await import("../../lib/db");
+    const { getPrisma } = await import("../../lib/db/server");
     const { normalize } = await import("../../lib/embeddings/types");
-    const { USE_LITE_ID } = await import("../../lib/embeddings/config");
-    const { encodeVector } = await import("../../lib/stores/search-index/vector-codec");
+    const { USE_LITE_ID } = await import("../../lib/embeddings/server/config");
+    const { encodeVector } = await import("../../lib/stores/server/search-index/vector-codec");
     const prisma = await getPrisma();
     const started = performance.now();
     for (let start = 0; start < size; start += 1000) {
@@ -56,7 +56,7 @@ async function main(args: string[]): Promise<void> {
     return;
   }
 
-  const { getEmbeddedStore } = await import("../../lib/stores/embedded");
+  const { getEmbeddedStore } = await import("../../lib/stores/server/embedded");
   if (phase === "rebuild") fs.rmSync(snapshotFile, { force: true });
   const cpu = process.cpuUsage();
   const started = performance.now();
@@ -131,7 +131,11 @@ async function main(args: string[]): Promise<void> {
  * start, and the next run's, opens a cleanly shut down database instead of replaying its WAL.
  */
 async function closeDatabase(): Promise<void> {
-  await (await import("../../lib/db")).closeDatabase().catch((error: unknown) => console.error("closing the database:", error));
+  await (
+    await import("../../lib/db/server")
+  )
+    .closeDatabase()
+    .catch((error: unknown) => console.error("closing the database:", error));
 }
 
 main(process.argv.slice(2))

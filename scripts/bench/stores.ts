@@ -31,12 +31,12 @@ export async function run(args: string[]): Promise<void> {
   const size = Number(option(args, "size", "10000"));
   const dir = path.resolve(option(args, "data", path.join(os.tmpdir(), `recall-bench-stores-${storeCount}x${size}`)));
   const { PrismaClient } = await import("@prisma/client");
-  const { openDatabase } = await import("../../lib/db/connection");
-  const { migrate } = await import("../../lib/db/migrator");
+  const { openDatabase } = await import("../../lib/db/server/connection");
+  const { migrate } = await import("../../lib/db/server/migrator");
   const { normalize } = await import("../../lib/embeddings/types");
-  const { UseLiteEmbedder } = await import("../../lib/embeddings/use-lite");
-  const { encodeVector } = await import("../../lib/stores/search-index/vector-codec");
-  const { EmbeddedStores } = await import("../../lib/stores/embedded/stores");
+  const { UseLiteEmbedder } = await import("../../lib/embeddings/server/use-lite");
+  const { encodeVector } = await import("../../lib/stores/server/search-index/vector-codec");
+  const { EmbeddedStores } = await import("../../lib/stores/server/embedded/stores");
 
   console.log(
     `stores benchmark — node ${process.version}, ${os.cpus().length} cores; ${storeCount} stores × ${size.toLocaleString("en")} memories, PGlite in ${dir}`,

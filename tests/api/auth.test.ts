@@ -21,8 +21,8 @@ const keysRoute = await import("@/app/api/keys/route");
 const keyRoute = await import("@/app/api/keys/[id]/route");
 const recallsRoute = await import("@/app/api/recalls/route");
 const retentionRoute = await import("@/app/api/recalls/retention/route");
-const { getDatabase } = await import("@/lib/db");
-const { hashKey } = await import("@/lib/auth/keys");
+const { getDatabase } = await import("@/lib/db/server");
+const { hashKey } = await import("@/lib/auth/server/keys");
 
 const INGEST = {
   recalls: [

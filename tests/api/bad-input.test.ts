@@ -26,8 +26,8 @@ const profilesRoute = await import("@/app/api/profiles/route");
 const fitRoute = await import("@/app/api/profiles/fit/route");
 const whatIfRoute = await import("@/app/api/what-if/route");
 const storeProfileRoute = await import("@/app/api/stores/[name]/profile/route");
-const { getDatabase } = await import("@/lib/db");
-const { getEmbedder } = await import("@/lib/embeddings");
+const { getDatabase } = await import("@/lib/db/server");
+const { getEmbedder } = await import("@/lib/embeddings/server");
 
 const NUL = "a\u0000b";
 const LONE_HIGH = "a\uD800b";

@@ -22,11 +22,11 @@ const exportRoute = await import("@/app/api/eval-runs/[id]/export/route");
 const recallRoute = await import("@/app/api/recalls/[id]/route");
 const insightsRoute = await import("@/app/api/insights/route");
 const consoleRecallRoute = await import("@/app/api/recall/route");
-const { getDatabase } = await import("@/lib/db");
-const { getEmbedder } = await import("@/lib/embeddings");
-const { getEmbeddedStore } = await import("@/lib/stores/embedded/index");
-const { ensureDemoDataset } = await import("@/lib/eval/datasets");
-const { evalQueueIdle, markInterruptedRuns } = await import("@/lib/eval/runs");
+const { getDatabase } = await import("@/lib/db/server");
+const { getEmbedder } = await import("@/lib/embeddings/server");
+const { getEmbeddedStore } = await import("@/lib/stores/server/embedded/index");
+const { ensureDemoDataset } = await import("@/lib/eval/server/datasets");
+const { evalQueueIdle, markInterruptedRuns } = await import("@/lib/eval/server/runs");
 const { evalMetrics } = await import("@/lib/eval/metrics");
 
 let demoId: string;

@@ -36,8 +36,8 @@ const routes = {
   views: await import("@/app/api/views/route"),
   whatIf: await import("@/app/api/what-if/route"),
 };
-const { getDatabase } = await import("@/lib/db");
-const { getEmbedder } = await import("@/lib/embeddings");
+const { getDatabase } = await import("@/lib/db/server");
+const { getEmbedder } = await import("@/lib/embeddings/server");
 
 type Handler = Parameters<typeof callRoute>[0];
 type Target = { name: string; handler: Handler; method: string; body: unknown; params?: Record<string, string> };

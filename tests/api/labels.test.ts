@@ -17,8 +17,8 @@ delete process.env.DATABASE_URL;
 const labelsRoute = await import("@/app/api/recalls/[id]/labels/route");
 const recallRoute = await import("@/app/api/recalls/[id]/route");
 const listRoute = await import("@/app/api/recalls/route");
-const { getDatabase, getPrisma } = await import("@/lib/db");
-const { insertRecall, recallRow } = await import("@/lib/recall-log/repository");
+const { getDatabase, getPrisma } = await import("@/lib/db/server");
+const { insertRecall, recallRow } = await import("@/lib/recall-log/server/repository");
 
 const ID = randomUUID();
 

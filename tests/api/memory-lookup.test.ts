@@ -16,7 +16,7 @@ delete process.env.DATABASE_URL;
 
 const memoriesRoute = await import("@/app/api/memories/route");
 const lookupRoute = await import("@/app/api/memories/lookup/route");
-const { getDatabase } = await import("@/lib/db");
+const { getDatabase } = await import("@/lib/db/server");
 
 const longId = (i: number) => `${String(i).padStart(4, "0")}-${"x".repeat(195)}`;
 const KEPT = [longId(7), "ops:oncall-rota"];

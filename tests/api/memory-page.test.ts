@@ -22,10 +22,10 @@ const recallsOfRoute = await import("@/app/api/memories/[id]/recalls/route");
 const neighboursRoute = await import("@/app/api/memories/[id]/neighbours/route");
 const lookupRoute = await import("@/app/api/memories/lookup/route");
 const labelsRoute = await import("@/app/api/recalls/[id]/labels/route");
-const { getDatabase, getPrisma } = await import("@/lib/db");
-const { getEmbedder } = await import("@/lib/embeddings");
-const { insertRecall, recallRow } = await import("@/lib/recall-log/repository");
-const { decodeVector } = await import("@/lib/stores/search-index/vector-codec");
+const { getDatabase, getPrisma } = await import("@/lib/db/server");
+const { getEmbedder } = await import("@/lib/embeddings/server");
+const { insertRecall, recallRow } = await import("@/lib/recall-log/server/repository");
+const { decodeVector } = await import("@/lib/stores/server/search-index/vector-codec");
 
 const SEED = [
   {

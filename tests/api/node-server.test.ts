@@ -1,8 +1,8 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { hookHttpServers } from "@/lib/api/node-server";
-import { PEER_HEADER, peerStamp } from "@/lib/auth/client-address";
+import { hookHttpServers } from "@/lib/api/server/node-server";
+import { PEER_HEADER, peerStamp } from "@/lib/auth/server/client-address";
 
 /**
  * The hook on the Node HTTP server (lib/api/node-server.ts; issue 31 items 3 and 7), on a real

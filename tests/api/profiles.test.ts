@@ -28,11 +28,11 @@ const storeProfileRoute = await import("@/app/api/stores/[name]/profile/route");
 const whatIfRoute = await import("@/app/api/what-if/route");
 const datasetsRoute = await import("@/app/api/datasets/route");
 const runsRoute = await import("@/app/api/eval-runs/route");
-const { evalQueueIdle } = await import("@/lib/eval/runs");
+const { evalQueueIdle } = await import("@/lib/eval/server/runs");
 const { fitProfile } = await import("@/lib/calibration/fit");
 const { DEFAULT_PROFILE, editProfile } = await import("@/lib/calibration/profile");
-const { getDatabase } = await import("@/lib/db");
-const { getEmbedder } = await import("@/lib/embeddings");
+const { getDatabase } = await import("@/lib/db/server");
+const { getEmbedder } = await import("@/lib/embeddings/server");
 const { SHIPPED_PROFILE } = await import("@/lib/profiles/builtin");
 
 const SEED = [
@@ -272,7 +272,7 @@ describe("fit and what-if over logged recalls", () => {
     expect((await streamWhatIf({ profile: "use-lite", thresholds: { name: "x" }, filters: {} })).status).toBe(422);
     // The what-if's SQL filters select what History's would.
     const { HistoryFiltersSchema } = await import("@/lib/recall-log/history");
-    const { historyWhere } = await import("@/lib/recall-log/history-list");
+    const { historyWhere } = await import("@/lib/recall-log/server/history-list");
     for (const filters of [
       { q: "kafka" },
       { level: "low,none" },

@@ -17,8 +17,8 @@ const memoriesRoute = await import("@/app/api/memories/route");
 const memoryRoute = await import("@/app/api/memories/[id]/route");
 const recallRoute = await import("@/app/api/recall/route");
 const recallsRoute = await import("@/app/api/recalls/[id]/route");
-const { getDatabase } = await import("@/lib/db");
-const { getEmbedder } = await import("@/lib/embeddings");
+const { getDatabase } = await import("@/lib/db/server");
+const { getEmbedder } = await import("@/lib/embeddings/server");
 
 const SEED = [
   {

@@ -31,7 +31,7 @@ process.env.REMOTE_STORES = JSON.stringify([
 ]);
 
 const memoriesRoute = await import("@/app/api/memories/route");
-const { toMemoryListPage, decodeRemoteCursor, encodeRemoteCursor } = await import("@/lib/stores/remote/remote-memories");
+const { toMemoryListPage, decodeRemoteCursor, encodeRemoteCursor } = await import("@/lib/stores/server/remote/remote-memories");
 const statsRoute = await import("@/app/api/memories/stats/route");
 
 let embeddedOpened = false;
@@ -41,8 +41,8 @@ afterEach(() => fake.reset());
 afterAll(async () => {
   await fake.close();
   if (embeddedOpened) {
-    const { getDatabase } = await import("@/lib/db");
-    const { getEmbedder } = await import("@/lib/embeddings");
+    const { getDatabase } = await import("@/lib/db/server");
+    const { getEmbedder } = await import("@/lib/embeddings/server");
     const db = await getDatabase();
     const embedder = getEmbedder() as { close?: () => Promise<void> };
     await embedder.close?.();

@@ -28,12 +28,12 @@ const whyRoute = await import("@/app/api/recalls/[id]/why/route");
 const datasetsRoute = await import("@/app/api/datasets/route");
 const evalRunsRoute = await import("@/app/api/eval-runs/route");
 const evalRunRoute = await import("@/app/api/eval-runs/[id]/route");
-const { evalQueueIdle } = await import("@/lib/eval/runs");
-const { getDatabase } = await import("@/lib/db");
-const { getEmbedder } = await import("@/lib/embeddings");
-const { runRecall } = await import("@/lib/recall-log/run-recall");
+const { evalQueueIdle } = await import("@/lib/eval/server/runs");
+const { getDatabase } = await import("@/lib/db/server");
+const { getEmbedder } = await import("@/lib/embeddings/server");
+const { runRecall } = await import("@/lib/recall-log/server/run-recall");
 const { RecallBodySchema } = await import("@/lib/recall-log/schemas");
-const { EmbeddedStore } = await import("@/lib/stores/embedded/embedded-store");
+const { EmbeddedStore } = await import("@/lib/stores/server/embedded/embedded-store");
 const { StoreError } = await import("@/lib/stores/types");
 
 const SEED = [

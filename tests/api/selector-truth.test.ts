@@ -33,8 +33,8 @@ const memoriesRoute = await import("@/app/api/memories/route");
 const recallRoute = await import("@/app/api/recall/route");
 const recallsRoute = await import("@/app/api/recalls/route");
 const recallByIdRoute = await import("@/app/api/recalls/[id]/route");
-const { getDatabase } = await import("@/lib/db");
-const { getEmbedder } = await import("@/lib/embeddings");
+const { getDatabase } = await import("@/lib/db/server");
+const { getEmbedder } = await import("@/lib/embeddings/server");
 
 // Two clusters far apart in cosine, so the score gap has a clear cut on "kafka lag".
 const SEED = [

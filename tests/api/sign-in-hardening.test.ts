@@ -25,9 +25,9 @@ const keysRoute = await import("@/app/api/keys/route");
 const keyRoute = await import("@/app/api/keys/[id]/route");
 const recallsRoute = await import("@/app/api/recalls/route");
 const { proxy } = await import("@/proxy");
-const { getDatabase } = await import("@/lib/db");
-const { authConfig } = await import("@/lib/auth/config");
-const { SESSION_COOKIE } = await import("@/lib/auth/session");
+const { getDatabase } = await import("@/lib/db/server");
+const { authConfig } = await import("@/lib/auth/server/config");
+const { SESSION_COOKIE } = await import("@/lib/auth/server/session");
 
 type Handler = (request: NextRequest, context: { params: Promise<Record<string, string | string[]>> }) => Promise<Response>;
 

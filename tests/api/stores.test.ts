@@ -24,8 +24,8 @@ const recallRoute = await import("@/app/api/recall/route");
 const recallsRoute = await import("@/app/api/recalls/route");
 const datasetsRoute = await import("@/app/api/datasets/route");
 const datasetRoute = await import("@/app/api/datasets/[id]/route");
-const { getDatabase } = await import("@/lib/db");
-const { getEmbeddedStores } = await import("@/lib/stores/embedded");
+const { getDatabase } = await import("@/lib/db/server");
+const { getEmbeddedStores } = await import("@/lib/stores/server/embedded");
 
 const TOPICS = ["sailing", "pottery", "beekeeping", "chess", "orchids"];
 /** 200 memories of store `a`: hobbies the demo corpus (an engineering team) never mentions. */

@@ -27,7 +27,7 @@ const { auditFinished } = await import("@/lib/audit/server/jobs");
 
 afterAll(async () => {
   await fake.close();
-  const { getDatabase } = await import("@/lib/db");
+  const { getDatabase } = await import("@/lib/db/server");
   const db = await getDatabase();
   await db.prisma.$disconnect();
   await db.raw.close();

@@ -19,8 +19,8 @@ delete process.env.DATABASE_URL;
 const storesRoute = await import("@/app/api/stores/route");
 const memoriesRoute = await import("@/app/api/memories/route");
 const auditRoute = await import("@/app/api/stores/[name]/audit/route");
-const { getDatabase } = await import("@/lib/db");
-const { getEmbeddedStores } = await import("@/lib/stores/embedded");
+const { getDatabase } = await import("@/lib/db/server");
+const { getEmbeddedStores } = await import("@/lib/stores/server/embedded");
 const { auditFinished } = await import("@/lib/audit/server/jobs");
 
 /** Only stopwords: no keyword query can match it. */

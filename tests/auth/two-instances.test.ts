@@ -1,9 +1,9 @@
 import { PrismaClient } from "@prisma/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { finishSignInAttempt, startSignInAttempt } from "@/lib/auth/sign-in-attempts";
-import { endAllSessions, endSession, sessionIsLive, startSession } from "@/lib/auth/sessions";
-import { openDatabase, type OpenDatabase } from "@/lib/db/connection";
-import { migrate } from "@/lib/db/migrator";
+import { finishSignInAttempt, startSignInAttempt } from "@/lib/auth/server/sign-in-attempts";
+import { endAllSessions, endSession, sessionIsLive, startSession } from "@/lib/auth/server/sessions";
+import { openDatabase, type OpenDatabase } from "@/lib/db/server/connection";
+import { migrate } from "@/lib/db/server/migrator";
 import { DATABASE_KINDS, scratchDatabase, type ScratchDatabase } from "../support/databases";
 
 /**

@@ -21,9 +21,9 @@ const storesRoute = await import("@/app/api/stores/route");
 const memoriesRoute = await import("@/app/api/memories/route");
 const recallRoute = await import("@/app/api/recall/route");
 const calibrationsRoute = await import("@/app/api/profiles/calibrations/route");
-const { calibrationIdle } = await import("@/lib/profiles/store-calibration");
-const { getDatabase } = await import("@/lib/db");
-const { getEmbeddedStores } = await import("@/lib/stores/embedded");
+const { calibrationIdle } = await import("@/lib/profiles/server/store-calibration");
+const { getDatabase } = await import("@/lib/db/server");
+const { getEmbeddedStores } = await import("@/lib/stores/server/embedded");
 
 /** Words of random letters: a store whose text no probe can be about. */
 function randomText(rng: () => number, words: number): string {

@@ -38,9 +38,9 @@ delete process.env.AUTH_PASSWORD;
 
 const tracesRoute = await import("@/app/v1/traces/route");
 const statusRoute = await import("@/app/api/capture/status/route");
-const { getDatabase, getPrisma } = await import("@/lib/db");
-const { findRecall } = await import("@/lib/recall-log/repository");
-const { contentHashId } = await import("@/lib/capture/otlp/documents");
+const { getDatabase, getPrisma } = await import("@/lib/db/server");
+const { findRecall } = await import("@/lib/recall-log/server/repository");
+const { contentHashId } = await import("@/lib/capture/server/otlp/documents");
 
 /** A deterministic bag-of-words embedder: no network, and the ranking follows shared words. */
 class WordEmbeddings extends Embeddings {

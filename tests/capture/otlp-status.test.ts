@@ -6,7 +6,7 @@ import {
   serviceName,
   UNNAMED_SERVICE,
   type ServiceTally,
-} from "@/lib/capture/otlp/status";
+} from "@/lib/capture/server/otlp/status";
 import { DATABASE_KINDS, migratedDatabase, type MigratedDatabase } from "@/tests/support/databases";
 
 /**

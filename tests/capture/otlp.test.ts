@@ -20,11 +20,11 @@ delete process.env.DATABASE_URL;
 delete process.env.AUTH_PASSWORD;
 
 const route = await import("@/app/v1/traces/route");
-const { getDatabase, getPrisma } = await import("@/lib/db");
-const { createApiKey } = await import("@/lib/auth/keys");
+const { getDatabase, getPrisma } = await import("@/lib/db/server");
+const { createApiKey } = await import("@/lib/auth/server/keys");
 const { HistoryQuerySchema } = await import("@/lib/recall-log/history");
-const { listRecalls } = await import("@/lib/recall-log/history-list");
-const { findRecall } = await import("@/lib/recall-log/repository");
+const { listRecalls } = await import("@/lib/recall-log/server/history-list");
+const { findRecall } = await import("@/lib/recall-log/server/repository");
 const { RpcStatus, ExportTraceServiceResponse } = await import("@/lib/capture/otlp/proto");
 
 beforeAll(async () => {

@@ -31,8 +31,8 @@ process.env.REMOTE_STORES = JSON.stringify([
 ]);
 
 const route = await import("@/app/proxy/[store]/[[...path]]/route");
-const { settleCaptures } = await import("@/lib/capture/proxy");
-const { getDatabase, getPrisma } = await import("@/lib/db");
+const { settleCaptures } = await import("@/lib/capture/server/proxy");
+const { getDatabase, getPrisma } = await import("@/lib/db/server");
 
 const server = await serveLikeNext((request) => {
   const store = /^\/proxy\/([^/]+)/.exec(new URL(request.url).pathname)?.[1] ?? "";

@@ -33,9 +33,9 @@ process.env.REMOTE_STORES = JSON.stringify([
 ]);
 
 const route = await import("@/app/proxy/[store]/[[...path]]/route");
-const { settleCaptures } = await import("@/lib/capture/proxy");
-const { getDatabase, getPrisma } = await import("@/lib/db");
-const { createApiKey } = await import("@/lib/auth/keys");
+const { settleCaptures } = await import("@/lib/capture/server/proxy");
+const { getDatabase, getPrisma } = await import("@/lib/db/server");
+const { createApiKey } = await import("@/lib/auth/server/keys");
 
 // Everything the app prints while these tests run, to prove the agent's key is never in it.
 const printed: string[] = [];

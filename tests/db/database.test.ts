@@ -1,9 +1,9 @@
 import { randomUUID } from "node:crypto";
 import { PrismaClient } from "@prisma/client";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { DatabaseSetupError } from "@/lib/db/config";
-import { openDatabase, type OpenDatabase } from "@/lib/db/connection";
-import { migrate, readMigrations, type MigrationFile } from "@/lib/db/migrator";
+import { DatabaseSetupError } from "@/lib/db/server/config";
+import { openDatabase, type OpenDatabase } from "@/lib/db/server/connection";
+import { migrate, readMigrations, type MigrationFile } from "@/lib/db/server/migrator";
 import { DATABASE_KINDS, scratchDatabase, type ScratchDatabase } from "../support/databases";
 
 describe.each(DATABASE_KINDS)("database layer on %s", (kind) => {

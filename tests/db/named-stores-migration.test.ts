@@ -4,12 +4,12 @@ import os from "node:os";
 import path from "node:path";
 import { PrismaClient } from "@prisma/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { UseLiteEmbedder } from "@/lib/embeddings/use-lite";
-import { openDatabase, type OpenDatabase } from "@/lib/db/connection";
-import { migrate, readMigrations } from "@/lib/db/migrator";
-import { EmbeddedStore } from "@/lib/stores/embedded/embedded-store";
-import { memoryVersion } from "@/lib/stores/embedded/index-snapshot";
-import { EmbeddedStores } from "@/lib/stores/embedded/stores";
+import { UseLiteEmbedder } from "@/lib/embeddings/server/use-lite";
+import { openDatabase, type OpenDatabase } from "@/lib/db/server/connection";
+import { migrate, readMigrations } from "@/lib/db/server/migrator";
+import { EmbeddedStore } from "@/lib/stores/server/embedded/embedded-store";
+import { memoryVersion } from "@/lib/stores/server/embedded/index-snapshot";
+import { EmbeddedStores } from "@/lib/stores/server/embedded/stores";
 import { DATABASE_KINDS, scratchDatabase, type ScratchDatabase } from "../support/databases";
 
 /**

@@ -1,11 +1,11 @@
 import { randomUUID } from "node:crypto";
 import { PrismaClient } from "@prisma/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openDatabase, type OpenDatabase } from "@/lib/db/connection";
-import { migrate, readMigrations } from "@/lib/db/migrator";
-import { getInsights } from "@/lib/insights/sql";
+import { openDatabase, type OpenDatabase } from "@/lib/db/server/connection";
+import { migrate, readMigrations } from "@/lib/db/server/migrator";
+import { getInsights } from "@/lib/insights/server/sql";
 import { SELECTOR_REASONS, selectorReasonKind } from "@/lib/recall/selector-reasons";
-import { findRecall } from "@/lib/recall-log/repository";
+import { findRecall } from "@/lib/recall-log/server/repository";
 import { DATABASE_KINDS, scratchDatabase, type ScratchDatabase } from "../support/databases";
 
 /**

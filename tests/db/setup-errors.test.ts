@@ -4,9 +4,9 @@ import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { afterEach, describe, expect, it } from "vitest";
-import { DatabaseSetupError, resolveDatabaseConfig } from "@/lib/db/config";
-import { openDatabase } from "@/lib/db/connection";
-import { acquirePgliteLock, lockFilePath, ownerState, releasePgliteLock, STALE_AFTER_MS } from "@/lib/db/pglite-lock";
+import { DatabaseSetupError, resolveDatabaseConfig } from "@/lib/db/server/config";
+import { openDatabase } from "@/lib/db/server/connection";
+import { acquirePgliteLock, lockFilePath, ownerState, releasePgliteLock, STALE_AFTER_MS } from "@/lib/db/server/pglite-lock";
 
 const run = promisify(execFile);
 const root = path.resolve(__dirname, "../..");

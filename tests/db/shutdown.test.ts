@@ -3,9 +3,9 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openDatabase } from "@/lib/db/connection";
-import { migrate } from "@/lib/db/migrator";
-import { lockFilePath } from "@/lib/db/pglite-lock";
+import { openDatabase } from "@/lib/db/server/connection";
+import { migrate } from "@/lib/db/server/migrator";
+import { lockFilePath } from "@/lib/db/server/pglite-lock";
 import { scratchDatabase, type ScratchDatabase } from "../support/databases";
 
 /**

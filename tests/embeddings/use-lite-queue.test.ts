@@ -2,7 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it, onTestFinished } from "vitest";
-import { UseLiteEmbedder } from "@/lib/embeddings/use-lite";
+import { UseLiteEmbedder } from "@/lib/embeddings/server/use-lite";
 
 /**
  * The real model on real worker threads. The queue's order and the order the workers start in are

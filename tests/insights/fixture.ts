@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { Level } from "@/lib/recall/confidence";
 import type { IngestedSelectorBlock } from "@/lib/recall/selector-block";
-import { recallRow } from "@/lib/recall-log/repository";
+import { recallRow } from "@/lib/recall-log/server/repository";
 import type { LoggedConfidence, LoggedRequest } from "@/lib/recall-log/types";
 
 /**

@@ -4,13 +4,13 @@ import path from "node:path";
 import { randomUUID } from "node:crypto";
 import { PrismaClient } from "@prisma/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { OpenDatabase } from "@/lib/db/connection";
+import type { OpenDatabase } from "@/lib/db/server/connection";
 import { insightsQuerySchema, type InsightsQuery, type InsightsResponse } from "@/lib/insights/schema";
-import { getInsights, UnknownTimeZoneError } from "@/lib/insights/sql";
+import { getInsights, UnknownTimeZoneError } from "@/lib/insights/server/sql";
 import { HistoryQuerySchema } from "@/lib/recall-log/history";
-import { listRecalls } from "@/lib/recall-log/history-list";
-import { applyRetention } from "@/lib/recall-log/retention";
-import { insertRecall, insertRecalls, recallRow } from "@/lib/recall-log/repository";
+import { listRecalls } from "@/lib/recall-log/server/history-list";
+import { applyRetention } from "@/lib/recall-log/server/retention";
+import { insertRecall, insertRecalls, recallRow } from "@/lib/recall-log/server/repository";
 import { callRoute } from "../support/call-route";
 import { DATABASE_KINDS, migratedDatabase, type MigratedDatabase } from "../support/databases";
 import { FIXTURE, fixtureRow, NY_FROM, NY_TO, summaryOf } from "./fixture";
@@ -527,14 +527,14 @@ describe.each(DATABASE_KINDS)("insights on %s", (kind) => {
 describe("GET /api/insights", () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "recall-inspector-insights-"));
   let route: typeof import("@/app/api/insights/route");
-  let getDatabase: typeof import("@/lib/db").getDatabase;
+  let getDatabase: typeof import("@/lib/db/server").getDatabase;
 
   beforeAll(async () => {
     process.env.PGLITE_DATA_DIR = path.join(dir, "data");
     process.env.DEMO_CORPUS = "off";
     delete process.env.DATABASE_URL;
     route = await import("@/app/api/insights/route");
-    ({ getDatabase } = await import("@/lib/db"));
+    ({ getDatabase } = await import("@/lib/db/server"));
     const { prisma } = await getDatabase();
     await insertRecalls(
       prisma,

@@ -2,8 +2,8 @@ import { PrismaClient } from "@prisma/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Level } from "@/lib/recall/confidence";
 import { insightsQuerySchema, type InsightsQuery } from "@/lib/insights/schema";
-import { getDistributions, getInsights } from "@/lib/insights/sql";
-import { insertRecalls } from "@/lib/recall-log/repository";
+import { getDistributions, getInsights } from "@/lib/insights/server/sql";
+import { insertRecalls } from "@/lib/recall-log/server/repository";
 import { DATABASE_KINDS, migratedDatabase, type MigratedDatabase } from "../support/databases";
 import { fixtureRow, type FixtureRecall } from "./fixture";
 

@@ -2,9 +2,9 @@ import { randomUUID } from "node:crypto";
 import { PrismaClient } from "@prisma/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { InsightsQuery } from "@/lib/insights/schema";
-import { getInsights } from "@/lib/insights/sql";
+import { getInsights } from "@/lib/insights/server/sql";
 import type { IngestedSelectorBlock } from "@/lib/recall/selector-block";
-import { insertRecalls, recallRow } from "@/lib/recall-log/repository";
+import { insertRecalls, recallRow } from "@/lib/recall-log/server/repository";
 import type { LoggedConfidence } from "@/lib/recall-log/types";
 import { DATABASE_KINDS, migratedDatabase, type MigratedDatabase } from "../support/databases";
 

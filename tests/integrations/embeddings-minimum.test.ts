@@ -53,7 +53,7 @@ describe("embeddings with only the minimum settings", () => {
   }, 60_000);
 
   it("loaded the demo corpus through the endpoint on this first start", async () => {
-    const { getEmbeddedStore } = await import("@/lib/stores/embedded");
+    const { getEmbeddedStore } = await import("@/lib/stores/server/embedded");
     const store = await getEmbeddedStore();
     expect(store.size).toBeGreaterThan(300);
     expect(embeddings.requests.length).toBeGreaterThan(2);

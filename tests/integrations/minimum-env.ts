@@ -14,7 +14,7 @@ import fs from "node:fs";
 import http from "node:http";
 import os from "node:os";
 import path from "node:path";
-import { ENV_SETTINGS } from "@/lib/env";
+import { ENV_SETTINGS } from "@/lib/server/env";
 
 export interface MinimumApp {
   scratch: string;
@@ -39,14 +39,14 @@ export async function startAppWithOnly(
   // the process listens (lib/auth/exposure.ts) and refuses an unknown address without sign-in.
   const listening = http.createServer((_request, response) => response.end());
   await new Promise<void>((resolve) => listening.listen(0, "127.0.0.1", resolve));
-  const { startApp } = await import("@/lib/startup");
+  const { startApp } = await import("@/lib/server/startup");
   await startApp();
   return {
     scratch,
     async stop() {
       await new Promise((resolve) => listening.close(resolve));
-      const { getEmbedder } = await import("@/lib/embeddings");
-      const { getDatabase } = await import("@/lib/db");
+      const { getEmbedder } = await import("@/lib/embeddings/server");
+      const { getDatabase } = await import("@/lib/db/server");
       const embedder = getEmbedder() as { close?: () => Promise<void> };
       await embedder.close?.();
       const db = await getDatabase();

@@ -2,10 +2,10 @@ import { randomUUID } from "node:crypto";
 import { PrismaClient } from "@prisma/client";
 import { parse } from "csv-parse/sync";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CANDIDATE_COLUMNS, exportStream } from "@/lib/recall-log/export";
+import { CANDIDATE_COLUMNS, exportStream } from "@/lib/recall-log/server/export";
 import { HistoryFiltersSchema } from "@/lib/recall-log/history";
-import { saveRecallLabels } from "@/lib/recall-log/labels-store";
-import { findRecall, insertRecalls, recallRow } from "@/lib/recall-log/repository";
+import { saveRecallLabels } from "@/lib/recall-log/server/labels-store";
+import { findRecall, insertRecalls, recallRow } from "@/lib/recall-log/server/repository";
 import type { LoggedConfidence, LoggedRecall } from "@/lib/recall-log/types";
 import { DATABASE_KINDS, migratedDatabase, type MigratedDatabase } from "../support/databases";
 

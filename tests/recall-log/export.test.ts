@@ -1,11 +1,11 @@
 import { randomUUID } from "node:crypto";
 import { PrismaClient } from "@prisma/client";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { openDatabase, type OpenDatabase } from "@/lib/db/connection";
-import { migrate } from "@/lib/db/migrator";
-import { EXPORT_COLUMNS, exportStream } from "@/lib/recall-log/export";
+import { openDatabase, type OpenDatabase } from "@/lib/db/server/connection";
+import { migrate } from "@/lib/db/server/migrator";
+import { EXPORT_COLUMNS, exportStream } from "@/lib/recall-log/server/export";
 import { HistoryFiltersSchema } from "@/lib/recall-log/history";
-import { insertRecalls, recallRow } from "@/lib/recall-log/repository";
+import { insertRecalls, recallRow } from "@/lib/recall-log/server/repository";
 import { scratchDatabase, type ScratchDatabase } from "../support/databases";
 
 let scratch: ScratchDatabase;

@@ -12,11 +12,11 @@ import {
   type HistoryFilters,
   type HistoryItem,
 } from "@/lib/recall-log/history";
-import { listRecalls } from "@/lib/recall-log/history-list";
-import { logExtent } from "@/lib/insights/extent";
-import { countRecalls } from "@/lib/recall-log/history-count";
-import { historyWhereSql } from "@/lib/recall-log/history-sql";
-import { insertRecall, recallRow } from "@/lib/recall-log/repository";
+import { listRecalls } from "@/lib/recall-log/server/history-list";
+import { logExtent } from "@/lib/insights/server/extent";
+import { countRecalls } from "@/lib/recall-log/server/history-count";
+import { historyWhereSql } from "@/lib/recall-log/server/history-sql";
+import { insertRecall, recallRow } from "@/lib/recall-log/server/repository";
 import type { LoggedConfidence, LoggedRequest } from "@/lib/recall-log/types";
 import { callRoute } from "../support/call-route";
 import { DATABASE_KINDS, migratedDatabase, type MigratedDatabase } from "../support/databases";
@@ -456,14 +456,14 @@ describe.each(DATABASE_KINDS)("recall history on %s", (kind) => {
 describe("GET /api/recalls", () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "recall-inspector-history-"));
   let route: typeof import("@/app/api/recalls/route");
-  let getDatabase: typeof import("@/lib/db").getDatabase;
+  let getDatabase: typeof import("@/lib/db/server").getDatabase;
 
   beforeAll(async () => {
     process.env.PGLITE_DATA_DIR = path.join(dir, "data");
     process.env.DEMO_CORPUS = "off";
     delete process.env.DATABASE_URL;
     route = await import("@/app/api/recalls/route");
-    ({ getDatabase } = await import("@/lib/db"));
+    ({ getDatabase } = await import("@/lib/db/server"));
     const { prisma } = await getDatabase();
     for (const spec of buildSpecs().slice(0, 5)) await insertRecall(prisma, toRow(spec));
   });

@@ -39,8 +39,8 @@ export async function hostileAnswerTests(kind: (typeof DATABASE_KINDS)[number]):
   const recallByIdRoute = await import("@/app/api/recalls/[id]/route");
   const healthRoute = await import("@/app/api/health/route");
   const memoriesRoute = await import("@/app/api/memories/route");
-  const { getDatabase } = await import("@/lib/db");
-  const { getEmbedder } = await import("@/lib/embeddings");
+  const { getDatabase } = await import("@/lib/db/server");
+  const { getEmbedder } = await import("@/lib/embeddings/server");
 
   /** A recall answer whose one result carries `context` (JSON text written by hand: JSON.stringify overflows at 5,000). */
   const answerWith = (contextJson: string, summaryJson = '"A memory"') =>

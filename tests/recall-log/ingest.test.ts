@@ -1,7 +1,7 @@
 import { PrismaClient } from "@prisma/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ingestRecalls } from "@/lib/recall-log/ingest";
-import { findRecall } from "@/lib/recall-log/repository";
+import { ingestRecalls } from "@/lib/recall-log/server/ingest";
+import { findRecall } from "@/lib/recall-log/server/repository";
 import { DATABASE_KINDS, migratedDatabase, type MigratedDatabase } from "../support/databases";
 import { DEGRADED_CONFIDENCE, emptyRecallResponse, S1_CONFIDENCE } from "../support/fake-memory-service-fixtures";
 

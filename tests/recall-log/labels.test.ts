@@ -1,12 +1,12 @@
 import { randomUUID } from "node:crypto";
 import { PrismaClient } from "@prisma/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { exportStream } from "@/lib/recall-log/export";
+import { exportStream } from "@/lib/recall-log/server/export";
 import { HistoryFiltersSchema, HistoryQuerySchema } from "@/lib/recall-log/history";
-import { listRecalls } from "@/lib/recall-log/history-list";
+import { listRecalls } from "@/lib/recall-log/server/history-list";
 import { EMPTY_LABELS, mergeLabels, type LabelsPatch, type PresentLabel, type RecallLabels } from "@/lib/recall-log/labels";
-import { saveRecallLabels } from "@/lib/recall-log/labels-store";
-import { findRecall, insertRecalls, recallRow } from "@/lib/recall-log/repository";
+import { saveRecallLabels } from "@/lib/recall-log/server/labels-store";
+import { findRecall, insertRecalls, recallRow } from "@/lib/recall-log/server/repository";
 import { DATABASE_KINDS, migratedDatabase, type MigratedDatabase } from "../support/databases";
 
 /**

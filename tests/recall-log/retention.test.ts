@@ -1,10 +1,10 @@
 import { randomUUID } from "node:crypto";
 import { PrismaClient } from "@prisma/client";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { openDatabase, type OpenDatabase } from "@/lib/db/connection";
-import { migrate } from "@/lib/db/migrator";
-import { insertRecalls, recallRow } from "@/lib/recall-log/repository";
-import { applyRetention } from "@/lib/recall-log/retention";
+import { openDatabase, type OpenDatabase } from "@/lib/db/server/connection";
+import { migrate } from "@/lib/db/server/migrator";
+import { insertRecalls, recallRow } from "@/lib/recall-log/server/repository";
+import { applyRetention } from "@/lib/recall-log/server/retention";
 import { scratchDatabase, type ScratchDatabase } from "../support/databases";
 
 let scratch: ScratchDatabase;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { captureRecalls } from "@/lib/recall-log/ingest";
-import { findRecall, insertRecall, recallRow } from "@/lib/recall-log/repository";
+import { captureRecalls } from "@/lib/recall-log/server/ingest";
+import { findRecall, insertRecall, recallRow } from "@/lib/recall-log/server/repository";
 import { DATABASE_KINDS, migratedDatabase, type MigratedDatabase } from "../support/databases";
 
 /**

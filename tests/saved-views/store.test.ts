@@ -1,7 +1,7 @@
 import { PrismaClient } from "@prisma/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SavedViewInputSchema } from "@/lib/saved-views/schema";
-import { deleteSavedView, findSavedView, listSavedViews, saveView } from "@/lib/saved-views/store";
+import { deleteSavedView, findSavedView, listSavedViews, saveView } from "@/lib/saved-views/server/store";
 import { DATABASE_KINDS, migratedDatabase, type MigratedDatabase } from "../support/databases";
 
 /** Saved views in the database, on both kinds: save, replace by name, list per page, open, delete. */

@@ -1,10 +1,10 @@
 import { PrismaClient } from "@prisma/client";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { openDatabase, type OpenDatabase } from "@/lib/db/connection";
-import { migrate } from "@/lib/db/migrator";
-import { UseLiteEmbedder } from "@/lib/embeddings/use-lite";
+import { openDatabase, type OpenDatabase } from "@/lib/db/server/connection";
+import { migrate } from "@/lib/db/server/migrator";
+import { UseLiteEmbedder } from "@/lib/embeddings/server/use-lite";
 import { computeConfidence } from "@/lib/recall/confidence";
-import { EmbeddedStore } from "@/lib/stores/embedded/embedded-store";
+import { EmbeddedStore } from "@/lib/stores/server/embedded/embedded-store";
 import { StoreError } from "@/lib/stores/types";
 import { scratchDatabase, type ScratchDatabase } from "../support/databases";
 

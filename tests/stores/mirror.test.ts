@@ -1,11 +1,11 @@
 import { PrismaClient } from "@prisma/client";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { openDatabase, type OpenDatabase } from "@/lib/db/connection";
-import { migrate } from "@/lib/db/migrator";
-import { UseLiteEmbedder } from "@/lib/embeddings/use-lite";
-import { EmbeddedStore } from "@/lib/stores/embedded/embedded-store";
-import { mirrorRemoteMemories } from "@/lib/stores/remote/mirror";
-import { readRemoteStoreConfigs, RemoteMemoryService } from "@/lib/stores/remote";
+import { openDatabase, type OpenDatabase } from "@/lib/db/server/connection";
+import { migrate } from "@/lib/db/server/migrator";
+import { UseLiteEmbedder } from "@/lib/embeddings/server/use-lite";
+import { EmbeddedStore } from "@/lib/stores/server/embedded/embedded-store";
+import { mirrorRemoteMemories } from "@/lib/stores/server/remote/mirror";
+import { readRemoteStoreConfigs, RemoteMemoryService } from "@/lib/stores/server/remote";
 import { startFakeMemoryService } from "../support/fake-memory-service";
 import { FAKE_API_KEY, FAKE_CONTEXT_ID } from "../support/fake-memory-service-fixtures";
 import { scratchDatabase, type ScratchDatabase } from "../support/databases";

@@ -1,10 +1,10 @@
 import { PrismaClient } from "@prisma/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openDatabase, type OpenDatabase } from "@/lib/db/connection";
-import { migrate } from "@/lib/db/migrator";
-import { UseLiteEmbedder } from "@/lib/embeddings/use-lite";
-import { EmbeddedStore } from "@/lib/stores/embedded/embedded-store";
-import { MemorySync } from "@/lib/stores/embedded/memory-sync";
+import { openDatabase, type OpenDatabase } from "@/lib/db/server/connection";
+import { migrate } from "@/lib/db/server/migrator";
+import { UseLiteEmbedder } from "@/lib/embeddings/server/use-lite";
+import { EmbeddedStore } from "@/lib/stores/server/embedded/embedded-store";
+import { MemorySync } from "@/lib/stores/server/embedded/memory-sync";
 import { scratchDatabase, type ScratchDatabase } from "../support/databases";
 
 /**

@@ -5,9 +5,9 @@ import { randomUUID } from "node:crypto";
 import pg from "pg";
 import { inject } from "vitest";
 import { PrismaClient } from "@prisma/client";
-import type { DatabaseConfig } from "@/lib/db/config";
-import { openDatabase, type OpenDatabase } from "@/lib/db/connection";
-import { migrate } from "@/lib/db/migrator";
+import type { DatabaseConfig } from "@/lib/db/server/config";
+import { openDatabase, type OpenDatabase } from "@/lib/db/server/connection";
+import { migrate } from "@/lib/db/server/migrator";
 
 /** A fresh, empty database of the given kind, and a way to throw it away. */
 export interface ScratchDatabase {

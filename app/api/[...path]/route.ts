@@ -1,5 +1,5 @@
 import { ApiError } from "@/lib/api/errors";
-import { apiRoutes } from "@/lib/api/route";
+import { apiRoutes } from "@/lib/api/server/route";
 
 // Unknown API paths answer in the envelope too, not with the HTML 404 page (and go through the
 // route wrapper's guard and sign-in like every other API path: reading needs `read`, anything else `full`).

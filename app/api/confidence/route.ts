@@ -1,4 +1,4 @@
-import { apiRoutes } from "@/lib/api/route";
+import { apiRoutes } from "@/lib/api/server/route";
 import { computeConfidence } from "@/lib/recall/confidence";
 import { ConfidenceRequestSchema } from "@/lib/recall/schemas";
 

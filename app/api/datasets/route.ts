@@ -1,6 +1,6 @@
 import { ApiError } from "@/lib/api/errors";
-import { apiRoutes, readBodyText } from "@/lib/api/route";
-import { getPrisma } from "@/lib/db";
+import { apiRoutes, readBodyText } from "@/lib/api/server/route";
+import { getPrisma } from "@/lib/db/server";
 import {
   DatasetBodySchema,
   DatasetUploadQuerySchema,
@@ -10,8 +10,8 @@ import {
   parseJsonLines,
   type DatasetItemError,
 } from "@/lib/eval/dataset-schemas";
-import { createDataset, DuplicateSetNameError, listDatasets } from "@/lib/eval/datasets";
-import { defaultStoreName, resolveStore } from "@/lib/stores/registry";
+import { createDataset, DuplicateSetNameError, listDatasets } from "@/lib/eval/server/datasets";
+import { defaultStoreName, resolveStore } from "@/lib/stores/server/registry";
 import { StoreQueryInputSchema } from "@/lib/stores/store-schemas";
 
 export const dynamic = "force-dynamic";

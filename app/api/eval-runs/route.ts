@@ -1,8 +1,8 @@
 import { ApiError } from "@/lib/api/errors";
-import { apiRoutes } from "@/lib/api/route";
+import { apiRoutes } from "@/lib/api/server/route";
 import { EvalRunBodySchema, EvalRunListQuerySchema } from "@/lib/eval/run-schemas";
-import { listEvalRuns, SelectorUnavailableError, startEvalRun, UnknownProfileError } from "@/lib/eval/runs";
-import { evalDeps } from "@/lib/eval/server";
+import { listEvalRuns, SelectorUnavailableError, startEvalRun, UnknownProfileError } from "@/lib/eval/server/runs";
+import { evalDeps } from "@/lib/eval/server/deps";
 
 export const dynamic = "force-dynamic";
 

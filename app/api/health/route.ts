@@ -1,6 +1,6 @@
-import { apiRoutes } from "@/lib/api/route";
-import { getDatabase } from "@/lib/db";
-import { configuredEmbedderId } from "@/lib/embeddings/config";
+import { apiRoutes } from "@/lib/api/server/route";
+import { getDatabase } from "@/lib/db/server";
+import { configuredEmbedderId } from "@/lib/embeddings/server/config";
 
 export const dynamic = "force-dynamic";
 

@@ -1,5 +1,5 @@
 import { ApiError } from "@/lib/api/errors";
-import { UnknownTimeZoneError } from "@/lib/insights/sql";
+import { UnknownTimeZoneError } from "@/lib/insights/server/sql";
 
 /** Both Insights routes: a zone the database does not know is a 422 on `tz`, like any bad parameter. */
 export async function withTimeZoneError<T>(work: Promise<T>): Promise<T> {

@@ -1,8 +1,8 @@
 import { NextResponse } from "next/server";
-import { apiRoutes } from "@/lib/api/route";
-import { createApiKey, listApiKeys } from "@/lib/auth/keys";
+import { apiRoutes } from "@/lib/api/server/route";
+import { createApiKey, listApiKeys } from "@/lib/auth/server/keys";
 import { CreateApiKeyBodySchema } from "@/lib/auth/schemas";
-import { getPrisma } from "@/lib/db";
+import { getPrisma } from "@/lib/db/server";
 
 export const dynamic = "force-dynamic";
 

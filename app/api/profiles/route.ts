@@ -1,9 +1,9 @@
 import { NextResponse } from "next/server";
 import { z } from "zod";
-import { apiRoutes } from "@/lib/api/route";
+import { apiRoutes } from "@/lib/api/server/route";
 import { profileFromInput } from "@/lib/calibration/profile";
-import { getPrisma } from "@/lib/db";
-import { listProfiles, saveProfile } from "@/lib/profiles";
+import { getPrisma } from "@/lib/db/server";
+import { listProfiles, saveProfile } from "@/lib/profiles/server";
 
 export const dynamic = "force-dynamic";
 

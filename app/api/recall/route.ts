@@ -1,10 +1,10 @@
 import { ApiError } from "@/lib/api/errors";
-import { apiRoutes } from "@/lib/api/route";
-import { getDatabase } from "@/lib/db";
-import { storeProfile } from "@/lib/profiles";
-import { RecallFailedError, runRecall } from "@/lib/recall-log/run-recall";
+import { apiRoutes } from "@/lib/api/server/route";
+import { getDatabase } from "@/lib/db/server";
+import { storeProfile } from "@/lib/profiles/server";
+import { RecallFailedError, runRecall } from "@/lib/recall-log/server/run-recall";
 import { RecallBodySchema } from "@/lib/recall-log/schemas";
-import { defaultStoreName, resolveStore } from "@/lib/stores/registry";
+import { defaultStoreName, resolveStore } from "@/lib/stores/server/registry";
 
 export const dynamic = "force-dynamic";
 

@@ -1,10 +1,10 @@
 import { NextResponse } from "next/server";
-import { apiRoutes } from "@/lib/api/route";
-import { getPrisma } from "@/lib/db";
+import { apiRoutes } from "@/lib/api/server/route";
+import { getPrisma } from "@/lib/db/server";
 import { HistoryQuerySchema } from "@/lib/recall-log/history";
-import { listRecalls } from "@/lib/recall-log/history-list";
-import { INGEST_LIMITS, IngestBodySchema, ingestRecalls } from "@/lib/recall-log/ingest";
-import { deletedStoresAmong } from "@/lib/stores/registry";
+import { listRecalls } from "@/lib/recall-log/server/history-list";
+import { INGEST_LIMITS, IngestBodySchema, ingestRecalls } from "@/lib/recall-log/server/ingest";
+import { deletedStoresAmong } from "@/lib/stores/server/registry";
 
 export const dynamic = "force-dynamic";
 

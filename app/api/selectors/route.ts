@@ -1,4 +1,4 @@
-import { apiRoutes } from "@/lib/api/route";
+import { apiRoutes } from "@/lib/api/server/route";
 import { availableSelectors } from "@/lib/selectors";
 
 export const dynamic = "force-dynamic";

@@ -1,8 +1,14 @@
 import { NextResponse } from "next/server";
-import { apiRoutes } from "@/lib/api/route";
-import { getPrisma } from "@/lib/db";
-import { storeProfileNames, storesCalibration } from "@/lib/profiles";
-import { createEmbeddedStore, listStores, remoteStoreHealth, rerankAvailability, resolveStore } from "@/lib/stores/registry";
+import { apiRoutes } from "@/lib/api/server/route";
+import { getPrisma } from "@/lib/db/server";
+import { storeProfileNames, storesCalibration } from "@/lib/profiles/server";
+import {
+  createEmbeddedStore,
+  listStores,
+  remoteStoreHealth,
+  rerankAvailability,
+  resolveStore,
+} from "@/lib/stores/server/registry";
 import { CreateStoreInputSchema } from "@/lib/stores/store-schemas";
 
 export const dynamic = "force-dynamic";

@@ -1,8 +1,8 @@
 import { NextResponse } from "next/server";
-import { apiRoutes } from "@/lib/api/route";
-import { getPrisma } from "@/lib/db";
+import { apiRoutes } from "@/lib/api/server/route";
+import { getPrisma } from "@/lib/db/server";
 import { SavedViewInputSchema, SavedViewListQuerySchema } from "@/lib/saved-views/schema";
-import { listSavedViews, saveView } from "@/lib/saved-views/store";
+import { listSavedViews, saveView } from "@/lib/saved-views/server/store";
 
 export const dynamic = "force-dynamic";
 

@@ -1,11 +1,11 @@
 import type { z } from "zod";
 import { ApiError } from "@/lib/api/errors";
-import { apiRoutes } from "@/lib/api/route";
+import { apiRoutes } from "@/lib/api/server/route";
 import { DEFAULT_PROFILE, editProfile } from "@/lib/calibration/profile";
-import { getPrisma } from "@/lib/db";
-import { getProfile } from "@/lib/profiles";
+import { getPrisma } from "@/lib/db/server";
+import { getProfile } from "@/lib/profiles/server";
 import { WhatIfBodySchema } from "@/lib/profiles/schemas";
-import { whatIf } from "@/lib/profiles/what-if";
+import { whatIf } from "@/lib/profiles/server/what-if";
 import { HistoryFiltersSchema } from "@/lib/recall-log/history";
 
 export const dynamic = "force-dynamic";

@@ -5,8 +5,8 @@ import { z } from "zod";
 import { CompareView } from "@/components/evaluate/compare-view";
 import { PageHeader } from "@/components/layout/page-header";
 import { abConventionText, canonicalCompareUrl } from "@/lib/charts/compare-order";
-import { getPrisma } from "@/lib/db";
-import { evalRunDates } from "@/lib/eval/runs";
+import { getPrisma } from "@/lib/db/server";
+import { evalRunDates } from "@/lib/eval/server/runs";
 
 export const dynamic = "force-dynamic";
 

@@ -3,8 +3,8 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import { PageHeader } from "@/components/layout/page-header";
 import { RecallResultView } from "@/components/recall/recall-result-view";
-import { getPrisma } from "@/lib/db";
-import { findRecall } from "@/lib/recall-log/repository";
+import { getPrisma } from "@/lib/db/server";
+import { findRecall } from "@/lib/recall-log/server/repository";
 import { isUuid } from "@/lib/validation/uuid";
 
 export const dynamic = "force-dynamic";

@@ -5,8 +5,8 @@ import { PageHeader } from "@/components/layout/page-header";
 import { ComparePicker } from "@/components/recall/compare/compare-picker";
 import { CompareView } from "@/components/recall/compare/compare-view";
 import { abConventionText, canonicalCompareUrl } from "@/lib/charts/compare-order";
-import { getPrisma } from "@/lib/db";
-import { findRecall } from "@/lib/recall-log/repository";
+import { getPrisma } from "@/lib/db/server";
+import { findRecall } from "@/lib/recall-log/server/repository";
 import { isUuid } from "@/lib/validation/uuid";
 
 export const dynamic = "force-dynamic";

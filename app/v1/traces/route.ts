@@ -1,5 +1,5 @@
-import { apiRoutes } from "@/lib/api/route";
-import { receiveTraces } from "@/lib/capture/otlp/receive";
+import { apiRoutes } from "@/lib/api/server/route";
+import { receiveTraces } from "@/lib/capture/server/otlp/receive";
 
 export const dynamic = "force-dynamic";
 

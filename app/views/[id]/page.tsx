@@ -1,6 +1,6 @@
 import { notFound, redirect } from "next/navigation";
-import { getPrisma } from "@/lib/db";
-import { findSavedView } from "@/lib/saved-views/store";
+import { getPrisma } from "@/lib/db/server";
+import { findSavedView } from "@/lib/saved-views/server/store";
 import { isUuid } from "@/lib/validation/uuid";
 
 export const dynamic = "force-dynamic";

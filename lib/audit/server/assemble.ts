@@ -5,8 +5,8 @@
  */
 import "server-only";
 import type { PrismaClient } from "@prisma/client";
-import type { EmbeddedStore } from "@/lib/stores/embedded/embedded-store";
-import { memoryVersion } from "@/lib/stores/embedded/index-snapshot";
+import type { EmbeddedStore } from "@/lib/stores/server/embedded/embedded-store";
+import { memoryVersion } from "@/lib/stores/server/embedded/index-snapshot";
 import { classifyMemory, countClasses, duplicateClusters } from "../classify";
 import type { AuditFinding, AuditResult, AuditSettings } from "../types";
 import { probeEmbeddedStore, type ProbeOptions, type ProbeRun } from "./embedded-audit";

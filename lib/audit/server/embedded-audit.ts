@@ -10,7 +10,7 @@ import { EmbeddingServiceError } from "@/lib/embeddings/types";
 import { armRanks } from "@/lib/recall/arm-ranks";
 import { candidatesK, DEFAULT_FETCH_FACTOR, fetchSize } from "@/lib/recall/merge";
 import { whyNotHere } from "@/lib/recall/why";
-import type { EmbeddedStore } from "@/lib/stores/embedded/embedded-store";
+import type { EmbeddedStore } from "@/lib/stores/server/embedded/embedded-store";
 import { StoreError, type StoreRecallOutcome } from "@/lib/stores/types";
 import { rankedAbove, unreachableModes } from "../classify";
 import { frequentWords, memoryProbes, type Probe } from "../probes";

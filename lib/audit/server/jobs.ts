@@ -5,11 +5,11 @@
  */
 import "server-only";
 import type { Prisma, PrismaClient } from "@prisma/client";
-import { processSingleton } from "@/lib/process-singleton";
-import { getEmbeddedStore } from "@/lib/stores/embedded";
-import { memoryVersion } from "@/lib/stores/embedded/index-snapshot";
-import { resolveStore } from "@/lib/stores/registry";
-import type { RemoteStore } from "@/lib/stores/remote/remote-store";
+import { processSingleton } from "@/lib/server/process-singleton";
+import { getEmbeddedStore } from "@/lib/stores/server/embedded";
+import { memoryVersion } from "@/lib/stores/server/embedded/index-snapshot";
+import { resolveStore } from "@/lib/stores/server/registry";
+import type { RemoteStore } from "@/lib/stores/server/remote/remote-store";
 import { StoreError } from "@/lib/stores/types";
 import type { AuditResult, AuditSettings, AuditStartBody, AuditState, AuditStatus } from "../types";
 import { assembleAudit } from "./assemble";

@@ -8,7 +8,7 @@
  * "pool not exposed" of "Why isn't this memory here?".
  */
 import "server-only";
-import type { RemoteStore } from "@/lib/stores/remote/remote-store";
+import type { RemoteStore } from "@/lib/stores/server/remote/remote-store";
 import { StoreError } from "@/lib/stores/types";
 import { whyNotHere } from "@/lib/recall/why";
 import type { ProbedMemory, ProbeRun } from "./embedded-audit";

@@ -6,8 +6,8 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { RemoteMemoryService } from "@/lib/stores/remote/client";
-import { RemoteStore } from "@/lib/stores/remote/remote-store";
+import { RemoteMemoryService } from "@/lib/stores/server/remote/client";
+import { RemoteStore } from "@/lib/stores/server/remote/remote-store";
 import { StoreError, type StoreRecallRequest } from "@/lib/stores/types";
 import { startFakeMemoryService, type FakeMemoryService } from "../../support/fake-memory-service";
 import { FAKE_API_KEY, fullRecallResponse } from "../../support/fake-memory-service-fixtures";
@@ -53,7 +53,7 @@ describe("remote store failures", () => {
   });
 
   it("401 names the REMOTE_STORES entry when the store came from the JSON form", async () => {
-    const { readRemoteStoreConfigs } = await import("@/lib/stores/remote/config");
+    const { readRemoteStoreConfigs } = await import("@/lib/stores/server/remote/config");
     const [config] = readRemoteStoreConfigs({
       REMOTE_STORES: JSON.stringify([{ name: "prod", base_url: fake.url, api_key: WRONG_KEY, context_id: fake.contextId }]),
     });

@@ -5,7 +5,7 @@ import {
   readRemoteStoreConfigs,
   RemoteStoreConfig,
   RemoteStoreConfigError,
-} from "@/lib/stores/remote/config";
+} from "@/lib/stores/server/remote/config";
 
 const KEY = "kagura_SECRET-config-key-9f8e7d6c5b4a39281706";
 const CONTEXT = "7d4b8c2e-1f3a-4e5b-9c6d-0a1b2c3d4e5f";

@@ -1,4 +1,4 @@
-import { readRemoteStoreConfigs, type RemoteStoreConfig } from "@/lib/stores/remote/config";
+import { readRemoteStoreConfigs, type RemoteStoreConfig } from "@/lib/stores/server/remote/config";
 import type { FakeMemoryService } from "../../support/fake-memory-service";
 
 /** A query no error message may repeat. */

@@ -5,7 +5,7 @@
 import { inspect } from "node:util";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { inferBasis } from "@/lib/recall/wire";
-import { RemoteStore, toRemoteOutcome } from "@/lib/stores/remote/remote-store";
+import { RemoteStore, toRemoteOutcome } from "@/lib/stores/server/remote/remote-store";
 import { RecallResponseSchema } from "@/lib/recall/schemas";
 import { DEFAULT_THRESHOLDS } from "@/lib/recall/thresholds";
 import { StoreError, type StoreRecallRequest } from "@/lib/stores/types";

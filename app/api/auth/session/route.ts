@@ -1,8 +1,8 @@
-import { apiRoutes } from "@/lib/api/route";
-import { authConfig } from "@/lib/auth/config";
+import { apiRoutes } from "@/lib/api/server/route";
+import { authConfig } from "@/lib/auth/server/config";
 import type { SessionState } from "@/lib/auth/schemas";
-import { hasSession } from "@/lib/auth/session";
-import { getPrisma } from "@/lib/db";
+import { hasSession } from "@/lib/auth/server/session";
+import { getPrisma } from "@/lib/db/server";
 
 export const dynamic = "force-dynamic";
 

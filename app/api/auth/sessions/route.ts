@@ -1,6 +1,6 @@
-import { apiRoutes } from "@/lib/api/route";
-import { countLiveSessions, endAllSessions } from "@/lib/auth/sessions";
-import { getPrisma } from "@/lib/db";
+import { apiRoutes } from "@/lib/api/server/route";
+import { countLiveSessions, endAllSessions } from "@/lib/auth/server/sessions";
+import { getPrisma } from "@/lib/db/server";
 
 export const dynamic = "force-dynamic";
 

@@ -1,13 +1,13 @@
 import { NextResponse } from "next/server";
 import { ApiError, errorResponse } from "@/lib/api/errors";
-import { apiRoutes } from "@/lib/api/route";
-import { requestClientAddress } from "@/lib/auth/client-address";
-import { authConfig } from "@/lib/auth/config";
+import { apiRoutes } from "@/lib/api/server/route";
+import { requestClientAddress } from "@/lib/auth/server/client-address";
+import { authConfig } from "@/lib/auth/server/config";
 import { SignInBodySchema } from "@/lib/auth/schemas";
-import { passwordMatches, signIn } from "@/lib/auth/session";
-import { finishSignInAttempt, startSignInAttempt } from "@/lib/auth/sign-in-attempts";
+import { passwordMatches, signIn } from "@/lib/auth/server/session";
+import { finishSignInAttempt, startSignInAttempt } from "@/lib/auth/server/sign-in-attempts";
 import { retryAfterSeconds } from "@/lib/auth/sign-in-limit";
-import { getPrisma } from "@/lib/db";
+import { getPrisma } from "@/lib/db/server";
 
 export const dynamic = "force-dynamic";
 

@@ -1,8 +1,8 @@
 import { NextResponse } from "next/server";
-import { apiRoutes } from "@/lib/api/route";
-import { authConfig } from "@/lib/auth/config";
-import { signOut } from "@/lib/auth/session";
-import { getPrisma } from "@/lib/db";
+import { apiRoutes } from "@/lib/api/server/route";
+import { authConfig } from "@/lib/auth/server/config";
+import { signOut } from "@/lib/auth/server/session";
+import { getPrisma } from "@/lib/db/server";
 
 export const dynamic = "force-dynamic";
 

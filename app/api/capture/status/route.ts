@@ -1,6 +1,6 @@
-import { apiRoutes } from "@/lib/api/route";
-import { readCaptureStatus } from "@/lib/capture/otlp/status";
-import { getPrisma } from "@/lib/db";
+import { apiRoutes } from "@/lib/api/server/route";
+import { readCaptureStatus } from "@/lib/capture/server/otlp/status";
+import { getPrisma } from "@/lib/db/server";
 
 export const dynamic = "force-dynamic";
 

@@ -1,10 +1,10 @@
 import { ApiError } from "@/lib/api/errors";
-import { apiRoutes } from "@/lib/api/route";
-import { getPrisma } from "@/lib/db";
+import { apiRoutes } from "@/lib/api/server/route";
+import { getPrisma } from "@/lib/db/server";
 import { DatasetParamsSchema } from "@/lib/eval/dataset-schemas";
-import { findDataset } from "@/lib/eval/datasets";
-import { missingIds } from "@/lib/eval/runs";
-import { resolveStore } from "@/lib/stores/registry";
+import { findDataset } from "@/lib/eval/server/datasets";
+import { missingIds } from "@/lib/eval/server/runs";
+import { resolveStore } from "@/lib/stores/server/registry";
 import { StoreQueryInputSchema } from "@/lib/stores/store-schemas";
 
 export const dynamic = "force-dynamic";

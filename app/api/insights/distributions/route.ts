@@ -1,7 +1,7 @@
-import { apiRoutes } from "@/lib/api/route";
-import { getPrisma } from "@/lib/db";
+import { apiRoutes } from "@/lib/api/server/route";
+import { getPrisma } from "@/lib/db/server";
 import { InsightsQuerySchema } from "@/lib/insights/schema";
-import { getDistributions } from "@/lib/insights/sql";
+import { getDistributions } from "@/lib/insights/server/sql";
 import { withTimeZoneError } from "../time-zone-error";
 
 export const dynamic = "force-dynamic";

@@ -1,6 +1,6 @@
-import { apiRoutes } from "@/lib/api/route";
-import { getPrisma } from "@/lib/db";
-import { logExtent } from "@/lib/insights/extent";
+import { apiRoutes } from "@/lib/api/server/route";
+import { getPrisma } from "@/lib/db/server";
+import { logExtent } from "@/lib/insights/server/extent";
 
 export const dynamic = "force-dynamic";
 

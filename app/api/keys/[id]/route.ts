@@ -1,8 +1,8 @@
 import { ApiError } from "@/lib/api/errors";
-import { apiRoutes } from "@/lib/api/route";
-import { revokeApiKey } from "@/lib/auth/keys";
+import { apiRoutes } from "@/lib/api/server/route";
+import { revokeApiKey } from "@/lib/auth/server/keys";
 import { ApiKeyParamsSchema } from "@/lib/auth/schemas";
-import { getPrisma } from "@/lib/db";
+import { getPrisma } from "@/lib/db/server";
 
 export const dynamic = "force-dynamic";
 

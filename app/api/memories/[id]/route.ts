@@ -1,6 +1,6 @@
 import { ApiError } from "@/lib/api/errors";
-import { apiRoutes } from "@/lib/api/route";
-import { getEmbeddedStore } from "@/lib/stores/embedded";
+import { apiRoutes } from "@/lib/api/server/route";
+import { getEmbeddedStore } from "@/lib/stores/server/embedded";
 import { MemoryParamsSchema } from "@/lib/stores/memory-schemas";
 import { StoreQueryInputSchema } from "@/lib/stores/store-schemas";
 

@@ -1,5 +1,5 @@
-import { apiRoutes } from "@/lib/api/route";
-import { getEmbeddedStore } from "@/lib/stores/embedded";
+import { apiRoutes } from "@/lib/api/server/route";
+import { getEmbeddedStore } from "@/lib/stores/server/embedded";
 import { MemoryLookupBodySchema, MemoryLookupQuerySchema, type MemoryLookup } from "@/lib/stores/memory-schemas";
 
 export const dynamic = "force-dynamic";

@@ -1,5 +1,5 @@
-import { apiRoutes } from "@/lib/api/route";
-import { getEmbeddedStore } from "@/lib/stores/embedded";
+import { apiRoutes } from "@/lib/api/server/route";
+import { getEmbeddedStore } from "@/lib/stores/server/embedded";
 import { StoreQueryInputSchema } from "@/lib/stores/store-schemas";
 
 export const dynamic = "force-dynamic";

@@ -1,6 +1,6 @@
-import { apiRoutes } from "@/lib/api/route";
-import { getPrisma } from "@/lib/db";
-import { getProfile } from "@/lib/profiles";
+import { apiRoutes } from "@/lib/api/server/route";
+import { getPrisma } from "@/lib/db/server";
+import { getProfile } from "@/lib/profiles/server";
 import { ProfileParamsSchema } from "@/lib/profiles/schemas";
 
 export const dynamic = "force-dynamic";

@@ -1,12 +1,12 @@
 import { NextResponse } from "next/server";
 import { ApiError } from "@/lib/api/errors";
-import { apiRoutes } from "@/lib/api/route";
+import { apiRoutes } from "@/lib/api/server/route";
 import { CalibrationStartSchema } from "@/lib/calibration/calibration-schemas";
-import { getPrisma } from "@/lib/db";
-import { storeProfile, storeProfileNames, storesCalibration } from "@/lib/profiles";
-import { probeQueries } from "@/lib/profiles/probes";
-import { startCalibration } from "@/lib/profiles/store-calibration";
-import { listStores, resolveStore } from "@/lib/stores/registry";
+import { getPrisma } from "@/lib/db/server";
+import { storeProfile, storeProfileNames, storesCalibration } from "@/lib/profiles/server";
+import { probeQueries } from "@/lib/profiles/server/probes";
+import { startCalibration } from "@/lib/profiles/server/store-calibration";
+import { listStores, resolveStore } from "@/lib/stores/server/registry";
 
 export const dynamic = "force-dynamic";
 

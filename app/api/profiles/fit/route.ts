@@ -1,11 +1,11 @@
 import type { z } from "zod";
 import { ApiError } from "@/lib/api/errors";
-import { apiRoutes } from "@/lib/api/route";
+import { apiRoutes } from "@/lib/api/server/route";
 import { FitInputError, fitProfile } from "@/lib/calibration/fit";
 import { profileFromInput } from "@/lib/calibration/profile";
-import { getPrisma } from "@/lib/db";
-import { saveProfile } from "@/lib/profiles";
-import { examplesFromRecalls, examplesFromRun, verdictFromLabels } from "@/lib/profiles/labeled";
+import { getPrisma } from "@/lib/db/server";
+import { saveProfile } from "@/lib/profiles/server";
+import { examplesFromRecalls, examplesFromRun, verdictFromLabels } from "@/lib/profiles/server/labeled";
 import { FitBodySchema } from "@/lib/profiles/schemas";
 
 type FitBody = z.output<typeof FitBodySchema>;

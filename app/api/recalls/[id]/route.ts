@@ -1,8 +1,8 @@
 import { ApiError } from "@/lib/api/errors";
-import { apiRoutes } from "@/lib/api/route";
-import { getPrisma } from "@/lib/db";
+import { apiRoutes } from "@/lib/api/server/route";
+import { getPrisma } from "@/lib/db/server";
 import { RecallParamsSchema } from "@/lib/recall-log/schemas";
-import { findRecall } from "@/lib/recall-log/repository";
+import { findRecall } from "@/lib/recall-log/server/repository";
 
 export const dynamic = "force-dynamic";
 

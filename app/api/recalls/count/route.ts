@@ -1,7 +1,7 @@
-import { apiRoutes } from "@/lib/api/route";
-import { getPrisma } from "@/lib/db";
+import { apiRoutes } from "@/lib/api/server/route";
+import { getPrisma } from "@/lib/db/server";
 import { HistoryFiltersSchema } from "@/lib/recall-log/history";
-import { countRecalls } from "@/lib/recall-log/history-count";
+import { countRecalls } from "@/lib/recall-log/server/history-count";
 
 export const dynamic = "force-dynamic";
 

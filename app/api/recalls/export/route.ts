@@ -1,6 +1,6 @@
-import { apiRoutes } from "@/lib/api/route";
-import { getPrisma } from "@/lib/db";
-import { exportStream, RecallExportQuerySchema } from "@/lib/recall-log/export";
+import { apiRoutes } from "@/lib/api/server/route";
+import { getPrisma } from "@/lib/db/server";
+import { exportStream, RecallExportQuerySchema } from "@/lib/recall-log/server/export";
 
 export const dynamic = "force-dynamic";
 

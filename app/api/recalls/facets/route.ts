@@ -1,8 +1,8 @@
-import { apiRoutes } from "@/lib/api/route";
-import { getPrisma } from "@/lib/db";
-import { listProfiles } from "@/lib/profiles";
-import { historyFacets } from "@/lib/recall-log/history-count";
-import { storeNames } from "@/lib/stores/registry";
+import { apiRoutes } from "@/lib/api/server/route";
+import { getPrisma } from "@/lib/db/server";
+import { listProfiles } from "@/lib/profiles/server";
+import { historyFacets } from "@/lib/recall-log/server/history-count";
+import { storeNames } from "@/lib/stores/server/registry";
 
 export const dynamic = "force-dynamic";
 

@@ -1,6 +1,6 @@
-import { apiRoutes } from "@/lib/api/route";
-import { getPrisma } from "@/lib/db";
-import { applyRetention } from "@/lib/recall-log/retention";
+import { apiRoutes } from "@/lib/api/server/route";
+import { getPrisma } from "@/lib/db/server";
+import { applyRetention } from "@/lib/recall-log/server/retention";
 import { RetentionBodySchema } from "@/lib/recall-log/schemas";
 
 export const dynamic = "force-dynamic";

@@ -1,5 +1,5 @@
-import { apiRoutes } from "@/lib/api/route";
-import { deleteEmbeddedStore } from "@/lib/stores/registry";
+import { apiRoutes } from "@/lib/api/server/route";
+import { deleteEmbeddedStore } from "@/lib/stores/server/registry";
 import { StoreParamsSchema } from "@/lib/stores/store-schemas";
 
 export const dynamic = "force-dynamic";

@@ -1,8 +1,8 @@
 import { ApiError } from "@/lib/api/errors";
-import { apiRoutes } from "@/lib/api/route";
-import { getPrisma } from "@/lib/db";
+import { apiRoutes } from "@/lib/api/server/route";
+import { getPrisma } from "@/lib/db/server";
 import { SavedViewParamsSchema } from "@/lib/saved-views/schema";
-import { deleteSavedView, findSavedView } from "@/lib/saved-views/store";
+import { deleteSavedView, findSavedView } from "@/lib/saved-views/server/store";
 
 export const dynamic = "force-dynamic";
 

@@ -4,8 +4,8 @@ import { Suspense } from "react";
 import { z } from "zod";
 import { RunReportView } from "@/components/evaluate/run-report-view";
 import { PageHeader } from "@/components/layout/page-header";
-import { getPrisma } from "@/lib/db";
-import { evalRunDates } from "@/lib/eval/runs";
+import { getPrisma } from "@/lib/db/server";
+import { evalRunDates } from "@/lib/eval/server/runs";
 
 export const dynamic = "force-dynamic";
 

@@ -1,7 +1,7 @@
 import type { NextRequest } from "next/server";
-import { apiRoutes, type RawMethodSpec } from "@/lib/api/route";
+import { apiRoutes, type RawMethodSpec } from "@/lib/api/server/route";
 import type { RouteScope } from "@/lib/auth/scopes";
-import { proxyRequest } from "@/lib/capture/proxy";
+import { proxyRequest } from "@/lib/capture/server/proxy";
 
 export const dynamic = "force-dynamic";
 

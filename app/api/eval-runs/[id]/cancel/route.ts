@@ -1,8 +1,8 @@
 import { ApiError } from "@/lib/api/errors";
-import { apiRoutes } from "@/lib/api/route";
-import { getPrisma } from "@/lib/db";
+import { apiRoutes } from "@/lib/api/server/route";
+import { getPrisma } from "@/lib/db/server";
 import { EvalRunParamsSchema } from "@/lib/eval/run-schemas";
-import { cancelEvalRun } from "@/lib/eval/runs";
+import { cancelEvalRun } from "@/lib/eval/server/runs";
 
 export const dynamic = "force-dynamic";
 

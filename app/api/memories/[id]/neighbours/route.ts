@@ -1,6 +1,6 @@
 import { ApiError } from "@/lib/api/errors";
-import { apiRoutes } from "@/lib/api/route";
-import { getEmbeddedStore } from "@/lib/stores/embedded";
+import { apiRoutes } from "@/lib/api/server/route";
+import { getEmbeddedStore } from "@/lib/stores/server/embedded";
 import { MemoryNeighboursQuerySchema, MemoryParamsSchema, type MemoryNeighbours } from "@/lib/stores/memory-schemas";
 
 export const dynamic = "force-dynamic";

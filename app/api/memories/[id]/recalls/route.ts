@@ -1,6 +1,6 @@
-import { apiRoutes } from "@/lib/api/route";
-import { getPrisma } from "@/lib/db";
-import { memoryRecalls } from "@/lib/recall-log/memory-usage";
+import { apiRoutes } from "@/lib/api/server/route";
+import { getPrisma } from "@/lib/db/server";
+import { memoryRecalls } from "@/lib/recall-log/server/memory-usage";
 import { MemoryRecallsQuerySchema } from "@/lib/recall-log/memory-usage-schema";
 import { MemoryParamsSchema } from "@/lib/stores/memory-schemas";
 

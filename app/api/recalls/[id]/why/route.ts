@@ -1,8 +1,8 @@
 import { ApiError } from "@/lib/api/errors";
-import { apiRoutes } from "@/lib/api/route";
-import { getPrisma } from "@/lib/db";
+import { apiRoutes } from "@/lib/api/server/route";
+import { getPrisma } from "@/lib/db/server";
 import { RecallParamsSchema, RecallWhyQuerySchema } from "@/lib/recall-log/schemas";
-import { explainMemory } from "@/lib/recall-log/why";
+import { explainMemory } from "@/lib/recall-log/server/why";
 
 export const dynamic = "force-dynamic";
 

@@ -1,10 +1,10 @@
 import { NextResponse } from "next/server";
 import { ApiError } from "@/lib/api/errors";
-import { apiRoutes } from "@/lib/api/route";
+import { apiRoutes } from "@/lib/api/server/route";
 import { auditCsv } from "@/lib/audit/csv";
 import { auditStatus, cancelAudit, startAudit } from "@/lib/audit/server/jobs";
 import { AuditQuerySchema, AuditStartBodySchema } from "@/lib/audit/types";
-import { getPrisma } from "@/lib/db";
+import { getPrisma } from "@/lib/db/server";
 import { StoreParamsSchema } from "@/lib/stores/store-schemas";
 
 export const dynamic = "force-dynamic";

@@ -1,7 +1,7 @@
-import { apiRoutes } from "@/lib/api/route";
-import { getPrisma } from "@/lib/db";
-import { assignStoreProfile } from "@/lib/profiles";
-import { storeNames } from "@/lib/stores/registry";
+import { apiRoutes } from "@/lib/api/server/route";
+import { getPrisma } from "@/lib/db/server";
+import { assignStoreProfile } from "@/lib/profiles/server";
+import { storeNames } from "@/lib/stores/server/registry";
 import { ApiError } from "@/lib/api/errors";
 import { StoreProfileBodySchema, StoreProfileParamsSchema } from "@/lib/stores/store-schemas";
 
