@@ -16,9 +16,11 @@ import { assignFolds } from "../fit/folds";
 import { FEATURE_NAMES, featureRow, type FeatureName, type RecallSignals } from "./features";
 import { fitLogistic, predictLogistic, type LogisticModel } from "./logistic";
 import { relativeSignals, type StoreNull } from "./store-null";
+import { priorWeight, type PriorUse, type VerdictPrior } from "./prior";
 import { calibrationEstimate, reliability, type CalibrationEstimate, type ReliabilityBin, type Scored } from "./reliability";
 
 export * from "./features";
+export * from "./prior";
 export * from "./reliability";
 export * from "./store-null";
 export { fitLogistic, predictLogistic, sigmoid, type LogisticModel } from "./logistic";
@@ -49,8 +51,10 @@ export interface VerdictModel {
   fill: number[];
   cuts: LevelCuts;
   method: CalibrationMethod;
-  /** Examples the model was fitted on. */
+  /** Examples the model was fitted on (labels only: the prior's examples are under `prior`). */
   trained_on: { examples: number; present: number; absent: number };
+  /** Set when a labeled fit leaned on the store's label-free examples (prior.ts). */
+  prior?: PriorUse | null;
   /** The cross-validated figures (held-out predictions only); null when too few for folds. */
   estimate: CalibrationEstimate | null;
   folds: number;
@@ -89,6 +93,11 @@ export interface VerdictFitOptions {
   apartKinds?: readonly string[];
   /** Fit on store-relative signals: every example's signals measured against this null. */
   relativeTo?: StoreNull | null;
+  /**
+   * Label-free examples the fit leans on (prior.ts): added to every training fold, never held out,
+   * weighted to count as `pseudoLabels` labels of each class.
+   */
+  prior?: VerdictPrior | null;
 }
 
 export interface VerdictFit {
@@ -124,19 +133,51 @@ export function predictVerdict(
   return { probability: Math.round(probability * 1e4) / 1e4, level: levelForProbability(probability, model.cuts) };
 }
 
-function fitOnce(examples: readonly VerdictExample[], l2: number): { logistic: LogisticModel; fill: number[] } {
+/** Label-free examples as fit rows: probes absent, memory-made queries present. */
+function priorRows(prior: VerdictPrior | null, nul: StoreNull | null): VerdictExample[] {
+  if (!prior) return [];
+  const rel = (s: RecallSignals) => (nul ? relativeSignals(s, nul) : s);
+  return [
+    ...prior.examples.probes.map((s) => ({ signals: rel(s), present: false })),
+    ...prior.examples.memories.map((s) => ({ signals: rel(s), present: true })),
+  ];
+}
+
+/**
+ * One logistic fit. Labels weigh 1 each and each class of the prior's examples `pseudoLabels` in
+ * all; then each class is scaled to half the total (even odds). The penalty is set against that
+ * effective count, not the row count, so a few hundred light prior rows do not weaken it.
+ */
+function fitOnce(
+  examples: readonly VerdictExample[],
+  l2: number,
+  prior: { rows: readonly VerdictExample[]; pseudoLabels: number } | null = null,
+): { logistic: LogisticModel; fill: number[] } {
+  const rows = prior ? [...examples, ...prior.rows] : examples;
+  const count = (list: readonly VerdictExample[], cls: boolean) => list.filter((e) => e.present === cls).length;
+  const priorCount = { true: prior ? count(prior.rows, true) : 0, false: prior ? count(prior.rows, false) : 0 };
+  const base = rows.map((e, i) => (i < examples.length ? 1 : prior!.pseudoLabels / priorCount[e.present ? "true" : "false"]));
+  const classTotal = { true: 0, false: 0 };
+  rows.forEach((e, i) => (classTotal[e.present ? "true" : "false"] += base[i]!));
+  const effective = classTotal.true + classTotal.false;
+  // Even odds: each class weighs half of the effective total.
+  const weights = rows.map((e, i) => (base[i]! * effective) / (2 * classTotal[e.present ? "true" : "false"]));
+  // The fill is the mean over the examples as they came (a prior row at its share), as before the prior.
   const fill = FEATURE_NAMES.map((name) => {
-    const values = examples.map((e) => e.signals[name]).filter((v): v is number => v !== null);
-    return values.length ? values.reduce((s, v) => s + v, 0) / values.length : 0;
+    let sum = 0;
+    let weight = 0;
+    rows.forEach((e, i) => {
+      const v = e.signals[name];
+      if (v === null) return;
+      sum += v * base[i]!;
+      weight += base[i]!;
+    });
+    return weight > 0 ? sum / weight : 0;
   });
-  const present = examples.filter((e) => e.present).length;
-  const absent = examples.length - present;
-  // Even odds: each class weighs half of the total.
-  const weights = examples.map((e) => examples.length / (2 * (e.present ? present : absent)));
   const logistic = fitLogistic(
-    examples.map((e) => featureRow(e.signals, fill)),
-    examples.map((e) => e.present),
-    { l2, sampleWeights: weights },
+    rows.map((e) => featureRow(e.signals, fill)),
+    rows.map((e) => e.present),
+    { l2: (l2 * rows.length) / effective, sampleWeights: weights },
   );
   return { logistic, fill };
 }
@@ -157,10 +198,14 @@ export function fitVerdictModel(input: readonly VerdictExample[], options: Verdi
   if (present === 0 || absent === 0) {
     throw new VerdictFitError("A fit needs at least one present and one absent example (near-misses are left out).");
   }
-  const full = fitOnce(used, l2);
+  const prior = options.prior ?? null;
+  const rows = priorRows(prior, nul);
+  const withPrior = prior && rows.length ? { rows, pseudoLabels: prior.pseudoLabels } : null;
+  const full = fitOnce(used, l2, withPrior);
   const noKeyword = fitOnce(
     used.map((e) => ({ ...e, signals: withoutKeyword(e.signals) })),
     l2,
+    withPrior && { ...withPrior, rows: withPrior.rows.map((e) => ({ ...e, signals: withoutKeyword(e.signals) })) },
   );
 
   const groups = (cls: boolean) => new Set(used.flatMap((e, i) => (e.present === cls ? [e.group ?? `#${i}`] : []))).size;
@@ -173,7 +218,7 @@ export function fitVerdictModel(input: readonly VerdictExample[], options: Verdi
     // A near-miss goes to the fold of its position among all examples, deterministically.
     for (let f = 0; f < folds; f++) {
       const train = used.filter((_, i) => foldOf[i] !== f);
-      const m = fitOnce(train, l2);
+      const m = fitOnce(train, l2, withPrior);
       examples.forEach((e, n) => {
         const i = usedIndex.get(e);
         const inFold = i === undefined ? n % folds === f : foldOf[i] === f;
@@ -193,6 +238,16 @@ export function fitVerdictModel(input: readonly VerdictExample[], options: Verdi
     cuts: { ...cuts },
     method: options.method ?? "labels",
     trained_on: { examples: used.length, present, absent },
+    prior:
+      prior && withPrior
+        ? {
+            pseudo_labels: prior.pseudoLabels,
+            probes: prior.examples.probes.length,
+            memories: prior.examples.memories.length,
+            weight: Math.round(priorWeight({ present, absent }, prior) * 1e4) / 1e4,
+            source: prior.source ?? null,
+          }
+        : null,
     estimate: cv.length ? calibrationEstimate(cv, levelOf) : null,
     folds: folds >= 2 ? folds : 0,
     relative_to: nul,
