@@ -13,7 +13,7 @@ import {
 } from "@/lib/selectors";
 import { chatCompletionsUrl, LLM_SELECTOR_MAX_TIMEOUT_MS } from "@/lib/selectors/llm";
 import type { SelectorPageItem } from "@/lib/selectors/types";
-import { startFakeLlm, type FakeLlm } from "../support/fake-llm";
+import { startFakeLlm, type FakeLlm } from "@/tests/support/fake-llm";
 
 const PAGE: SelectorPageItem[] = [
   { memory_id: "a", summary: "alpha", score: 0.9, raw_cosine: 0.8 },

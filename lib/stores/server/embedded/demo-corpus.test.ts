@@ -2,7 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 
-const root = path.resolve(__dirname, "..");
+const root = path.resolve(import.meta.dirname, "../../../..");
 const demoDir = path.join(root, "data", "demo");
 
 const MEMORY_TYPES = new Set(["fact", "decision", "preference", "incident", "bug-fix", "person", "schedule", "note", "task"]);

@@ -14,7 +14,7 @@ import {
   type LlmSelectorConfig,
 } from "@/lib/selectors/llm";
 import { SELECTOR_TRACE_MAX_ANSWER_CHARS, type SelectorPageItem, type SelectorRun } from "@/lib/selectors/types";
-import { parsePrompt, startFakeLlm, type FakeLlm } from "../support/fake-llm";
+import { parsePrompt, startFakeLlm, type FakeLlm } from "@/tests/support/fake-llm";
 
 const QUERY = "How do I rotate the staging database credentials?";
 const page = (n: number, prefix = "m"): SelectorPageItem[] =>
