@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { countLine, roundEstimate, splitLine } from "./history-count-line";
 import { storeOptions } from "./history-filters";
 
-const base = { grouped: 0, by_level: {}, by_profile_level: {}, cap: 10_000 };
+const base = { grouped: 0, by_verdict: {}, by_level: {}, by_profile_level: {}, cap: 10_000 };
 
 describe("countLine", () => {
   it("says an exact count as one, singular or plural", () => {

@@ -71,8 +71,17 @@ export function HistoryFilterBar({ state, onChange, onQuery, stores, profiles }:
         options={storeOptions(stores, filters.store)}
         testId="history-store"
       />
+      {/* The store's verdict first (the level column's badge), then the reference level beside it. */}
       <CheckChips
-        label="Level"
+        label="Store's verdict"
+        options={HISTORY_LEVELS}
+        value={filters.verdict}
+        onChange={(verdict) => set({ verdict })}
+        word={levelWord}
+        testId="history-verdict"
+      />
+      <CheckChips
+        label="Reference level"
         options={HISTORY_LEVELS}
         value={filters.level}
         onChange={(level) => set({ level })}

@@ -9,9 +9,10 @@ import { DataTable, numericCellClassName, type DataTableColumn } from "@/compone
 import { shownColumns, type ColumnChoice, type HiddenColumns } from "@/components/ui/column-visibility";
 import type { HistoryItem } from "@/lib/recall-log/history";
 import { formatNumber, formatScore, MISSING } from "@/lib/format";
-import { levelWord, selectorReasonText, topScoreLabel, topScoreUnit } from "@/lib/recall-log/format";
+import { selectorReasonText, topScoreLabel, topScoreUnit } from "@/lib/recall-log/format";
 import { presentWord } from "@/lib/recall-log/labels";
 import { selectorReasonKind, selectorReasonKindLabel, selectorReasonLabel } from "@/lib/recall/selector-reasons";
+import { verdictCell } from "./history-verdict";
 import styles from "./history.module.css";
 
 const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: "medium" });
@@ -29,7 +30,7 @@ export const HISTORY_COLUMNS: readonly ColumnChoice<HistoryColumnId>[] = [
   { id: "time", label: "Time" },
   { id: "store", label: "Store" },
   { id: "query", label: "Query", required: true },
-  { id: "level", label: "Level" },
+  { id: "level", label: "Verdict" },
   { id: "top", label: "Top score" },
   { id: "prominence", label: "Prominence" },
   { id: "mode", label: "Mode · k" },
@@ -107,6 +108,7 @@ function HistoryRow({
   const selector = selectorCell(item);
   const created = new Date(item.created_at);
   const label = labelCell(item);
+  const verdict = verdictCell(item);
   const top = topScoreLabel(item.top_score, topScoreUnit(item.basis, item.search_mode, item.degraded));
 
   // The query cell's link is the keyboard and assistive-technology target; a click anywhere else
@@ -168,15 +170,23 @@ function HistoryRow({
       </td>
     ),
     level: (
-      <td key="level" className={styles.levelCell}>
-        <LevelBadge level={failed ? null : item.level} />
-        {item.profile_level && !failed ? (
-          <span
-            className={styles.profileLevel}
-            title={`Under the ${item.profile_name ?? "store's"} profile: ${levelWord(item.profile_level).toLowerCase()}`}
-            data-testid="history-profile-level"
-          >
-            {item.profile_name ?? "profile"}: {levelWord(item.profile_level).toLowerCase()}
+      <td
+        key="level"
+        className={styles.levelCell}
+        title={verdict.title}
+        data-testid="history-verdict-cell"
+        data-by={verdict.by}
+        data-caption="verdict"
+      >
+        <LevelBadge level={verdict.level} />
+        {verdict.probability ? (
+          <span className={styles.probability} data-testid="history-verdict-probability">
+            {verdict.probability}
+          </span>
+        ) : null}
+        {verdict.note ? (
+          <span className={styles.referenceNote} data-testid="history-reference-level">
+            {verdict.note}
           </span>
         ) : null}
         {failed ? (
@@ -279,7 +289,11 @@ const HEADINGS: Record<HistoryColumnId, DataTableColumn> = {
   time: { label: "Time", className: styles.secondary },
   store: { label: "Store", className: styles.secondary },
   query: "Query",
-  level: { label: "Level", title: "The reference level, and the level under the store's profile when it has one" },
+  level: {
+    label: "Verdict",
+    title:
+      "The store's verdict: the level its threshold profile gave when the recall was logged, with the calibrated probability that something relevant is stored where the profile has a verdict model; beside it, the reference rules' level (what the agent saw). Without a profile the verdict is the reference level.",
+  },
   top: {
     label: "Top score",
     numeric: true,

@@ -203,12 +203,12 @@ export function HistoryView() {
         {count.data && !count.isPlaceholderData && count.data.grouped > 0 && url.invalid === null ? (
           <dl className={styles.split} data-testid="history-split">
             <div>
-              <dt>By level</dt>
-              <dd>{splitLine(count.data.by_level, [["unknown", "failed or unknown"]])}</dd>
+              <dt>By the store&apos;s verdict</dt>
+              <dd>{splitLine(count.data.by_verdict, [["unknown", "failed or unknown"]])}</dd>
             </div>
             <div>
-              <dt>By profile level</dt>
-              <dd>{splitLine(count.data.by_profile_level, [["reference", "reference profile only"]])}</dd>
+              <dt>By reference level (what the agent saw)</dt>
+              <dd>{splitLine(count.data.by_level, [["unknown", "failed or unknown"]])}</dd>
             </div>
             {count.data.exact ? null : (
               <p className={styles.muted}>Split over the newest {count.data.grouped.toLocaleString("en-US")} matching recalls.</p>

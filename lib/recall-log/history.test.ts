@@ -57,6 +57,16 @@ describe("HistoryQuerySchema", () => {
     expect(HistoryQuerySchema.parse({ level: "high" }).level).toEqual(["high"]);
   });
 
+  it("reads the store's verdict levels as a list of its own, beside the reference level", () => {
+    expect(HistoryQuerySchema.parse({ verdict: "NONE,low", level: "high" })).toMatchObject({
+      verdict: ["low", "none"],
+      level: ["high"],
+    });
+    expect(issues({ verdict: "likely" })).toEqual([{ path: "verdict", message: expect.stringMatching(/^verdict takes/) }]);
+    const params = historyFilterParams(HistoryFiltersSchema.parse({ level: "high", verdict: "low", store: "demo" }));
+    expect(params.toString()).toBe("store=demo&verdict=low&level=high");
+  });
+
   it("treats empty parameters as not sent, and a blank q as no text filter", () => {
     expect(HistoryQuerySchema.parse({ store: "", level: "", q: "   ", from: "", cursor: "", limit: "" })).toEqual({ limit: 50 });
   });

@@ -82,7 +82,13 @@ const levelList = (name: string) =>
 const filterShape = {
   /** Exact store name. */
   store: z.string().trim().min(1).max(100).optional(),
-  /** One or several levels (OR). */
+  /**
+   * One or several levels of the store's verdict (OR): the level under the store's threshold
+   * profile where one judged the recall (`profile_level`), else the reference level — what the
+   * console leads with and History's level column shows first (docs/ARCHITECTURE.md "Threshold profiles").
+   */
+  verdict: levelList("verdict").optional(),
+  /** One or several reference levels (OR): the reference rules' `level`, what the agent saw. */
   level: levelList("level").optional(),
   /**
    * One or several levels under the store's threshold profile (OR); `none` is a level here too.
@@ -176,6 +182,7 @@ export type HistoryQuery = z.output<typeof HistoryQuerySchema>;
 /** The filter keys, in the order they are written to a query string. */
 export const HISTORY_FILTER_KEYS = [
   "store",
+  "verdict",
   "level",
   "profile_level",
   "profile",
@@ -245,6 +252,11 @@ export interface HistoryItem {
   profile_name: string | null;
   /** The level under that profile; null when the reference profile judged the recall. */
   profile_level: string | null;
+  /**
+   * The calibrated probability that something relevant is stored, where that profile has a
+   * verdict model (`profile_confidence.probability` as logged); null otherwise.
+   */
+  profile_probability: number | null;
   /** Results on the returned page (after the selector). */
   returned_count: number;
   selector_applied: boolean;

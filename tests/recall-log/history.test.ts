@@ -265,6 +265,7 @@ describe.each(DATABASE_KINDS)("recall history on %s", (kind) => {
       degraded: false,
       profile_name: "use-lite",
       profile_level: profileOf(spec),
+      profile_probability: null, // a profile of the old shape: no verdict model
       returned_count: 3, // the page after the selector: 5 results, 2 dropped
       selector_applied: true,
       selector_model: "selector-model",
@@ -314,6 +315,9 @@ describe.each(DATABASE_KINDS)("recall history on %s", (kind) => {
       [{ profile_level: "low,none" }, (s) => profileOf(s) === "low" || profileOf(s) === "none"],
       [{ profile: "use-lite" }, (s) => profileOf(s) !== null],
       [{ profile: "use-lite", level: "high" }, (s) => profileOf(s) !== null && s.level === "high"],
+      // The store's verdict: the profile's level where one judged the recall, else the reference level.
+      [{ verdict: "high" }, (s) => (profileOf(s) ?? s.level) === "high"],
+      [{ verdict: "low,none" }, (s) => ["low", "none"].includes(profileOf(s) ?? s.level ?? "")],
       [{ mode: "hybrid" }, () => true],
       [{ mode: "keyword" }, () => false],
       [{ selector_applied: "true" }, (s) => s.dropped !== null],
@@ -401,6 +405,12 @@ describe.each(DATABASE_KINDS)("recall history on %s", (kind) => {
     }
     expect(all.by_level).toEqual(byLevel);
     expect(all.by_profile_level).toEqual(byProfile);
+    const byVerdict: Record<string, number> = {};
+    for (const spec of specs) {
+      const verdict = profileOf(spec) ?? spec.level ?? "unknown";
+      byVerdict[verdict] = (byVerdict[verdict] ?? 0) + 1;
+    }
+    expect(all.by_verdict).toEqual(byVerdict);
 
     // A cap below the matches: the total is an estimate (never below cap + 1), the split is of the newest `cap`.
     const capped = await countRecalls(prisma, {}, 10);

@@ -1,6 +1,6 @@
 /**
  * How many recalls a History filter selects (`GET /api/recalls/count`), and how they split by
- * level and by profile level.
+ * the store's verdict, by reference level and by profile level.
  *
  * Exact where cheap: the matching rows are counted up to `COUNT_EXACT_CAP` (a LIMIT inside the
  * count, so a million matches cost what ten thousand do). Beyond it the total is the database
@@ -20,6 +20,11 @@ export interface HistoryCount {
   exact: boolean;
   /** Recalls the split below was counted over. */
   grouped: number;
+  /**
+   * Per level of the store's verdict: the profile's level where a profile judged the recall, else
+   * the reference level (`unknown`: a failed recall or no confidence block).
+   */
+  by_verdict: Record<string, number>;
   /** Per reference level (`unknown`: a failed recall or no confidence block). */
   by_level: Record<string, number>;
   /** Per profile level (`reference`: judged by the reference profile, no profile level). */
@@ -55,7 +60,8 @@ export async function countRecalls(prisma: PrismaClient, filters: HistoryFilters
 }
 
 /** The split over the newest `cap` rows. */
-function split(rows: readonly GroupRow[]): Pick<HistoryCount, "grouped" | "by_level" | "by_profile_level"> {
+function split(rows: readonly GroupRow[]): Pick<HistoryCount, "grouped" | "by_verdict" | "by_level" | "by_profile_level"> {
+  const byVerdict: Record<string, number> = {};
   const byLevel: Record<string, number> = {};
   const byProfile: Record<string, number> = {};
   let grouped = 0;
@@ -63,10 +69,13 @@ function split(rows: readonly GroupRow[]): Pick<HistoryCount, "grouped" | "by_le
     const n = Number(row.n);
     if (n === 0) continue;
     grouped += n;
+    // A profile's level is logged with its name, so a null profile level is the reference's judgement.
+    const verdict = row.profile_level ?? row.level ?? "unknown";
+    byVerdict[verdict] = (byVerdict[verdict] ?? 0) + n;
     byLevel[row.level ?? "unknown"] = (byLevel[row.level ?? "unknown"] ?? 0) + n;
     byProfile[row.profile_level ?? "reference"] = (byProfile[row.profile_level ?? "reference"] ?? 0) + n;
   }
-  return { grouped, by_level: byLevel, by_profile_level: byProfile };
+  return { grouped, by_verdict: byVerdict, by_level: byLevel, by_profile_level: byProfile };
 }
 
 /** The planner's row estimate for the filter (EXPLAIN without running it). */

@@ -21,6 +21,16 @@ describe("historyWhere", () => {
     expect(historyWhere({ from })).toEqual({ createdAt: { gte: from } });
   });
 
+  it("reads the store's verdict as the profile's level where a profile judged the recall, else the reference level", () => {
+    expect(historyWhere({ verdict: ["low", "none"] })).toEqual({
+      OR: [
+        { profileName: null, level: { in: ["low", "none"] } },
+        { profileName: { not: null }, profileLevel: { in: ["low", "none"] } },
+      ],
+    });
+    expect(historyWhere({ verdict: [] })).toEqual({});
+  });
+
   it("makes LIKE wildcards in q literal", () => {
     expect(escapeLike("100%_done\\x")).toBe("100\\%\\_done\\\\x");
     expect(historyWhere({ q: "a_b" })).toEqual({ query: { contains: "a\\_b", mode: "insensitive" } });

@@ -61,6 +61,17 @@ export type HistoryRow = Prisma.RecallGetPayload<{ select: typeof HISTORY_SELECT
 export function historyWhere(query: HistoryFilters & { cursor?: HistoryCursor | undefined }): Prisma.RecallWhereInput {
   const and: Prisma.RecallWhereInput[] = [];
   if (query.store !== undefined) and.push({ store: query.store });
+  if (query.verdict !== undefined && query.verdict.length > 0) {
+    // The store's verdict: its profile's level where a profile judged the recall, else the
+    // reference level (judgedLevelSql in lib/insights/server/sql/fragments.ts, the same rule).
+    const levels = [...query.verdict];
+    and.push({
+      OR: [
+        { profileName: null, level: { in: levels } },
+        { profileName: { not: null }, profileLevel: { in: levels } },
+      ],
+    });
+  }
   if (query.level !== undefined && query.level.length > 0) {
     and.push({ level: query.level.length === 1 ? query.level[0] : { in: [...query.level] } });
   }
@@ -114,10 +125,35 @@ export async function listRecalls(prisma: PrismaClient, query: HistoryQuery): Pr
     select: HISTORY_SELECT,
   });
   const { page, nextCursor } = keysetPage(rows, query.limit);
-  return { items: page.map(toHistoryItem), next_cursor: nextCursor };
+  const probabilities = await profileProbabilities(
+    prisma,
+    page.filter((row) => row.profileName !== null).map((row) => row.id),
+  );
+  return {
+    items: page.map((row) => toHistoryItem({ ...row, profileProbability: probabilities.get(row.id) ?? null })),
+    next_cursor: nextCursor,
+  };
 }
 
-export function toHistoryItem(row: HistoryRow): HistoryItem {
+/**
+ * The calibrated probability of each of these recalls whose profile has a verdict model, read
+ * from the logged `profile_confidence` by one primary-key lookup of the page's ids. Prisma selects
+ * a JSON column only whole, and the block (trace, thresholds, signals) is far larger than the one
+ * number the table shows.
+ */
+async function profileProbabilities(prisma: PrismaClient, ids: readonly string[]): Promise<Map<string, number>> {
+  if (ids.length === 0) return new Map();
+  const rows = await prisma.$queryRaw<{ id: string; probability: number | string }[]>`
+    SELECT r."id"::text AS id, (r."profile_confidence" ->> 'probability')::float8 AS probability
+    FROM "recalls" AS r
+    WHERE r."id" = ANY(${[...ids]}::uuid[]) AND jsonb_typeof(r."profile_confidence" -> 'probability') = 'number'`;
+  return new Map(rows.map((row) => [row.id, Number(row.probability)]));
+}
+
+/** A row of the page, with the verdict's probability where it was read (the exports leave it out). */
+export type HistoryRowWithProbability = HistoryRow & { profileProbability?: number | null };
+
+export function toHistoryItem(row: HistoryRowWithProbability): HistoryItem {
   return {
     id: row.id,
     created_at: row.createdAt.toISOString(),
@@ -135,6 +171,7 @@ export function toHistoryItem(row: HistoryRow): HistoryItem {
     degraded: row.degraded !== null && row.degraded !== undefined,
     profile_name: row.profileName,
     profile_level: row.profileLevel,
+    profile_probability: row.profileProbability ?? null,
     returned_count: row.returnedCount,
     selector_applied: row.selectorApplied,
     selector_model: row.selectorModel,

@@ -25,6 +25,13 @@ export function historyWhereSql(
   const and: Prisma.Sql[] = [];
   const f = filters;
   if (f.store !== undefined) and.push(Prisma.sql`${c("store")} = ${f.store}`);
+  if (f.verdict !== undefined && f.verdict.length > 0) {
+    // The store's verdict: the profile's level where a profile judged the recall, else the
+    // reference level. "" stands for no profile in Insights' rollups, NULL in "recalls".
+    and.push(
+      Prisma.sql`(CASE WHEN coalesce(${c("profile_name")}, '') = '' THEN ${c("level")} ELSE ${c("profile_level")} END) = ANY(${[...f.verdict]}::text[])`,
+    );
+  }
   if (f.level !== undefined && f.level.length > 0) and.push(Prisma.sql`${c("level")} = ANY(${[...f.level]}::text[])`);
   if (f.profile_level !== undefined && f.profile_level.length > 0) {
     and.push(Prisma.sql`${c("profile_level")} = ANY(${[...f.profile_level]}::text[])`);
