@@ -16,7 +16,7 @@
  *   recalls it ran or tried on (applied + failed).
  *
  * A reason another service sent that is not on the list is `unknown` (shown as sent).
- * The SQL function `selector_reason_kind` (prisma/migrations/*_selector_truth) mirrors this table;
+ * The SQL function `selector_reason_kind` (prisma/sql/insights-rollup-triggers.sql) mirrors this table;
  * a unit test holds them together.
  */
 

@@ -2,7 +2,7 @@
  * Insights computed in SQL (`GET /api/insights`): nothing here loads recalls into Node; the
  * database answers sums per bucket and group, ranked memory ids, and two short lists.
  *
- * Where the numbers come from (prisma/migrations/*_insights_triggers, *_insights_profile_dims):
+ * Where the numbers come from (the triggers and functions: prisma/sql/insights-rollup-triggers.sql):
  * - `recall_rollup`: counters per 15-minute UTC bucket × store × applied × model × reason ×
  *   prompt version × reference level × threshold profile × the profile's level, kept
  *   current by statement triggers on "recalls". Fifteen minutes divides every UTC offset in use,
