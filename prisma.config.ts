@@ -1,7 +1,7 @@
 import path from "node:path";
 import { defineConfig } from "prisma/config";
 
-// The schema's datasource keeps `url = env("DATABASE_URL")` (docs/ARCHITECTURE.md "Database"). When the variable is
+// The schema's datasource keeps `url = env("DATABASE_URL")` (lib/db/README.md "Database"). When the variable is
 // unset (the embedded default), the CLI cannot read the schema's config and falls back to
 // downloading the classic query engine, which this network cannot reach. A placeholder URL keeps
 // `prisma generate` offline; nothing connects to it.

@@ -5,7 +5,7 @@ import { declaredScopeOf, ROUTE_METHODS } from "@/lib/api/server/route";
 import { API_KEY_SCOPES, isPublicApiPath, keyMayCall, scopeAllows, scopeLabel } from "@/lib/auth/scopes";
 
 /**
- * Every route says who may call it (docs/ARCHITECTURE.md "Security"): this walks app/, imports
+ * Every route says who may call it (lib/auth/README.md "Security"): this walks app/, imports
  * each route.ts and lists each exported method with its declared scope. A method without one
  * fails here, and so does a change of who may call what: the table below is the expected answer,
  * so a changed scope shows in review. The scopes were checked against the path rules that decided

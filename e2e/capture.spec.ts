@@ -1,7 +1,7 @@
 import { expect, test } from "@playwright/test";
 
 /**
- * The Capture page (docs/ARCHITECTURE.md "Capture from production") on the production server:
+ * The Capture page (lib/capture/README.md "Capture from production") on the production server:
  * an OTLP/JSON export with a LangChain-shaped retriever span (no document.id, ids in the
  * metadata) and one that cannot be a recall (no query) shows as one service with one span
  * logged and one rejected with its reason, on a phone without sideways scrolling.

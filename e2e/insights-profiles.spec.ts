@@ -2,7 +2,7 @@ import type { APIRequestContext } from "@playwright/test";
 import { expect, test } from "./support/fixtures";
 
 /**
- * Insights by threshold profile (docs/ARCHITECTURE.md "Threshold profiles"): recalls the
+ * Insights by threshold profile (lib/calibration/README.md "Threshold profiles"): recalls the
  * embedded store judged with a profile of this run only are filtered to by `profile`, shown under
  * their judge with agreement rates, drawn as percentile bands, and the level chart switches to the
  * profile's levels — all in the URL.

@@ -2,7 +2,7 @@ import type { APIRequestContext } from "@playwright/test";
 import { expect, test } from "./support/fixtures";
 
 /**
- * Threshold profiles (docs/ARCHITECTURE.md "Threshold profiles"): a profile assigned to a store
+ * Threshold profiles (lib/calibration/README.md "Threshold profiles"): a profile assigned to a store
  * in the UI judges the console's recalls beside the reference rules, with the k-sensitivity
  * strip; a what-if edited live flips a logged recall, and the flip opens its recall page.
  */

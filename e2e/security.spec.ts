@@ -7,7 +7,7 @@ import path from "node:path";
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
 
 /**
- * Safe to expose (docs/ARCHITECTURE.md "Security"): a page on another origin cannot write to the
+ * Safe to expose (lib/security/README.md "The request guard"): a page on another origin cannot write to the
  * dashboard, the console cannot be framed, sign-in guards pages and the API when AUTH_PASSWORD
  * is set, and bound beyond loopback without it the app does not start. Ports as in
  * playwright.config.ts: the app (E2E_PORT), the app with sign-in on (+4), another origin (+5).

@@ -1,7 +1,7 @@
 import { expect, test, type Page } from "@playwright/test";
 
 /**
- * Selector truth (docs/ARCHITECTURE.md "Selector truth"), with the app's LLM selector on the
+ * Selector truth (lib/selectors/README.md "Selector truth"), with the app's LLM selector on the
  * loopback fake chat-completions server (tests/support/fake-llm.ts): `invent-id-please` makes
  * the model keep an id that is on no page. The selector panel shows what the model said and the
  * invented id as the failure reason; from Insights, the PM drills from that reason into History

@@ -1,7 +1,7 @@
 /**
  * Reading one setting from an env record: what lib/env.ts's checks and the area parsers that read
  * their own variables (the reranker, the LLM selector) share, so a value is read and refused the
- * same way everywhere (docs/ARCHITECTURE.md "Configuration"). Pure: the record is passed in.
+ * same way everywhere (lib/server/README.md "Configuration"). Pure: the record is passed in.
  */
 export type Env = Readonly<Record<string, string | undefined>>;
 

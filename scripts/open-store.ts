@@ -9,7 +9,7 @@ import { StoreCatalog } from "../lib/stores/server/embedded/store-catalog";
 
 /**
  * Opens the configured database and one embedded store from a command-line script: the one named
- * (created when missing), else the default store (docs/ARCHITECTURE.md "Embedded stores"). With
+ * (created when missing), else the default store (lib/stores/server/embedded/README.md "Embedded stores"). With
  * the embedded PGlite database this fails (one line, naming the owner) while the app is running:
  * stop it first, or use the app's HTTP API.
  */

@@ -17,7 +17,7 @@ import { DuplicateClusters } from "./duplicate-clusters";
 import styles from "./audit.module.css";
 
 /**
- * The Reachability page (docs/ARCHITECTURE.md "Reachability audit"): pick a store (`?store=`,
+ * The Reachability page (lib/audit/README.md "Reachability audit"): pick a store (`?store=`,
  * absent = the default store), run its audit in the background, and read the last result.
  */
 export function AuditView() {

@@ -27,7 +27,7 @@ function useTracesEndpoint(): string {
 }
 
 /**
- * The capture-status page (docs/ARCHITECTURE.md "Capture from production"): per OTLP service, the
+ * The capture-status page (lib/capture/README.md "Capture from production"): per OTLP service, the
  * spans received and what became of them. Exporters never show the export answer's
  * partial_success, so this is where refused spans and their reasons become visible.
  */

@@ -12,7 +12,7 @@ import styles from "./console.module.css";
 /**
  * The console before its first recall: what the chosen store holds. The demo corpus's example
  * queries are offered for the store `demo` only; an empty embedded store says it is empty and
- * points at the import, never at demo queries (docs/ARCHITECTURE.md "Embedded stores").
+ * points at the import, never at demo queries (lib/stores/server/embedded/README.md "Embedded stores").
  */
 export function StoreIntro({
   name,

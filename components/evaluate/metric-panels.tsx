@@ -11,7 +11,7 @@ import styles from "./evaluate.module.css";
 
 /**
  * The headline metrics, each with the count it stands on. Triage is present vs off-topic, with
- * near-misses apart (docs/ARCHITECTURE.md "Evaluation"): pooled, they hide how well the verdict
+ * near-misses apart (lib/eval/README.md "Evaluation"): pooled, they hide how well the verdict
  * separates an answer from nothing at all.
  */
 export function MetricsPanel({ metrics }: { metrics: EvalMetrics }) {

@@ -1,6 +1,6 @@
 /**
  * How a store is named in every store picker (the console's, Memories', Evaluate's) and which one
- * a page opens with (docs/ARCHITECTURE.md "Embedded stores"). Pure and client-safe.
+ * a page opens with (lib/stores/server/embedded/README.md "Embedded stores"). Pure and client-safe.
  */
 /** The parts of a `GET /api/stores` entry these words read. */
 export interface StoreLike {

@@ -3,7 +3,7 @@
  * verdict first — the level the store's profile gave when the recall was logged, with its
  * calibrated probability where the profile has a verdict model — and the reference level beside
  * it as "reference: X", what the agent saw. Where the reference rules judged the recall (no
- * profile), the verdict is the reference level, said once (docs/ARCHITECTURE.md "Threshold profiles").
+ * profile), the verdict is the reference level, said once (lib/calibration/README.md "Threshold profiles").
  */
 import { formatPercent } from "@/lib/format";
 import type { HistoryItem } from "@/lib/recall-log/history";

@@ -20,8 +20,8 @@ interface Calibration {
 const KEY = ["profiles", "calibrations"] as const;
 
 /**
- * Each store's calibration without labels on the Profiles page (docs/ARCHITECTURE.md "Threshold
- * profiles"): its state, progress while it runs (polled), what it learnt from, and a button to run
+ * Each store's calibration without labels on the Profiles page (lib/profiles/README.md "Calibration
+ * without labels"): its state, progress while it runs (polled), what it learnt from, and a button to run
  * it again. The query lives here: no other page reads it.
  */
 export function useCalibrations() {

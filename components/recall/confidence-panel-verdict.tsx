@@ -11,7 +11,7 @@ import styles from "./confidence-panel.module.css";
 
 const worth = (level: Level | string) => level === "high" || level === "moderate";
 
-/** How the store's verdict was calibrated, in words (docs/ARCHITECTURE.md "Threshold profiles"). */
+/** How the store's verdict was calibrated, in words (lib/calibration/README.md "Threshold profiles"). */
 export function calibrationWords(c: VerdictCalibration | undefined): string {
   if (!c) return "";
   const how =

@@ -4,7 +4,7 @@ import { panelSubheadingClassName } from "@/components/ui/panel";
 import styles from "./selector-panel.module.css";
 
 /**
- * What the selector saw and said, as logged with the recall (docs/ARCHITECTURE.md "Selector
+ * What the selector saw and said, as logged with the recall (lib/selectors/README.md "Selector
  * truth"): the prompt version and the page it was given, the raw answer, the keep list it wrote,
  * any id it invented, tokens and latency. Open by default when the selector failed, since the
  * answer is then the evidence.

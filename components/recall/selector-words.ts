@@ -1,7 +1,7 @@
 /**
  * The selector panel's sentences (pure, client-safe): which kind of selector ran — the offline
  * score-gap heuristic or an LLM — and what that means, and for the score gap, its trace in words
- * (docs/ARCHITECTURE.md "Selector truth"; the rule in lib/selectors/score-gap.ts).
+ * (lib/selectors/README.md "Selector truth"; the rule in lib/selectors/score-gap.ts).
  */
 import { formatScore } from "@/lib/format";
 import type { LoggedSelectorTrace } from "@/lib/recall-log/types";

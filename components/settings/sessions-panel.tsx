@@ -7,7 +7,7 @@ import { errorMessage } from "@/lib/queries/fetch-json";
 import { postSignOutEverywhere, useLiveSessions } from "@/lib/queries/use-auth";
 
 /**
- * Signed-in browsers and "Sign out everywhere" (docs/ARCHITECTURE.md "Security"): every session
+ * Signed-in browsers and "Sign out everywhere" (lib/auth/README.md "Security"): every session
  * ends at once, this one included, e.g. after a laptop is lost or the password was shared too
  * widely. Shown only when sign-in is on and this browser is signed in.
  */

@@ -1,5 +1,5 @@
 /**
- * The classes of the reachability audit (docs/ARCHITECTURE.md "Reachability audit"), from the
+ * The classes of the reachability audit (lib/audit/README.md "Reachability audit"), from the
  * evidence the server part gathers: each memory's probe recalls, its near-duplicates and its
  * appearances in the recall log. Pure.
  */

@@ -1,5 +1,5 @@
 /**
- * The probes made from a memory itself (docs/ARCHITECTURE.md "Reachability audit"): its summary,
+ * The probes made from a memory itself (lib/audit/README.md "Reachability audit"): its summary,
  * its summary without the store's most frequent words (what is left is what sets it apart), and
  * its tags. Pure.
  */

@@ -2,7 +2,7 @@ import { keyMayCall, type ApiKeyScope, type RouteScope } from "./scopes";
 
 /**
  * Pure access rules shared by the page guard (lib/auth/page-guard.ts) and the route wrapper
- * (API keys against each method's declared scope), docs/ARCHITECTURE.md "Security".
+ * (API keys against each method's declared scope), lib/auth/README.md "Security".
  */
 
 /** Pages anyone may see: the sign-in page. */

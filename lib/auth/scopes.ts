@@ -1,7 +1,7 @@
 import { z } from "zod";
 
 /**
- * What an API key may do (docs/ARCHITECTURE.md "Security"). An `ingest` key is for an agent that
+ * What an API key may do (lib/auth/README.md "Security"). An `ingest` key is for an agent that
  * ships its recalls here: it may only POST /api/recalls. A `read` key may only read (GET/HEAD).
  * A `full` key may do anything the API does except manage keys: a leaked key must not be able to
  * mint its own successors, so keys are managed by a signed-in person only.
@@ -18,7 +18,7 @@ export const SCOPE_DESCRIPTIONS: Record<ApiKeyScope, string> = {
 
 /**
  * Who may call a route method, declared beside it in the route file (`apiRoutes` in
- * lib/api/route.ts, docs/ARCHITECTURE.md "Security"): `public` anyone, even with sign-in on;
+ * lib/api/route.ts, lib/auth/README.md "Security"): `public` anyone, even with sign-in on;
  * `read`, `ingest`, `full` a signed-in person or a key of that scope (a `full` key may call them
  * all); `person` only a signed-in person, never a key (key management, sessions). A list of key
  * scopes admits a key of any of them: the recall proxy's reads take `ingest` and `read` keys.
@@ -78,7 +78,7 @@ export function scopeAllows(scope: ApiKeyScope, method: string, pathname: string
   if (isKeyManagementPath(path)) return false;
   switch (scope) {
     case "ingest":
-      // The capture paths (docs/ARCHITECTURE.md "Capture from production"): what an agent or its
+      // The capture paths (lib/capture/README.md "Capture from production"): what an agent or its
       // collector needs to ship recalls, and the recall proxy, which it calls in every method.
       return (verb === "POST" && (path === "/api/recalls" || path === "/v1/traces")) || isProxyPath(path);
     case "read":

@@ -1,5 +1,5 @@
 /**
- * How many wrong passwords the sign-in takes (docs/ARCHITECTURE.md "Security"), as a pure rule
+ * How many wrong passwords the sign-in takes (lib/auth/README.md "Security"), as a pure rule
  * over the failures already recorded, so it is unit-tested on plain numbers. Per client address:
  * 5 failures within 15 minutes are free; after that each further attempt must wait, after the
  * address's latest failure, twice as long as the one before (1 s, 2 s, 4 s … at most 5 minutes),

@@ -1,5 +1,5 @@
 /**
- * `POST /api/profiles/calibrations`'s body (docs/ARCHITECTURE.md "Threshold profiles"): the store
+ * `POST /api/profiles/calibrations`'s body (lib/profiles/README.md "Calibration without labels"): the store
  * to calibrate without labels, and for a remote store the number of recalls the caller agreed to
  * send to its service. Client-safe.
  */

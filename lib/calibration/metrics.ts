@@ -1,5 +1,5 @@
 /** Triage figures of a calibration: balanced accuracy and the level × present/absent matrix. */
-// The level × present/absent matrix is evaluation's (docs/ARCHITECTURE.md "Evaluation"); fitting counts into the same shape.
+// The level × present/absent matrix is evaluation's (lib/eval/README.md "Evaluation"); fitting counts into the same shape.
 import type { Confusion as LevelConfusion } from "@/lib/eval/triage";
 
 export { emptyConfusion, type Confusion as LevelConfusion } from "@/lib/eval/triage";

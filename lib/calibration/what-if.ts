@@ -74,7 +74,7 @@ export class WhatIfTally {
   /** The level under the profile for one logged recall. */
   levelOf(r: WhatIfRecall): Level {
     // A profile with a verdict model judges by it: the logged signals (with the keyword arm's
-    // evidence), else those the stored pool gives (docs/ARCHITECTURE.md "Threshold profiles").
+    // evidence), else those the stored pool gives (lib/calibration/README.md "Threshold profiles").
     const model = this.profile.model;
     if (model) {
       const signals = r.signals ?? (r.candidates ? recallSignals(r.candidates, null) : statedSignals(r.stated));

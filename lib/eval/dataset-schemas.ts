@@ -6,7 +6,7 @@ import { withInputRules } from "@/lib/validation/input-rules";
 /**
  * Labeled query sets on the wire (client-safe; the upload form and `POST /api/datasets` share
  * these). An item is `{query, relevant: [memory ids], id?, kind?, tags?}`; an empty `relevant`
- * says nothing relevant is stored for the query (docs/ARCHITECTURE.md "Evaluation").
+ * says nothing relevant is stored for the query (lib/eval/README.md "Evaluation").
  */
 
 export const MAX_DATASET_ITEMS = 10_000;

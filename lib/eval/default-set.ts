@@ -1,6 +1,6 @@
 /**
  * Which labeled set Evaluate's picker shows first (client-safe, pure). Only a set of the chosen
- * store is offered: its relevant ids name that store's memories (docs/ARCHITECTURE.md "Embedded
+ * store is offered: its relevant ids name that store's memories (lib/stores/server/embedded/README.md "Embedded
  * stores"). The newest set is not a good guess: a set uploaded to try something once would take
  * the place of the one a user runs every day. So, among the store's sets: the set of the latest
  * run (what this user evaluates), else the only set, else the demo corpus's set, else the newest.

@@ -19,7 +19,7 @@ import { confusion, presentGivenLevel, triageScores, type Confusion } from "./tr
  * stored); triage figures over every query that ran; a failed recall counts in `errors` only.
  * `by_kind` repeats everything per kind, plus `auc_vs_present`: that kind's absent queries against
  * every present query of the set, because a kind of absent queries alone (off-topic, near-miss)
- * has no AUC of its own and the point is to show each apart (docs/ARCHITECTURE.md "Evaluation").
+ * has no AUC of its own and the point is to show each apart (lib/eval/README.md "Evaluation").
  */
 
 export const SIGNALS = ["top_score", "prominence", "relative_margin"] as const;
@@ -72,7 +72,7 @@ export interface EvalMetrics extends MetricBlock {
 }
 
 /**
- * The verdict's figures, never pooled (docs/ARCHITECTURE.md "Evaluation"): present vs off-topic
+ * The verdict's figures, never pooled (lib/eval/README.md "Evaluation"): present vs off-topic
  * (every absent query that is not a near-miss) is the headline; near-misses apart; how far the
  * probability can be trusted over present and off-topic queries.
  */

@@ -3,7 +3,7 @@ import type { Level } from "@/lib/recall/confidence";
 /**
  * Ranking metrics of one query (pure). `ranked` is the returned page, best first; `relevant`
  * the labeled ids. Ranks are 1-based; a query with no relevant ids has no ranking figures (it is
- * judged by triage alone: docs/ARCHITECTURE.md "Evaluation").
+ * judged by triage alone: lib/eval/README.md "Evaluation").
  */
 
 /** 1-based rank of the first relevant id on the page, or null when none is there. */

@@ -17,7 +17,7 @@ export const SHIPPED_PROFILE: Readonly<Profile> = Object.freeze({
   pool_size: shipped.pool_size,
   source: shipped.source as ProfileSource,
   builtin: true,
-  // The verdict model fitted on the demo corpus with its null (docs/ARCHITECTURE.md "Threshold
+  // The verdict model fitted on the demo corpus with its null (lib/calibration/README.md "Threshold
   // profiles"); a store that calibrated itself measures its recalls against its own null instead.
   model: shipped.model as unknown as VerdictModel,
 });

@@ -1,6 +1,6 @@
 /**
  * The bodies of the profile routes that read History's filters (fit, what-if), shared by the
- * routes and their forms (docs/ARCHITECTURE.md "Threshold profiles"). Client-safe: zod only.
+ * routes and their forms (lib/calibration/README.md "Threshold profiles"). Client-safe: zod only.
  */
 import { z } from "zod";
 import { PoolSizeSchema, ProfileNameSchema } from "@/lib/calibration/profile";

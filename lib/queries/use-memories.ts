@@ -16,7 +16,7 @@ import { recallKeys } from "./use-recall";
 /**
  * Hooks for the memories API (README "HTTP API"): list and stats of one store, embedded or remote
  * (read-only), and an embedded store's add/import, delete and re-embed. Every hook names its
- * store; "" means the API's default store (docs/ARCHITECTURE.md "Embedded stores").
+ * store; "" means the API's default store (lib/stores/server/embedded/README.md "Embedded stores").
  */
 
 export interface MemoryListFilters {

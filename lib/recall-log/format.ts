@@ -62,7 +62,7 @@ export function topScoreIsCosine(basis: string | null | undefined): boolean {
 export type TopScoreUnit = "cosine" | "BM25" | "hybrid";
 
 /**
- * The scale of a recall's `top_score` (reference-rules.md "Fields"): on the semantic paths the
+ * The scale of a recall's `top_score` (docs/reference-rules.md "The confidence block"): on the semantic paths the
  * raw cosine; on the fallback path the largest hybrid score, raw BM25 when the search was
  * keyword-only (keyword mode, or a hybrid search degraded to its keyword arm). Null when the basis
  * is unknown or the pool was empty (no top score to read).

@@ -85,7 +85,7 @@ const filterShape = {
   /**
    * One or several levels of the store's verdict (OR): the level under the store's threshold
    * profile where one judged the recall (`profile_level`), else the reference level — what the
-   * console leads with and History's level column shows first (docs/ARCHITECTURE.md "Threshold profiles").
+   * console leads with and History's level column shows first (lib/calibration/README.md "Threshold profiles").
    */
   verdict: levelList("verdict").optional(),
   /** One or several reference levels (OR): the reference rules' `level`, what the agent saw. */

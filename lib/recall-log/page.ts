@@ -1,5 +1,5 @@
 /**
- * The page the agent got, and what the selector removed from it (docs/ARCHITECTURE.md "Selector
+ * The page the agent got, and what the selector removed from it (lib/selectors/README.md "Selector
  * truth"). Pure and client-safe.
  *
  * The log keeps the page as it was answered: for a recall run here, the whole page the selector

@@ -1,5 +1,5 @@
 /**
- * The recall log's last guard (docs/ARCHITECTURE.md "The recall log"): a row about to be written
+ * The recall log's last guard (lib/recall-log/README.md "The recall log"): a row about to be written
  * is held to the rule for untrusted JSON's depth and text, and a row that breaks it becomes a
  * failed recall saying why (`recallRow` in repository.ts applies it).
  */

@@ -37,7 +37,7 @@ export const RecallBodySchema = withInputRules(
     // Unset leaves the mode to the store: the embedded store runs hybrid, a memory service picks
     // (hybrid, or its query router's lane), so the console does not override its routing.
     search_mode: SearchModeSchema.optional(),
-    // Unset is the store's setting (docs/ARCHITECTURE.md "Explaining a ranking"): the embedded store
+    // Unset is the store's setting (lib/recall/README.md "Explaining a ranking"): the embedded store
     // does not rerank, a memory service applies its context's, as the reference service does.
     use_rerank: z.boolean().optional(),
     selector: RecallSettingsShape.selector,

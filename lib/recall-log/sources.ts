@@ -1,6 +1,6 @@
 /**
  * Where a logged recall came from (`recalls.source`), one list for the log, History's filter and
- * the pages (docs/ARCHITECTURE.md "Capture from production"). Client-safe.
+ * the pages (lib/capture/README.md "Capture from production"). Client-safe.
  */
 export const RECALL_SOURCES = ["console", "ingest", "proxy", "otel", "eval"] as const;
 export type RecallSource = (typeof RECALL_SOURCES)[number];

@@ -1,5 +1,5 @@
 /**
- * Where each candidate of a merged list sat in each retrieval arm (docs/ARCHITECTURE.md "Explaining
+ * Where each candidate of a merged list sat in each retrieval arm (lib/recall/README.md "Explaining
  * a ranking"). Pure: derived from the logged candidate list alone, which holds every hit of both
  * arms with its raw scores, so the arm ranks need no second search.
  */

@@ -2,7 +2,7 @@
  * What the keyword arm knows about a query beyond its hits' BM25: how much BM25 the query could
  * earn at most in this store, and how much of the query's IDF mass the first merged candidates
  * cover. A raw BM25 is not comparable across queries (a long query earns more); these ratios are,
- * so the store's verdict can read the keyword arm (docs/ARCHITECTURE.md "Threshold profiles").
+ * so the store's verdict can read the keyword arm (lib/calibration/README.md "Threshold profiles").
  * The store computes it from its index (lib/stores/search-index/keyword-index.ts `evidence`).
  */
 export interface KeywordEvidence {

@@ -1,5 +1,5 @@
 /**
- * Notices: what a recall's answer should say about itself beyond the level (docs/ARCHITECTURE.md
+ * Notices: what a recall's answer should say about itself beyond the level (lib/recall/README.md
  * "Explaining a ranking"). The main one is the **buried best hit**: a candidate outside the pool
  * whose raw cosine beats the pool's top, typically because the keyword arm's fetch window missed
  * it and the merge counted its BM25 as 0. Pure: the store hands in the candidate list and, where

@@ -1,7 +1,7 @@
 /**
  * The LLM selector block: what the recall selector did to the returned page (docs/reference-rules.md "The selector block").
  *
- * One rule (docs/ARCHITECTURE.md "Selector truth"):
+ * One rule (lib/selectors/README.md "Selector truth"):
  * - a selector that **ran** is `applied: true`, with `model`, `kept` (results left), `dropped`
  *   (results removed, possibly 0: keeping the whole page is a judgement too) and
  *   `dropped_memory_ids` (the first ≤ 20 dropped ids, in page order);

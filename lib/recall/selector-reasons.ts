@@ -1,6 +1,6 @@
 /**
  * The one list of reasons a selector block can say it was not applied, what kind of "not
- * applied" each is, and how to say it to a person (docs/ARCHITECTURE.md "Selector block").
+ * applied" each is, and how to say it to a person (lib/selectors/README.md "Selector truth").
  * Pure and client-safe: the console, History and Insights all read it.
  *
  * The rule: a selector that ran is `applied: true` (with `kept` and `dropped`, possibly 0

@@ -77,7 +77,7 @@ export const THRESHOLD_KEYS: readonly ThresholdKey[] = [
  * so that z-scores stay finite. A prominence threshold may sit at or below 0: that band then
  * admits every usable pool, and its absolute guard alone decides — how a calibrated profile turns
  * the rules into a top-cosine threshold for a model whose prominence does not separate
- * (docs/ARCHITECTURE.md, "Threshold profiles").
+ * (lib/calibration/README.md "Threshold profiles").
  */
 export const THRESHOLD_RANGES: Readonly<Record<ThresholdKey, readonly [number, number]>> = Object.freeze({
   high_prominence: [-1, 1000],

@@ -1,5 +1,5 @@
 /**
- * "Why isn't this memory here?" (docs/ARCHITECTURE.md "Explaining a ranking"): where one memory
+ * "Why isn't this memory here?" (lib/recall/README.md "Explaining a ranking"): where one memory
  * stood in a logged recall — its raw cosine, its BM25, its rank in each arm and in the merge —
  * and the one rule that kept it off the page (or that it is on it). Pure: the caller reads the
  * logged recall, the memory as the store holds it now, and (where cheap) its scores computed now,

@@ -2,7 +2,7 @@
  * The one translation of the reference memory service's wire format (`RecallResponse`) into the
  * dashboard's terms, used alike by the remote store (a live answer) and by ingestion (a captured
  * answer), so both paths keep the same defaults and the same rule for a bad selector block
- * (docs/ARCHITECTURE.md "Wire translation"). Pure: no I/O.
+ * (lib/recall/README.md "Wire translation"). Pure: no I/O.
  */
 import { z } from "zod";
 import { backgroundMeanFromProminence, computeConfidence, type Basis, type ConfidenceResult } from "./confidence";
@@ -135,7 +135,7 @@ export function confidenceFromWire(
 
 /**
  * The fallback rules over the returned scores alone, marked as computed here: what a recall
- * whose answer states no block is judged by (docs/ARCHITECTURE.md "Wire translation"). The one
+ * whose answer states no block is judged by (lib/recall/README.md "Wire translation"). The one
  * home for it: OpenTelemetry spans without a block, the service's older answer.
  */
 export function confidenceFromScores(scores: readonly number[]): LoggedConfidence {

@@ -1,5 +1,5 @@
 /**
- * The reranker's settings (docs/ARCHITECTURE.md "Explaining a ranking"), read in one place with
+ * The reranker's settings (lib/recall/README.md "Explaining a ranking"), read in one place with
  * every optional setting's default applied, so the client never re-defaults. Two protocols:
  *
  * - `cohere` (the default): `{model, query, documents, top_n}` → `{results: [{index,

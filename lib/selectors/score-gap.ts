@@ -19,7 +19,7 @@
  * 4. The largest relative drop must be ≥ {@link SCORE_GAP_MIN_RELATIVE_DROP} (0.15, with a
  *    {@link SCORE_GAP_TIE_TOLERANCE} float tolerance); otherwise there is no clear gap and the
  *    rule keeps the whole page: **applied, 0 dropped** (it ran and judged; "not applied" is only
- *    for a rule that could not run, docs/ARCHITECTURE.md "Selector truth").
+ *    for a rule that could not run, lib/selectors/README.md "Selector truth").
  *    When two drops tie (within the tolerance) the lower one wins: the cut keeps more.
  * 5. Every participant below that drop is dropped; everything else is kept. So the result with
  *    the highest raw cosine is always kept, at least one result stays, and never more than

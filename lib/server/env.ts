@@ -5,7 +5,7 @@
  * variable. The README's Configuration table is generated from this table
  * (`npm run docs:env`), and a test keeps the two equal.
  *
- * A new variable goes here first (docs/ARCHITECTURE.md "Configuration"): add a row, with a check
+ * A new variable goes here first (lib/server/README.md "Configuration"): add a row, with a check
  * when a wrong value would otherwise only surface at the first request. Area parsers (database,
  * embedder, remote stores, LLM selector) keep reading their own variables from an env record, so
  * they stay pure and testable; `checkEnv` runs them too, so their errors also surface at boot.

@@ -23,7 +23,7 @@ export async function startApp(): Promise<void> {
   try {
     checkEnv(process.env);
     checkSignIn();
-    // Client addresses, TRACE, Node's 431/400 and the headers on Next's own answers (docs/ARCHITECTURE.md "Security").
+    // Client addresses, TRACE, Node's 431/400 and the headers on Next's own answers (lib/security/README.md "The request guard").
     hookHttpServers();
     // Before the open: a stop signal during it still closes the database once it is open.
     closeDatabaseOnShutdown();
@@ -32,7 +32,7 @@ export async function startApp(): Promise<void> {
     // Started before the database is awaited, so its index snapshot is read while the database
     // opens (lib/stores/embedded/index.ts); a database that cannot open is reported below, once. The model
     // is warmed only once the store is open, so its load does not share the cores with the
-    // index's (docs/ARCHITECTURE.md "Embeddings").
+    // index's (lib/embeddings/README.md "Embeddings").
     getEmbeddedStore().then(warmEmbedder, (error: unknown) => {
       if (!(error instanceof DatabaseSetupError)) console.error("Recall Inspector: the embedded store failed to load:", error);
     });
@@ -75,7 +75,7 @@ async function prepareEvaluation(): Promise<void> {
 }
 
 /**
- * Exposed without sign-in is refused (docs/ARCHITECTURE.md "Security"): bound to anything but
+ * Exposed without sign-in is refused (lib/auth/README.md "Security"): bound to anything but
  * loopback, the app needs AUTH_PASSWORD, or AUTH_DISABLED=true said out loud (warned every start).
  */
 function checkSignIn(): void {

@@ -3,7 +3,7 @@ import { textProblem, withInputRules } from "@/lib/validation/input-rules";
 
 /**
  * Store names and the bodies that name a store, shared by the API and the forms
- * (docs/ARCHITECTURE.md "Embedded stores"). A name follows the profile names' rule (1–64
+ * (lib/stores/server/embedded/README.md "Embedded stores"). A name follows the profile names' rule (1–64
  * characters, trimmed) and must be text a URL, a file name and a log line can carry.
  */
 export const STORE_NAME_MAX = 64;

@@ -1,5 +1,5 @@
 /**
- * The zod wrappers of a tolerant wire decoder (docs/ARCHITECTURE.md "Wire translation"): REST
+ * The zod wrappers of a tolerant wire decoder (lib/recall/README.md "Wire translation"): REST
  * drops null keys while MCP keeps them, so missing and null mean the same. One home for the
  * recall schemas, the selector block and the remote service's list and stats answers.
  * Client-safe (zod only).

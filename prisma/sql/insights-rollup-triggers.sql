@@ -1,6 +1,6 @@
 -- The Insights rollup triggers as the migrations leave them: the current definition of every
 -- function and trigger that keeps recall_rollup, recall_memory_rollup and recall_memory_summaries
--- true (GET /api/insights, lib/insights; docs/ARCHITECTURE.md "Insights"). Every recall statement
+-- true (GET /api/insights, lib/insights; lib/insights/README.md "Insights"). Every recall statement
 -- (INSERT, UPDATE, DELETE, TRUNCATE) updates the rollups in the same transaction, once per
 -- statement; the app never writes them.
 --

@@ -109,7 +109,7 @@ async function main(args: string[]): Promise<void> {
     }
   }
   // Paced: a pause before each request, as between one person's queries, so a request does not
-  // share the thread with the last one's background log write (docs/ARCHITECTURE.md "The recall log").
+  // share the thread with the last one's background log write (lib/recall-log/README.md "The recall log").
   const paced: number[] = [];
   for (const q of queryTexts.slice(5 + queries)) {
     await new Promise((resolve) => setTimeout(resolve, 50));

@@ -1,7 +1,7 @@
 /**
  * `npm run bench -- stores [--stores 10] [--size 10000] [--data DIR]`
  *
- * What named embedded stores cost in memory and time (docs/ARCHITECTURE.md "Embedded stores"):
+ * What named embedded stores cost in memory and time (lib/stores/server/embedded/README.md "Embedded stores"):
  * a PGlite database with `stores` stores of `size` synthetic memories each (random unit vectors,
  * Zipf text: recall.ts's corpus; filled once and kept in DIR), then, in this process:
  * - RSS with no store open, with one open, with all open, and after the idle drop;

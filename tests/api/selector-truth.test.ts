@@ -8,7 +8,7 @@ import { startFakeMemoryService } from "../support/fake-memory-service";
 import { FAKE_API_KEY, FAKE_CONTEXT_ID, selectorRecallResponse } from "../support/fake-memory-service-fixtures";
 
 /**
- * Selector truth through the HTTP handlers (docs/ARCHITECTURE.md "Selector truth"): for every
+ * Selector truth through the HTTP handlers (lib/selectors/README.md "Selector truth"): for every
  * strategy and every store kind, the answer's `results` is the page the agent got and
  * `dropped_results` what the selector removed, so `selector.kept === results.length` and
  * `selector.dropped === dropped_results.length`; GET /api/recalls/{id} reads the same back.

@@ -10,7 +10,7 @@ import {
 import { DATABASE_KINDS, migratedDatabase, type MigratedDatabase } from "@/tests/support/databases";
 
 /**
- * The capture-status counters on both databases (docs/ARCHITECTURE.md "Capture from
+ * The capture-status counters on both databases (lib/capture/README.md "Capture from
  * production"): exports recorded at the same time — as several instances on one PostgreSQL do,
  * each through its own connection — add up exactly; the latest times and message win.
  */

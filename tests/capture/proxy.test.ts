@@ -163,7 +163,7 @@ describe("through /proxy/{store}/…, the agent gets what the service answered, 
     expect(rows).toHaveLength(before + 1);
     const row = rows.at(-1)!;
     expect(row).toMatchObject({ source: "proxy", store: "fake", query: "why do we get 401s", k: 2, status: "ok" });
-    // The service's block kept as stated (docs/ARCHITECTURE.md "Wire translation").
+    // The service's block kept as stated (lib/recall/README.md "Wire translation").
     expect(row).toMatchObject({ level: "high", topScore: 0.919, prominence: 0.559, resultCount: 8, backgroundDerived: true });
     expect((row.results as { memory_id: string }[]).map((r) => r.memory_id)).toEqual(
       (fullRecallResponse().results as { memory_id: string }[]).slice(0, 2).map((r) => r.memory_id),

@@ -15,7 +15,7 @@ import { DATABASE_KINDS, scratchDatabase, type ScratchDatabase } from "../suppor
 /**
  * A database made by the release before named stores (issue 29) keeps its one store under the
  * name `embedded`, with every memory, set and run in it and nothing re-embedded; the index
- * snapshot that release wrote stays valid (docs/ARCHITECTURE.md "Embedded stores").
+ * snapshot that release wrote stays valid (lib/stores/server/embedded/README.md "Embedded stores").
  */
 describe.each(DATABASE_KINDS)("the named-stores migration on %s", (kind) => {
   let scratch: ScratchDatabase;

@@ -10,7 +10,7 @@ import { DATABASE_KINDS, scratchDatabase, type ScratchDatabase } from "../suppor
 
 /**
  * Recalls logged under the old rule (before *_selector_truth) read back under the one meaning of
- * "applied" (docs/ARCHITECTURE.md "Selector truth"), and Insights counts them exactly: the
+ * "applied" (lib/selectors/README.md "Selector truth"), and Insights counts them exactly: the
  * migration rewrites the rows and rebuilds the rollups.
  */
 describe.each(DATABASE_KINDS)("the selector-truth migration on %s", (kind) => {

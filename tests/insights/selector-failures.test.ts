@@ -9,7 +9,7 @@ import type { LoggedConfidence } from "@/lib/recall-log/types";
 import { DATABASE_KINDS, migratedDatabase, type MigratedDatabase } from "../support/databases";
 
 /**
- * Insights under the one meaning of "applied" (docs/ARCHITECTURE.md "Selector truth"), on a
+ * Insights under the one meaning of "applied" (lib/selectors/README.md "Selector truth"), on a
  * fixture whose outcomes are counted by hand below: drop rate, selector failure rate (overall and
  * per model), lost-at-least-one, the level resting on a dropped memory at every level, the
  * reasons with their kinds, the series markers where the model or prompt changed, and the

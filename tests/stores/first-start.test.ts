@@ -5,7 +5,7 @@ import { callRoute } from "../support/call-route";
 /**
  * A first start with DEMO_CORPUS=off, as the server runs it (lib/startup.ts): one empty store
  * `embedded` and nothing of the demo — no demo store, no demo labeled set (issue 29's honest empty
- * state; docs/ARCHITECTURE.md "Embedded stores").
+ * state; lib/stores/server/embedded/README.md "Embedded stores").
  */
 let app: MinimumApp;
 

@@ -4,7 +4,7 @@
  * (next/dist/server/send-response), which is where the framework drops `Content-Encoding`,
  * `Content-Length` and `Transfer-Encoding` from route-handler answers. A test that calls the
  * handler in-process sees the Response before that step; a client of this server sees what a
- * client of the real server sees (docs/ARCHITECTURE.md "Capture from production").
+ * client of the real server sees (lib/capture/README.md "Capture from production").
  *
  * Next's router (routing, its request proxy, method checks) is not here: `next start` in the e2e
  * covers those.

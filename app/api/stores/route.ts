@@ -17,7 +17,7 @@ export const { GET, POST, PUT, PATCH, DELETE } = apiRoutes({
   /**
    * Every store, embedded and remote alike: `kind`, `memories` (embedded), `embedding_model`, the
    * threshold `profile`, the reachability of a remote one, whether it can rerank, and its
-   * `calibration` without labels (docs/ARCHITECTURE.md "Threshold profiles"; an embedded store
+   * `calibration` without labels (lib/profiles/README.md "Calibration without labels"; an embedded store
    * that needs one starts it in the background).
    */
   GET: {

@@ -3,7 +3,7 @@
 /**
  * The score distribution of one recall (docs/ARCHITECTURE.md "The product in one paragraph"): a strip plot of the candidates' scores with the
  * background mean, the top and the confidence thresholds drawn in the same space. For a store that
- * does not expose its pool (docs/ARCHITECTURE.md "Wire translation"), the markers its confidence block allows and the returned
+ * does not expose its pool (lib/recall/README.md "Wire translation"), the markers its confidence block allows and the returned
  * results where they share the axis, with a note that says what is missing.
  *
  * Render-only: every position, colour, label and sentence comes from `prepareScoreDistribution`

@@ -5,7 +5,7 @@ import { PEER_HEADER, peerStamp } from "@/lib/auth/server/client-address";
 import { SECURITY_HEADERS } from "@/lib/security/guard";
 
 /**
- * A hook on the Node HTTP server Next listens with (docs/ARCHITECTURE.md "Security"), installed
+ * A hook on the Node HTTP server Next listens with (lib/security/README.md "The request guard"), installed
  * once at start (lib/startup.ts) for what happens before Next builds a Request, where neither
  * proxy.ts nor the route wrapper can act:
  * - the TCP peer's address is written into PEER_HEADER, over any copy the client sent (the

@@ -17,7 +17,7 @@ import { ApiError, errorResponse } from "../errors";
  * not see the API), who calls (the method's declared scope, lib/auth/authorize.ts), then parse and
  * validate (JSON body, query string, path params) with zod, call the handler, answer JSON with
  * the security headers; every failure becomes the error envelope with the right status, never a
- * stack trace. docs/ARCHITECTURE.md "Thin handlers" and "Security".
+ * stack trace. docs/ARCHITECTURE.md "Thin handlers" and lib/auth/README.md "Security".
  */
 interface RouteSchemas<B extends z.ZodType | undefined, Q extends z.ZodType | undefined, P extends z.ZodType | undefined> {
   body?: B;

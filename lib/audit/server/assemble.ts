@@ -1,5 +1,5 @@
 /**
- * A probe run and the recall log made into the audit's result (docs/ARCHITECTURE.md
+ * A probe run and the recall log made into the audit's result (lib/audit/README.md
  * "Reachability audit"); `auditEmbeddedStore` runs the whole audit of an embedded store in the
  * caller's time (the job runner, tests and the benchmark share it).
  */

@@ -1,5 +1,5 @@
 /**
- * The recall log's part of the audit (docs/ARCHITECTURE.md "Reachability audit"): how often each
+ * The recall log's part of the audit (lib/audit/README.md "Reachability audit"): how often each
  * memory was a candidate, on the page and removed by the selector in the store's logged recalls
  * over the window. Reads `recall_candidates` joined with the store's recalls; evaluation runs'
  * recalls are test traffic and are left out, as Insights leaves them out.

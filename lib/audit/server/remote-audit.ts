@@ -1,5 +1,5 @@
 /**
- * The audit of a remote store, through the memory service's own API (docs/ARCHITECTURE.md
+ * The audit of a remote store, through the memory service's own API (lib/audit/README.md
  * "Reachability audit"), in a smaller scope than an embedded store's: each recall bumps the
  * returned memories' access stats on the service and costs its time, so one probe a memory (its
  * summary, hybrid, k = 10), at most REMOTE_AUDIT_MAX_MEMORIES memories, RATE per second, and the

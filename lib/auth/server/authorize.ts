@@ -11,7 +11,7 @@ import { hasSession } from "./session";
 export type Principal = { kind: "open" } | { kind: "public" } | { kind: "session" } | { kind: "key"; id: string; scope: string };
 
 /**
- * Who is calling a route method declared `scope` (the route wrapper asks first, docs/ARCHITECTURE.md
+ * Who is calling a route method declared `scope` (the route wrapper asks first, lib/auth/README.md
  * "Security"): with sign-in off, anyone; with it on, anyone for a `public` method, else a signed-in
  * browser or an active API key the scope admits (never a key for `person`). A key that is
  * presented is always checked, even beside a cookie.
@@ -26,7 +26,7 @@ export async function authorizeApi(
   const { pathname } = request.nextUrl;
   if (scope === "public") return { kind: "public" };
   // The recall proxy forwards the agent's own Authorization to the memory service, so the
-  // dashboard's key travels in a header of its own there (docs/ARCHITECTURE.md "Capture from production").
+  // dashboard's key travels in a header of its own there (lib/capture/README.md "Capture from production").
   const keyHeader = options.keyHeader ?? "authorization";
   const { token, malformed } = bearerToken(request.headers.get(keyHeader));
   if (malformed) throw new ApiError(401, "unauthorized", `The ${headerName(keyHeader)} header must be: Bearer <key>.`);

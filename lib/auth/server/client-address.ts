@@ -2,7 +2,7 @@ import net from "node:net";
 import { processSingleton } from "@/lib/server/process-singleton";
 
 /**
- * Who is calling, as an address, for the sign-in limiter (docs/ARCHITECTURE.md "Security").
+ * Who is calling, as an address, for the sign-in limiter (lib/auth/README.md "Security").
  *
  * Next gives route handlers no socket address. It copies one into `X-Forwarded-For` only when the
  * request has none (`??=`), so that header is whatever the client chose to send and is never

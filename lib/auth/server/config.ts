@@ -3,7 +3,7 @@ import { scryptSync } from "node:crypto";
 import type { Env } from "@/lib/env-values";
 
 /**
- * Sign-in settings from the environment (docs/ARCHITECTURE.md "Security"):
+ * Sign-in settings from the environment (lib/auth/README.md "Security"):
  *   AUTH_PASSWORD  the team's password; set, it turns sign-in and API keys on
  *   AUTH_SECRET    optional, 32+ characters: seals the session cookie; unset, derived from AUTH_PASSWORD
  *   AUTH_DISABLED  "true": no sign-in even where it would be required (a warning on every start)

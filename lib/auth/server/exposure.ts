@@ -2,7 +2,7 @@ import net from "node:net";
 import { MIN_PASSWORD_LENGTH } from "./config";
 
 /**
- * Where the server listens decides whether sign-in is required (docs/ARCHITECTURE.md
+ * Where the server listens decides whether sign-in is required (lib/auth/README.md
  * "Security"). The listening socket is the truth, whatever started it: `next start -H`,
  * `next dev -H`, a standalone server's HOSTNAME, e2e/support/serve.ts. Next listens before it
  * runs instrumentation, so at startup the process's own servers can be asked for their address.

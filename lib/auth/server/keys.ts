@@ -4,7 +4,7 @@ import type { ApiKeyView } from "../schemas";
 import type { ApiKeyScope } from "../scopes";
 
 /**
- * API keys (docs/ARCHITECTURE.md "Security"): 256 random bits, shown once at creation; only
+ * API keys (lib/auth/README.md "Security"): 256 random bits, shown once at creation; only
  * their SHA-256 is stored. A slow hash would add nothing for keys this long (no dictionary to
  * try), and a plain one lets every request be checked with one indexed lookup.
  */

@@ -7,7 +7,7 @@ import { guardRequest, SECURITY_HEADERS, type Refusal } from "@/lib/security/gua
 import { guardInputOf, serverAllowedHosts } from "@/lib/security/server/hosts";
 
 /**
- * The page guard (docs/ARCHITECTURE.md "Security"), run before every page by the root proxy.ts,
+ * The page guard (lib/auth/README.md "Security"), run before every page by the root proxy.ts,
  * the file name Next 16 requires for what it used to call middleware (Node.js only). Not the
  * recall proxy (`/proxy/{store}`, lib/capture/proxy.ts). It refuses unknown Host names (DNS
  * rebinding), cross-site writes and non-JSON bodies, sends pages to sign-in when sign-in is on,

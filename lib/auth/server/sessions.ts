@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { PrismaClient } from "@prisma/client";
 
 /**
- * Sessions recorded server-side (docs/ARCHITECTURE.md "Security"): the sealed cookie carries a
+ * Sessions recorded server-side (lib/auth/README.md "Security"): the sealed cookie carries a
  * session id, and a session is live only while its row in `auth_sessions` is. Signing out deletes
  * the row, so a copy of the cookie replayed afterwards is refused at once, by every instance that
  * shares the database. Takes the Prisma client as an argument: the request proxy passes the one

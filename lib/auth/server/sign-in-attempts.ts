@@ -2,7 +2,7 @@ import type { PrismaClient } from "@prisma/client";
 import { judgeSignInAttempt, SIGN_IN_LIMITS, type SignInVerdict } from "../sign-in-limit";
 
 /**
- * The sign-in limiter's bookkeeping in the database (docs/ARCHITECTURE.md "Security"), so every
+ * The sign-in limiter's bookkeeping in the database (lib/auth/README.md "Security"), so every
  * instance that shares it counts the same failures. An attempt is recorded *before* the password
  * is checked and then judged against the failures recorded before it: requests sent in parallel
  * see each other's pending rows, so a burst cannot slip past the rule by being checked all at

@@ -10,7 +10,7 @@
  * prominence bands (strictly, as validateThresholds wants) and strong ≥ abs_moderate ≥ abs_low for
  * the cosines. Among shapes, the simplest whose cross-validated estimate is within
  * `simplicityTolerance` of the best wins. Near-misses (kind `near_miss`) are left out of the
- * objective and reported apart: no bi-encoder signal separates them (docs/ARCHITECTURE.md,
+ * objective and reported apart: no bi-encoder signal separates them (lib/calibration/README.md
  * "Threshold profiles").
  *
  * The seams, one file each: `types.ts` (shapes, defaults), `cut.ts` (the cut search for one

@@ -1,5 +1,5 @@
 /**
- * The signals of one recall the store's verdict reads (docs/ARCHITECTURE.md "Threshold
+ * The signals of one recall the store's verdict reads (lib/calibration/README.md "Threshold
  * profiles"): the semantic arm's top raw cosine and the pool's shape around it (gap to the
  * second, background mean and spread), and the keyword arm's evidence measured against the
  * query's own maximum (lib/recall/keyword-evidence.ts). Every signal is read from the first

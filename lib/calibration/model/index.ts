@@ -1,5 +1,5 @@
 /**
- * The store's verdict (docs/ARCHITECTURE.md "Threshold profiles"): a calibrated probability that
+ * The store's verdict (lib/calibration/README.md "Threshold profiles"): a calibrated probability that
  * something relevant is stored for the query, from several signals of the recall
  * (features.ts) combined by a logistic model (logistic.ts), and a level that is a cut on that
  * probability, so "high" says how often something relevant was there. Fitted with stratified,

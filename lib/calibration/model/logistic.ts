@@ -1,7 +1,7 @@
 /**
  * L2-regularised logistic regression fitted by Newton's method (IRLS) on standardised features:
  * a handful of features and a few hundred examples, so the (d+1)² Hessian is solved directly.
- * Pure and deterministic (docs/ARCHITECTURE.md "Threshold profiles"). The intercept is not
+ * Pure and deterministic (lib/calibration/README.md "Threshold profiles"). The intercept is not
  * penalised; the penalty keeps a fit on separable data finite instead of running off to ±∞.
  */
 

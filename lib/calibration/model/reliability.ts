@@ -1,5 +1,5 @@
 /**
- * How far a probability can be trusted (docs/ARCHITECTURE.md "Threshold profiles"): the Brier
+ * How far a probability can be trusted (lib/calibration/README.md "Threshold profiles"): the Brier
  * score, the reliability diagram and its expected calibration error, P(present | level), the
  * risk–coverage curve, balanced accuracy at the worth-reading cut and the AUC. Pure; every
  * undefined figure is null, never NaN.

@@ -1,5 +1,5 @@
 /**
- * Calibration without labels (docs/ARCHITECTURE.md "Threshold profiles"): what "nothing relevant"
+ * Calibration without labels (lib/profiles/README.md "Calibration without labels"): what "nothing relevant"
  * scores in one store, learnt by running a bundled set of unrelated probe queries against it
  * (data/calibration), and the store-relative signals that measure a recall against that null —
  * a top cosine of 0.45 means one thing in a small store of short notes and another in a large

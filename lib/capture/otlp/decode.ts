@@ -1,5 +1,5 @@
 /**
- * An OTLP/HTTP trace export, protobuf or JSON, read into one plain shape (docs/ARCHITECTURE.md
+ * An OTLP/HTTP trace export, protobuf or JSON, read into one plain shape (lib/capture/README.md
  * "Capture from production"). Pure. A body that is not an export at all is a `MalformedExport`
  * (the endpoint answers 400); what is wrong inside one span is that span's business
  * (openinference.ts), so one bad span never sinks the rest.

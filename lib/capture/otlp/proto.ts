@@ -1,5 +1,5 @@
 /**
- * The OTLP trace messages this endpoint reads and writes, for protobufjs (docs/ARCHITECTURE.md
+ * The OTLP trace messages this endpoint reads and writes, for protobufjs (lib/capture/README.md
  * "Capture from production"). A subset of opentelemetry-proto's `collector/trace/v1`,
  * `trace/v1`, `common/v1` and `resource/v1`, with the same field numbers and types; fields left
  * out (events, links, dropped counts, flags) are skipped by the decoder as unknown fields.

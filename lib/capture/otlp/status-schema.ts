@@ -1,7 +1,7 @@
 import { z } from "zod";
 
 /**
- * `GET /api/capture/status` (docs/ARCHITECTURE.md "Capture from production"): per OTLP service
+ * `GET /api/capture/status` (lib/capture/README.md "Capture from production"): per OTLP service
  * (resource `service.name`), the spans received and what became of them. Client-safe: the route
  * answers it and the capture page's hook reads it.
  */

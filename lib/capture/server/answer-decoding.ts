@@ -3,7 +3,7 @@ import { pipeline, Readable, type Transform } from "node:stream";
 import zlib from "node:zlib";
 
 /**
- * Undoing the content codings of a proxied answer as it streams (docs/ARCHITECTURE.md "Capture
+ * Undoing the content codings of a proxied answer as it streams (lib/capture/README.md "Capture
  * from production"). The proxy asks the service for identity, but a service (or a proxy in front
  * of it) may compress anyway; since Next drops `Content-Encoding` from route-handler answers, the
  * agent would get coded bytes it cannot tell from plain ones. Node's zlib streams decode a piece

@@ -5,7 +5,7 @@ import { Readable } from "node:stream";
 import { networkReason } from "@/lib/stores/server/remote/answer-reading";
 
 /**
- * One HTTP exchange with an upstream, byte for byte (docs/ARCHITECTURE.md "Capture from
+ * One HTTP exchange with an upstream, byte for byte (lib/capture/README.md "Capture from
  * production"): node:http rather than fetch, because fetch decodes compressed answers and hides
  * the raw header list. Nothing is retried, redirects are not followed (the answer is the
  * agent's to follow), and the body streams as it arrives.

@@ -5,8 +5,8 @@ import { captureFailedRecall, captureRecalls } from "@/lib/recall-log/server/ing
 import { MAX_REMOTE_ANSWER_BYTES } from "@/lib/stores/server/remote/answer-reading";
 
 /**
- * What the recall proxy logs (docs/ARCHITECTURE.md "Capture from production"): a successful REST
- * recall (`POST /api/v1/memory/recall`, docs/memory-service-api.md "Endpoints") becomes a logged
+ * What the recall proxy logs (lib/capture/README.md "Capture from production"): a successful REST
+ * recall (docs/memory-service-api.md "Recall: POST /api/v1/memory/recall") becomes a logged
  * recall with source "proxy" — the agent's request and the service's answer through the one
  * wire translation, as `POST /api/recalls` would log them. An answer that cannot be read (too
  * large to inspect, not JSON, not a RecallResponse, against the rule for untrusted JSON) is

@@ -1,5 +1,5 @@
 /**
- * Which headers the recall proxy passes on, both ways (docs/ARCHITECTURE.md "Capture from
+ * Which headers the recall proxy passes on, both ways (lib/capture/README.md "Capture from
  * production"). Pure. Everything the agent sent goes to the memory service — its own
  * Authorization included — except what describes the hop to the dashboard (hop-by-hop headers,
  * the x-forwarded-* that Next adds, Host, which is the service's) and what belongs to the

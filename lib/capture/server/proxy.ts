@@ -19,7 +19,7 @@ import {
 } from "./proxy-headers";
 
 /**
- * The recall proxy, `/proxy/{store}/…` (docs/ARCHITECTURE.md "Capture from production"): the
+ * The recall proxy, `/proxy/{store}/…` (lib/capture/README.md "Capture from production"): the
  * agent points its memory-service base URL here and changes nothing else. The request goes to
  * the store's service unchanged (but for Accept-Encoding: identity) and the answer comes back
  * unchanged, streamed — decoded when the service compressed it anyway, because Next drops
@@ -33,7 +33,7 @@ import {
  */
 export const PROXY_MAX_BODY_BYTES = 16_000_000;
 
-/** `scope`: who may call, as the route file declares it (docs/ARCHITECTURE.md "Security"). */
+/** `scope`: who may call, as the route file declares it (lib/auth/README.md "Security"). */
 export async function proxyRequest(request: NextRequest, storeName: string, scope: RouteScope): Promise<Response> {
   try {
     const refusal = guardRequest(guardInputOf(request), serverAllowedHosts());

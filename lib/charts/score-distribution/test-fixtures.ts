@@ -118,7 +118,7 @@ export { PRESENT };
 // ---------------------------------------------------------------------------------------------
 
 // ---------------------------------------------------------------------------------------------
-// A store that does not expose its candidate pool (docs/ARCHITECTURE.md "Wire translation"): built the way a remote recall is
+// A store that does not expose its candidate pool (lib/recall/README.md "Wire translation"): built the way a remote recall is
 // logged, from the service's wire block through confidenceFromWire.
 
 export type Wire = Parameters<typeof confidenceFromWire>[0];

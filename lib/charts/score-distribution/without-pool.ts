@@ -21,7 +21,7 @@ import {
 // ---------------------------------------------------------------------------------------------
 // Without the candidate pool (a remote memory service, or an ingested recall without a pool)
 //
-// docs/ARCHITECTURE.md "Wire translation": the response does not carry the pool's raw cosines, so the chart draws what it can,
+// lib/recall/README.md "Wire translation": the response does not carry the pool's raw cosines, so the chart draws what it can,
 // in the space of the confidence block, and says plainly what it cannot:
 // - semantic basis: the top score (cosine), the background mean derived as top / (1 + prominence)
 //   (marked derived), the prominence bands at mean × (1 + band), the absolute guards and the

@@ -19,7 +19,7 @@ export interface OpenDatabase {
   withSession<T>(fn: (session: SqlSession) => Promise<T>): Promise<T>;
   /**
    * Sends one write without the caller waiting for it, where no later query can overtake it
-   * (docs/ARCHITECTURE.md "The recall log"): PGlite is one connection that runs statements in
+   * (lib/recall-log/README.md "The recall log"): PGlite is one connection that runs statements in
    * the order they were sent, so every query sent after this one sees the write, and close()
    * waits for it. Null for PostgreSQL, whose pool keeps no such order. A failure goes to `onError`.
    */

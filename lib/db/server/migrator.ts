@@ -8,7 +8,7 @@ import type { OpenDatabase, SqlSession } from "./connection";
  * Applies prisma/migrations/<name>/migration.sql in name order, each in its own transaction,
  * recording them in `_prisma_migrations` exactly as `prisma migrate deploy` would, so Prisma's
  * own status tooling agrees. We run them ourselves because `migrate deploy` does not work through
- * the pg driver adapter and the classic engine cannot be downloaded here (docs/ARCHITECTURE.md "Database").
+ * the pg driver adapter and the classic engine cannot be downloaded here (lib/db/README.md "Database").
  */
 
 // Read at run time from the project folder (`next start` runs there); the ignore comments keep

@@ -5,7 +5,7 @@ import { closeDatabase } from "./index";
 
 /**
  * Closes the database when the process is told to stop (SIGTERM, SIGINT), after the requests in
- * flight have finished (docs/ARCHITECTURE.md "Database"). A PGlite directory that was not closed
+ * flight have finished (lib/db/README.md "Database"). A PGlite directory that was not closed
  * replays its write-ahead log on the next open, which costs the next start hundreds of
  * milliseconds at 100k memories.
  *

@@ -1,6 +1,6 @@
 /**
  * Which embedder the app is configured to use, and the OpenAI-compatible endpoint's settings
- * (docs/ARCHITECTURE.md "Embeddings", "Configuration"). The default is Universal Sentence Encoder
+ * (lib/embeddings/README.md "Embeddings", lib/server/README.md "Configuration"). The default is Universal Sentence Encoder
  * lite, shipped inside npm; an OpenAI-compatible endpoint is the opt-in alternative. Stored
  * vectors record the embedder's id so a query is never compared with another model's vectors.
  *

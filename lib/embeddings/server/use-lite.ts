@@ -31,7 +31,7 @@ interface Job {
  * 10,000-memory import never blocks the server's event loop. `workerCount` workers embed bulk
  * chunks, two deep so none idles between chunks; one more worker (started by the first query)
  * embeds queries only, so a query waits for at most another query, never behind an import
- * (docs/ARCHITECTURE.md, "Embeddings"). A query also takes an idle bulk worker when the query
+ * (lib/embeddings/README.md "Embeddings"). A query also takes an idle bulk worker when the query
  * worker is busy. The first query starts the query worker alone: the bulk workers start once it
  * has answered (or crashed), or at once when bulk work comes, so its model load does not share
  * the cores with theirs. Without a query worker, the first job of either kind starts the bulk

@@ -1,4 +1,4 @@
-// Worker thread for Universal Sentence Encoder lite (docs/ARCHITECTURE.md "Embeddings"). Plain JS so Node can start it
+// Worker thread for Universal Sentence Encoder lite (lib/embeddings/README.md "Embeddings"). Plain JS so Node can start it
 // directly, outside Next's bundle. It loads the model once, then answers
 // { id, texts } with { id, vectors } (one Float32Array of texts.length × 512, transferred) or
 // { id, error }. Jobs run one at a time in arrival order: the parent keeps a second job queued

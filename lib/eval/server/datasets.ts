@@ -5,7 +5,7 @@ import { Prisma, type PrismaClient } from "@prisma/client";
 import { parseItems, type DatasetDetail, type DatasetItemInput, type DatasetSummary } from "../dataset-schemas";
 
 /**
- * Labeled query sets in the database (docs/ARCHITECTURE.md "Evaluation"). A set is written in
+ * Labeled query sets in the database (lib/eval/README.md "Evaluation"). A set is written in
  * one transaction, so an upload is stored whole or not at all.
  */
 

@@ -12,7 +12,7 @@ import { firstRelevantRank } from "../retrieval-metrics";
 import type { EvalRunBody, EvalRunItem, EvalRunReport, EvalRunStatus, EvalRunSummary } from "../run-schemas";
 
 /**
- * Evaluation runs (docs/ARCHITECTURE.md "Evaluation"): a set × a store × settings, run as a
+ * Evaluation runs (lib/eval/README.md "Evaluation"): a set × a store × settings, run as a
  * background job inside the server process. Each query goes through `runRecall`, the console's
  * own code, and is logged with source "eval" and a link to its run, so every figure of the report
  * can be recomputed from the recall log and every row opens in the console.

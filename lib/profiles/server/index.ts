@@ -13,7 +13,7 @@ import { calibrationsForStores, nullOf, type StoreCalibration } from "./store-ca
 export { BUILTIN_PROFILES, SHIPPED_PROFILE, SHIPPED_PROFILE_NAME, builtinStoreProfile } from "../builtin";
 
 /**
- * Threshold profiles as data (docs/ARCHITECTURE.md, "Threshold profiles"): the built-in ones in
+ * Threshold profiles as data (lib/calibration/README.md "Threshold profiles"): the built-in ones in
  * code, the user's own in `threshold_profiles`, and which one each store judges with in
  * `store_profiles`.
  */

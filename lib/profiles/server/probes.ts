@@ -1,6 +1,6 @@
 /**
  * The bundled probe queries (data/calibration): unrelated to any store, run against a store to
- * learn what "nothing relevant" scores there (docs/ARCHITECTURE.md "Threshold profiles").
+ * learn what "nothing relevant" scores there (lib/profiles/README.md "Calibration without labels").
  */
 import fs from "node:fs";
 import path from "node:path";

@@ -121,7 +121,7 @@ export async function ingestRecalls(
 }
 
 /**
- * A block written under the rule before issue 16, read under the one rule (docs/ARCHITECTURE.md
+ * A block written under the rule before issue 16, read under the one rule (lib/selectors/README.md
  * "Selector truth"): the score gap's `no_clear_gap` kept the whole page, so it ran — applied, 0
  * dropped; `http_<status>` is the one `http_error`. Anything else stands as sent.
  */
@@ -134,7 +134,7 @@ export function underOneRule(block: IngestedSelectorBlock | null, pageLength: nu
 }
 
 /**
- * A recall captured on the way (docs/ARCHITECTURE.md "Capture from production"): the recall
+ * A recall captured on the way (lib/capture/README.md "Capture from production"): the recall
  * proxy's (the agent's request and the service's answer) or an OpenTelemetry retriever span's.
  * Judged by the same item schema and the same wire translation as `POST /api/recalls`.
  */

@@ -65,7 +65,7 @@ export interface LogRecallInput {
 /**
  * Builds the rows for a recall; `toRecallView` of the result is exactly what a later read returns.
  *
- * The last guard before the database (docs/ARCHITECTURE.md "The recall log"): every column of
+ * The last guard before the database (lib/recall-log/README.md "The recall log"): every column of
  * the row is held to the rule for untrusted JSON's depth and text (no NUL, no unpaired
  * surrogate). PGlite's jsonb parser runs out of WebAssembly memory on a value ~1,100 levels deep
  * and then answers nothing until a restart; a NUL fails the statement. A row that breaks it is
@@ -195,7 +195,7 @@ export async function insertRecall(prisma: PrismaClient, row: RecallRow): Promis
 /**
  * Logs one recall where the database keeps the order of statements (`sendOrderedWrite`, PGlite)
  * without the answer waiting for it — every later read still sees it — and otherwise awaits it
- * (docs/ARCHITECTURE.md "The recall log"). A background write that fails is reported on the console.
+ * (lib/recall-log/README.md "The recall log"). A background write that fails is reported on the console.
  */
 export async function logRecall(
   prisma: PrismaClient,

@@ -190,7 +190,7 @@ async function select(
 /**
  * The profile's block beside the reference one (none for the reference profile itself). A profile
  * with a verdict model reads the keyword arm's evidence and, once the store calibrated itself
- * without labels, the store's own null (docs/ARCHITECTURE.md "Threshold profiles").
+ * without labels, the store's own null (lib/calibration/README.md "Threshold profiles").
  */
 type StoreProfile = (Pick<Profile, "name" | "thresholds" | "pool_size" | "model"> & { store_null?: StoreNull | null }) | null;
 

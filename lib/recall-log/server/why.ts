@@ -1,7 +1,7 @@
 /**
  * "Why isn't this memory here?" for a logged recall (GET /api/recalls/{id}/why): reads the
  * recall, the memory as its store holds it now and, where cheap, the memory's scores computed
- * now, then asks the pure rule (lib/recall/why.ts). docs/ARCHITECTURE.md "Explaining a ranking".
+ * now, then asks the pure rule (lib/recall/why.ts). lib/recall/README.md "Explaining a ranking".
  */
 import { getRemoteStores } from "@/lib/stores/server/remote";
 import { StoreError } from "@/lib/stores/types";

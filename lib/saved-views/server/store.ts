@@ -1,5 +1,5 @@
 /**
- * Saved views in the database (table `saved_views`, docs/ARCHITECTURE.md "Saved views"). A name
+ * Saved views in the database (table `saved_views`, lib/saved-views/README.md "Saved views"). A name
  * is unique per page: saving under a name that exists replaces its filters (and says so).
  */
 import { randomUUID } from "node:crypto";

@@ -85,7 +85,7 @@ export function isRemoteStoreName(name: string): boolean {
 
 /**
  * Whether `use_rerank` can do anything on a store, for the console's Rerank box: an embedded
- * store reranks through the configured reranker (docs/ARCHITECTURE.md "Explaining a ranking"),
+ * store reranks through the configured reranker (lib/recall/README.md "Explaining a ranking"),
  * a remote store passes the flag to its memory service, which decides.
  */
 export interface RerankAvailability {

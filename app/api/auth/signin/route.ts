@@ -18,7 +18,7 @@ export const { GET, POST, PUT, PATCH, DELETE } = apiRoutes({
   /**
    * `{password}` → the session cookie. 409 when sign-in is off (there is nothing to sign in to);
    * 429 with Retry-After when this address, or everyone together, failed too often lately
-   * (docs/ARCHITECTURE.md "Security"): checked before the password, so a refused guess is never tried.
+   * (lib/auth/README.md "Security"): checked before the password, so a refused guess is never tried.
    */
   POST: {
     scope: "public",

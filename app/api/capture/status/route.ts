@@ -6,7 +6,7 @@ export const dynamic = "force-dynamic";
 
 export const { GET, POST, PUT, PATCH, DELETE } = apiRoutes({
   /**
-   * The capture-status counters (docs/ARCHITECTURE.md "Capture from production"): per OTLP service,
+   * The capture-status counters (lib/capture/README.md "Capture from production"): per OTLP service,
    * spans received, retriever spans logged, already logged and rejected with their reasons.
    */
   GET: { scope: "read", handler: async () => readCaptureStatus(await getPrisma()) },

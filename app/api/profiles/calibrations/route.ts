@@ -12,7 +12,7 @@ export const dynamic = "force-dynamic";
 
 export const { GET, POST, PUT, PATCH, DELETE } = apiRoutes({
   /**
-   * Every store's calibration without labels (docs/ARCHITECTURE.md "Threshold profiles") and the
+   * Every store's calibration without labels (lib/profiles/README.md "Calibration without labels") and the
    * recalls one would run (`probe_recalls`); an embedded store that needs one starts it.
    */
   GET: {

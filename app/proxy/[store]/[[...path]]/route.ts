@@ -6,7 +6,7 @@ import { proxyRequest } from "@/lib/capture/server/proxy";
 export const dynamic = "force-dynamic";
 
 /**
- * The recall proxy (docs/ARCHITECTURE.md "Capture from production"): every method of
+ * The recall proxy (lib/capture/README.md "Capture from production"): every method of
  * `/proxy/{store}/…` goes to that remote store's memory service unchanged. An `ingest` key may
  * call it in every method; a `read` key may also read through it (GET, HEAD).
  */

@@ -1,6 +1,6 @@
 /**
  * A retriever span's documents as real OpenInference instrumentations write them
- * (docs/ARCHITECTURE.md "Capture from production"). Pure.
+ * (lib/capture/README.md "Capture from production"). Pure.
  *
  * The convention is `retrieval.documents.{i}.document.{id,content,score,metadata}`, but
  * instrumentations leave parts out: LangChain JS's (`@arizeai/openinference-instrumentation-langchain`)

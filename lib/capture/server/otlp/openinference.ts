@@ -1,5 +1,5 @@
 /**
- * OpenInference retriever spans as logged recalls (docs/ARCHITECTURE.md "Capture from
+ * OpenInference retriever spans as logged recalls (lib/capture/README.md "Capture from
  * production"). Pure. A span whose `openinference.span.kind` is RETRIEVER is a recall: the query
  * is `input.value`, the results are its documents as `documents.ts` reads them (attributes,
  * metadata, `output.value`). Every other span is acknowledged and dropped.

@@ -16,7 +16,7 @@ import { emptyTally, recordTallies, serviceName, type ServiceTally } from "./sta
 import { ExportTraceServiceResponse, RpcStatus } from "../../otlp/proto";
 
 /**
- * OTLP/HTTP trace ingestion, `POST /v1/traces` (docs/ARCHITECTURE.md "Capture from
+ * OTLP/HTTP trace ingestion, `POST /v1/traces` (lib/capture/README.md "Capture from
  * production"), answered as the OTLP specification says ("OTLP/HTTP"): the answer is in the
  * request's encoding (protobuf or JSON); 200 with an ExportTraceServiceResponse whose
  * `partial_success` counts the retriever spans that could not be logged and says why; 400 with
@@ -42,7 +42,7 @@ export interface ReceiveOutcome {
   rejected: number;
 }
 
-/** `scope`: who may call, as the route file declares it (docs/ARCHITECTURE.md "Security"). */
+/** `scope`: who may call, as the route file declares it (lib/auth/README.md "Security"). */
 export async function receiveTraces(request: NextRequest, scope: RouteScope): Promise<Response> {
   let encoding: Encoding = "json";
   try {

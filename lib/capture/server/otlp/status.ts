@@ -4,7 +4,7 @@ import { replaceBadText } from "@/lib/validation/input-rules";
 import type { CaptureStatus } from "../../otlp/status-schema";
 
 /**
- * The capture-status counters (docs/ARCHITECTURE.md "Capture from production"): what each OTLP
+ * The capture-status counters (lib/capture/README.md "Capture from production"): what each OTLP
  * service sent and what became of it. An exporter never shows the `partial_success` of its
  * answers to anyone, so this is where a person sees that spans arrive and why some are refused.
  * Counters are incremented in place (INSERT … ON CONFLICT DO UPDATE), so several instances on one

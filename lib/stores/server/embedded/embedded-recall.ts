@@ -1,7 +1,7 @@
 /**
  * The embedded store's recall pipeline (docs/reference-rules.md "The hybrid merge"): both arms
  * over the in-memory index, the reference merge, an optional rerank, confidence over the pool,
- * and the notices a person should read beside the level (docs/ARCHITECTURE.md "Explaining a
+ * and the notices a person should read beside the level (lib/recall/README.md "Explaining a
  * ranking"). Split from embedded-store.ts, which keeps the index in step with the database.
  */
 import { EmbeddingServiceError, type Embedder } from "@/lib/embeddings/types";

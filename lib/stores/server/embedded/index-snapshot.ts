@@ -1,5 +1,5 @@
 /**
- * The embedded store's index on disk, beside the database (docs/ARCHITECTURE.md, "The in-memory
+ * The embedded store's index on disk, beside the database (lib/stores/server/search-index/README.md "The in-memory
  * index"): a start reads it back instead of re-reading, decoding and re-tokenizing every memory,
  * when it provably matches the table.
  *

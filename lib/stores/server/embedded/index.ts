@@ -15,7 +15,7 @@ import { EmbeddedStores } from "./stores";
 /**
  * The process's embedded stores, set up once: the database opened, the sync with other
  * instances started, and on a new database the first store created — `demo` with the demo
- * corpus, or an empty `embedded` with DEMO_CORPUS=off (docs/ARCHITECTURE.md "Embedded stores").
+ * corpus, or an empty `embedded` with DEMO_CORPUS=off (lib/stores/server/embedded/README.md "Embedded stores").
  */
 export function getEmbeddedStores(): Promise<EmbeddedStores> {
   return processSingletonAsync("embedded-stores", openEmbeddedStores);

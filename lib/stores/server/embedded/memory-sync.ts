@@ -4,7 +4,7 @@ import type pg from "pg";
 
 /**
  * Keeps the in-memory indexes of several app instances on one PostgreSQL in step
- * (docs/ARCHITECTURE.md, "Database"): every write of the embedded store announces the ids
+ * (lib/db/README.md "Database"): every write of the embedded store announces the ids
  * it touched with `pg_notify`, and every instance LISTENs and re-reads those rows into its index
  * (through the store's own add/remove path, never the index internals). PostgreSQL delivers a
  * notification when the writing transaction has committed, so a memory written or deleted

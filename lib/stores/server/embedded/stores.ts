@@ -25,7 +25,7 @@ interface OpenStore {
 }
 
 /**
- * The process's embedded stores (docs/ARCHITECTURE.md "Embedded stores"): each is opened on its
+ * The process's embedded stores (lib/stores/server/embedded/README.md "Embedded stores"): each is opened on its
  * first use — its index read from its snapshot or rebuilt from its rows, with the time in the log
  * line — and dropped after `idleMs` without use, so a store nobody recalls holds no memory.
  */

@@ -186,7 +186,7 @@ export class RemoteMemoryService {
   }
 
   private decodeRecall(json: unknown): { response: RecallResponse; warnings: string[] } {
-    // One rule for every path (docs/ARCHITECTURE.md "Wire translation"): a malformed selector
+    // One rule for every path (lib/recall/README.md "Wire translation"): a malformed selector
     // block is dropped with a warning rather than failing the recall.
     const decoded = decodeRecallResponse(json);
     if (decoded.success) return { response: decoded.response, warnings: decoded.warnings };

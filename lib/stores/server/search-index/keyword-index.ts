@@ -1,10 +1,10 @@
 // Past ~400 lines for one reason: exportState/fromState read and write the private lists and
-// must change with them (docs/ARCHITECTURE.md, "The in-memory index").
+// must change with them (lib/stores/server/search-index/README.md "The in-memory index").
 import MiniSearch from "minisearch";
 import { HitHeap } from "./keyword-heap";
 
 /**
- * The keyword arm's BM25 index with MaxScore top-k pruning (docs/ARCHITECTURE.md, "The in-memory
+ * The keyword arm's BM25 index with MaxScore top-k pruning (lib/stores/server/search-index/README.md "The in-memory
  * index"). It scores exactly as the MiniSearch index it replaced did — same tokenizer, same
  * term processing, same BM25 arithmetic in the same order (Okapi BM25, k1 = 1.2, b = 0.75; the
  * average length kept as MiniSearch's running average; per-term scores summed in query order,

@@ -36,7 +36,7 @@ const utf8 = new TextDecoder();
 /**
  * The store's per-memory fields by id. A table read back from a snapshot keeps the snapshot's
  * columns and builds a memory's fields when they are asked for, so a start creates no object per
- * memory (docs/ARCHITECTURE.md, "The in-memory index": a restore allocated 100k objects and 200k
+ * memory (lib/stores/server/search-index/README.md "The in-memory index": a restore allocated 100k objects and 200k
  * dates, and collecting them was a fifth of the start); a memory written since holds its fields.
  */
 export class MemoryMetaTable {

@@ -1,11 +1,11 @@
 // Past ~400 lines for one reason: every method reads and writes the same private wasm memory
-// layout (the offsets below), which must change together (docs/ARCHITECTURE.md, "The in-memory index").
+// layout (the offsets below), which must change together (lib/stores/server/search-index/README.md "The in-memory index").
 import { instantiateKernels, MAX_PAGES, type ScanKernels } from "./scan-kernels";
 import { TopK } from "./top-k";
 
 /**
  * The index's vectors, in WebAssembly memory so the SIMD kernels scan them in place
- * (docs/ARCHITECTURE.md, "The in-memory index"). Rows are dense 0..n-1 (the index swaps the last
+ * (lib/stores/server/search-index/README.md "The in-memory index"). Rows are dense 0..n-1 (the index swaps the last
  * row into a hole); each row is kept twice: float32 (the exact score) and int8 with its scale and
  * its quantization error (the prefilter for large stores).
  *

@@ -1,7 +1,7 @@
 import { maxRowsFor, resolveScanMode, VectorMatrix, type MatrixState, type ScanMode, type ScanStats } from "./vector-matrix";
 
 /**
- * The index's rows over as many vector matrices as they need (docs/ARCHITECTURE.md, "The
+ * The index's rows over as many vector matrices as they need (lib/stores/server/search-index/README.md "The
  * in-memory index"). One matrix lives in one wasm memory, and a wasm32 memory stops at 4 GiB
  * (about 1.67M rows at 512-d, 558k at 1536-d); past that, rows continue in the next shard, each
  * with its own memory and kernel instance, so a store of any size is scanned by the same SIMD

@@ -1,5 +1,5 @@
 /**
- * The exact scan's WebAssembly SIMD kernels (docs/ARCHITECTURE.md, "The in-memory index").
+ * The exact scan's WebAssembly SIMD kernels (lib/stores/server/search-index/README.md "The in-memory index").
  *
  * The module is assembled in this folder, in source, byte by byte (wasm-writer.ts; the loops the
  * matrix kernels share in row-loops.ts; the kernels in f32.ts, i8.ts, stream-read.ts): four small

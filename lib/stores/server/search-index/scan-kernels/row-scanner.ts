@@ -20,7 +20,7 @@ import {
 } from "./scan-control.mjs";
 
 /**
- * A matrix kernel's scan over many rows, shared with a helper thread (docs/ARCHITECTURE.md, "The
+ * A matrix kernel's scan over many rows, shared with a helper thread (lib/stores/server/search-index/README.md "The
  * in-memory index"). A scan streams the matrix once, and one core's bandwidth is what bounds it;
  * two cores read twice as fast. The kernels' memory is shared, so the helper thread
  * (scan-helper.worker.mjs) runs the same kernels over the same rows: the scan is cut into chunks,

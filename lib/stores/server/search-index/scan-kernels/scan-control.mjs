@@ -1,6 +1,6 @@
 // The control block a shared scan is run through, and its claim rule: one home for both threads
 // (row-scanner.ts, the caller; scan-helper.worker.mjs, the helper), in plain JS because the
-// worker runs outside Next's bundle. Int32 slots of a SharedArrayBuffer (docs/ARCHITECTURE.md,
+// worker runs outside Next's bundle. Int32 slots of a SharedArrayBuffer (lib/stores/server/search-index/README.md
 // "The in-memory index").
 
 /** The scan's generation (1..0x7fff), bumped and notified to publish a scan. */

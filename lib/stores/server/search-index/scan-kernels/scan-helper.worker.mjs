@@ -1,4 +1,4 @@
-// The scan helper thread (docs/ARCHITECTURE.md, "The in-memory index"). Plain JS so Node can start
+// The scan helper thread (lib/stores/server/search-index/README.md "The in-memory index"). Plain JS so Node can start
 // it directly, outside Next's bundle. The parent sends { type: "add", id, module, memory, control }
 // for each matrix large enough to share its scans: this thread instantiates the kernels over the
 // same shared memory and then, every time the parent publishes a scan, claims chunks of rows

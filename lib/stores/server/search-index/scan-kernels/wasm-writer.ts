@@ -1,7 +1,7 @@
 /**
  * A minimal WebAssembly binary writer: LEB128, the instructions and SIMD opcodes the scan
  * kernels use, and a module assembler (one imported memory, exported functions). Enough for
- * the kernels in this folder and nothing more (docs/ARCHITECTURE.md, "The in-memory index").
+ * the kernels in this folder and nothing more (lib/stores/server/search-index/README.md "The in-memory index").
  */
 export function uleb(n: number): number[] {
   const out: number[] = [];
