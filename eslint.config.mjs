@@ -54,6 +54,15 @@ export default defineConfig([
     },
   },
   {
+    // Type-aware rules: a promise nobody awaits or hands on loses its error silently.
+    files: ["**/*.ts", "**/*.tsx"],
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    rules: {
+      "@typescript-eslint/no-floating-promises": "error",
+      "@typescript-eslint/no-misused-promises": ["error", { checksVoidReturn: { attributes: false } }],
+    },
+  },
+  {
     // Playwright's fixtures call `use(value)`, which is not React's hook.
     files: ["e2e/**/*.ts"],
     rules: { "react-hooks/rules-of-hooks": "off" },
