@@ -1,8 +1,9 @@
 /**
- * Probes an embedded store (docs/ARCHITECTURE.md "Reachability audit"): every memory recalled
+ * Probes an embedded store (lib/audit/README.md "Reachability audit"): every memory recalled
  * with its own probes through the store's own recall, never logged. Probe queries are embedded in
- * bulk a batch at a time (priority "bulk", so a console query overtakes them), and the loop yields
- * after every probe recall so the console's recalls are not starved.
+ * bulk a batch of memories ahead, one chunk at a time (priority "bulk", so a console query
+ * overtakes them), and the loop gives way to the console's recalls before every probe recall
+ * (pacing.ts).
  */
 import "server-only";
 import type { PrismaClient } from "@prisma/client";
@@ -15,6 +16,7 @@ import { StoreError, type StoreRecallOutcome } from "@/lib/stores/types";
 import { rankedAbove, unreachableModes } from "../classify";
 import { frequentWords, memoryProbes, type Probe } from "../probes";
 import { AUDIT_KS, AUDIT_MODES, type AuditMode, type NearDuplicate, type ProbeRecord, type UnreachableReason } from "../types";
+import { EMBED_CHUNK, giveWay } from "./pacing";
 
 /** Memories whose probes are embedded in one bulk call. */
 const BATCH = 32;
@@ -42,9 +44,12 @@ export interface ProbeOptions {
   signal?: AbortSignal;
   /** After each memory: memories done, of all, and the probe recalls run so far. */
   onProgress?: (done: number, total: number, probeRecalls: number) => void;
+  /**
+   * Probe only this many memories, spread evenly over the store in id order (the benchmark's
+   * 100k store); the recalls still search the whole store. The result's notes say so.
+   */
+  sample?: number;
 }
-
-const yieldToOthers = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /** The store's memories (id, summary, tags), in id order, read in keyset pages. */
 export async function readMemories(
@@ -63,11 +68,17 @@ export async function readMemories(
 }
 
 export async function probeEmbeddedStore(prisma: PrismaClient, store: EmbeddedStore, options: ProbeOptions): Promise<ProbeRun> {
-  const memories = await readMemories(prisma, store.name);
-  const frequent = frequentWords(memories.map((m) => m.summary));
+  const all = await readMemories(prisma, store.name);
+  const frequent = frequentWords(all.map((m) => m.summary));
   const frequentSet = new Set(frequent);
   const stats = await store.stats();
   const notes: string[] = [];
+  const { memories, step } = sampleOf(all, options.sample);
+  if (step > 1) {
+    notes.push(
+      `A sample: ${memories.length.toLocaleString("en")} of the store's ${all.length.toLocaleString("en")} memories were probed (one in every ${step}, in id order); their probes searched the whole store.`,
+    );
+  }
   if (stats.stale_vectors > 0) {
     notes.push(
       `${stats.stale_vectors} memories are embedded with another model than ${stats.embedding_model}: this store refuses semantic and hybrid recalls until they are re-embedded (\`npm run reembed\`). The probes searched the vectors it has, as it will once they are.`,
@@ -87,6 +98,7 @@ export async function probeEmbeddedStore(prisma: PrismaClient, store: EmbeddedSt
     return embedProbes(
       store,
       texts.filter((t) => !kept.has(t)),
+      options.signal,
     ).then((fresh) => {
       if (fresh === null) return null;
       for (const p of probes.flat())
@@ -122,12 +134,31 @@ export async function probeEmbeddedStore(prisma: PrismaClient, store: EmbeddedSt
   return { memories: out, probeRecalls, frequentWords: frequent, notes };
 }
 
-/** The probe queries' vectors, one bulk call; null when the embedder fails (the probes then record it). */
-async function embedProbes(store: EmbeddedStore, queries: string[]): Promise<Map<string, Float32Array> | null> {
-  if (queries.length === 0) return new Map();
+/** At most `sample` memories, one in every `step` (all of them, step 1, without a sample). */
+function sampleOf<T>(all: T[], sample: number | undefined): { memories: T[]; step: number } {
+  if (sample === undefined || sample >= all.length) return { memories: all, step: 1 };
+  const step = Math.ceil(all.length / Math.max(1, sample));
+  return { memories: all.filter((_, i) => i % step === 0), step };
+}
+
+/**
+ * The probe queries' vectors, a chunk at a time (pacing.ts: one embedding worker for the audit,
+ * none while a console recall runs); null when the embedder fails (the probes then record it).
+ */
+async function embedProbes(
+  store: EmbeddedStore,
+  queries: string[],
+  signal: AbortSignal | undefined,
+): Promise<Map<string, Float32Array> | null> {
+  const out = new Map<string, Float32Array>();
   try {
-    const vectors = await store.embedder.embed(queries, { priority: "bulk" });
-    return new Map(queries.map((q, i) => [q, vectors[i]!]));
+    for (let start = 0; start < queries.length; start += EMBED_CHUNK) {
+      await giveWay(signal);
+      const chunk = queries.slice(start, start + EMBED_CHUNK);
+      const vectors = await store.embedder.embed(chunk, { priority: "bulk" });
+      chunk.forEach((q, i) => out.set(q, vectors[i]!));
+    }
+    return out;
   } catch (error) {
     if (error instanceof EmbeddingServiceError) return null;
     throw error;
@@ -142,6 +173,7 @@ async function probeMemory(
   options: ProbeOptions,
 ): Promise<{ memory: ProbedMemory; recalls: number }> {
   const id = memory.id;
+  await giveWay(options.signal);
   const nearest = await store.nearest(id, NEIGHBOURS);
   const near = new Map((nearest?.items ?? []).filter((n) => n.cosine >= options.shadowThreshold).map((n) => [n.id, n] as const));
   const records: ProbeRecord[] = [];
@@ -166,6 +198,7 @@ async function probeMemory(
           continue;
         }
         let outcome: StoreRecallOutcome;
+        await giveWay(options.signal);
         try {
           outcome = await store.recall({ query: probe.query, k, searchMode: mode }, options.signal, {
             queryVector: vector ?? new Float32Array(store.embedder.dim),
@@ -184,7 +217,6 @@ async function probeMemory(
           continue;
         } finally {
           recalls++;
-          await yieldToOthers();
         }
         const pageIds = outcome.results.map((r) => r.memory_id);
         const at = pageIds.indexOf(id);

@@ -5,6 +5,7 @@ import type { Memory, Prisma, PrismaClient } from "@prisma/client";
 import type { Embedder } from "@/lib/embeddings/types";
 import { DEFAULT_FETCH_FACTOR } from "@/lib/recall/merge";
 import type { RerankConfig } from "@/lib/rerank/config";
+import { processSingleton } from "@/lib/server/process-singleton";
 import { importMemories, INSERT_CHUNK } from "./embedded-import";
 import { captureSnapshot, checkSnapshotVersion, memoryVersion, readIndexSnapshot, type SnapshotRead } from "./index-snapshot";
 import type { StoreSnapshot } from "../search-index/snapshot-file";
@@ -19,6 +20,17 @@ import { StoreError, type MemoryStore, type StoreRecallOutcome, type StoreRecall
 import { decodeVector, encodeVector } from "../search-index/vector-codec";
 
 const LOAD_PAGE = 2_000;
+
+/** Recalls in flight in this process other than the audit's probes, over every store. */
+const foreground = () => processSingleton("foreground-recalls", () => ({ inFlight: 0 }));
+
+/**
+ * How many recalls of embedded stores (the console's, the API's: all but the audit's probes) run now: the
+ * reachability audit pauses its probes while any is (lib/audit/README.md "Reachability audit").
+ */
+export function foregroundRecalls(): number {
+  return foreground().inFlight;
+}
 
 /** A memories row as the index rebuild reads it: every column, under its Prisma field name. */
 type LoadedRow = Memory;
@@ -264,6 +276,21 @@ export class EmbeddedStore implements MemoryStore {
    * say which memories that leaves out instead of getting the 409 for every probe.
    */
   async recall(
+    request: StoreRecallRequest,
+    signal?: AbortSignal,
+    probe?: { queryVector: Float32Array; ignoreStaleVectors: boolean },
+  ): Promise<StoreRecallOutcome> {
+    if (probe) return this.recallNow(request, signal, probe);
+    const gauge = foreground();
+    gauge.inFlight++;
+    try {
+      return await this.recallNow(request, signal);
+    } finally {
+      gauge.inFlight--;
+    }
+  }
+
+  private async recallNow(
     request: StoreRecallRequest,
     signal?: AbortSignal,
     probe?: { queryVector: Float32Array; ignoreStaleVectors: boolean },
