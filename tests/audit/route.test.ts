@@ -17,6 +17,7 @@ process.env.DEMO_CORPUS = "off";
 delete process.env.DATABASE_URL;
 
 const storesRoute = await import("@/app/api/stores/route");
+const storeRoute = await import("@/app/api/stores/[name]/route");
 const memoriesRoute = await import("@/app/api/memories/route");
 const auditRoute = await import("@/app/api/stores/[name]/audit/route");
 const { getDatabase } = await import("@/lib/db/server");
@@ -116,5 +117,38 @@ describe("the audit API", () => {
     expect(cancelled.status).toBe(200);
     expect(cancelled.json.state).toBe("cancelled");
     expect(cancelled.json.result.finished_at).toBe(before.result!.finished_at);
+  });
+});
+
+describe("a deleted store's audit", () => {
+  const deleteStore = (name: string) =>
+    callRoute(storeRoute.DELETE, { method: "DELETE", url: `/api/stores/${name}`, params: { name } });
+  const createWithMemories = async (name: string) => {
+    expect((await callRoute(storesRoute.POST, { body: { name } })).status).toBe(201);
+    const memories = controlCorpus().slice(0, 6);
+    expect((await callRoute(memoriesRoute.POST, { body: { store: name, memories } })).status).toBe(201);
+  };
+
+  it("goes with the store, also when the audit finishes after the delete", async () => {
+    const prisma = (await getDatabase()).prisma;
+    const kept = () => prisma.storeAudit.count({ where: { store: "doomed" } });
+
+    await createWithMemories("doomed");
+    expect((await audit("doomed", { body: {} })).status).toBe(202);
+    await auditFinished("doomed");
+    expect(await kept()).toBe(1);
+    expect((await deleteStore("doomed")).status).toBe(200);
+    expect(await kept()).toBe(0);
+
+    // Deleted while its audit runs: the audit's result is not kept for a store that is gone.
+    await createWithMemories("doomed");
+    expect((await audit("doomed", { body: {} })).status).toBe(202);
+    expect((await deleteStore("doomed")).status).toBe(200);
+    await auditFinished("doomed");
+    expect(await kept()).toBe(0);
+
+    // A new store of that name starts with no audit.
+    expect((await callRoute(storesRoute.POST, { body: { name: "doomed" } })).status).toBe(201);
+    expect((await audit("doomed")).json).toMatchObject({ state: "idle", result: null });
   });
 });

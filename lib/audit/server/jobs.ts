@@ -1,5 +1,5 @@
 /**
- * Audits in the background (docs/ARCHITECTURE.md "Reachability audit"): one at a time per store
+ * Audits in the background (lib/audit/README.md "Reachability audit"): one at a time per store
  * and process, with progress, cancellable; the last finished result kept in `store_audits` with
  * its time and the store's version, marked stale once the store has changed since.
  */
@@ -104,8 +104,9 @@ async function runJob(
     const run = await probe(job);
     job.progress = { ...job.progress, phase: "reading the recall log" };
     const result = await assembleAudit(prisma, { store: name, kind, version, settings, startedAt: job.startedAt }, run);
-    await saveResult(prisma, result);
-    job.state = "done";
+    if (await saveResult(prisma, result)) job.state = "done";
+    // The store was deleted while it ran: nothing is kept, and nothing is said of the name.
+    else if (jobs().get(name) === job) jobs().delete(name);
   } catch (error) {
     if (job.controller.signal.aborted) {
       job.state = "cancelled";
@@ -120,21 +121,42 @@ async function runJob(
   }
 }
 
-async function saveResult(prisma: PrismaClient, result: AuditResult): Promise<void> {
-  const data = {
-    version: result.version,
-    startedAt: new Date(result.started_at),
-    finishedAt: new Date(result.finished_at),
-    result: result as unknown as Prisma.InputJsonValue,
-  };
-  await prisma.storeAudit.upsert({ where: { store: result.store }, create: { store: result.store, ...data }, update: data });
+/**
+ * Keeps the result as the store's last; false, keeping nothing, when the embedded store was
+ * deleted meanwhile (lib/audit/README.md "Reachability audit": no row outlives its store). The
+ * write locks the store's row (FOR SHARE), so a delete either waits for it and removes the row
+ * with the store, or went first and leaves nothing to write.
+ */
+async function saveResult(prisma: PrismaClient, result: AuditResult): Promise<boolean> {
+  if (result.kind === "remote") {
+    const data = {
+      version: result.version,
+      startedAt: new Date(result.started_at),
+      finishedAt: new Date(result.finished_at),
+      result: result as unknown as Prisma.InputJsonValue,
+    };
+    await prisma.storeAudit.upsert({ where: { store: result.store }, create: { store: result.store, ...data }, update: data });
+    return true;
+  }
+  const saved = await prisma.$executeRaw`
+    INSERT INTO "store_audits" ("store", "version", "started_at", "finished_at", "result")
+    SELECT s."name", ${result.version}, ${new Date(result.started_at)}, ${new Date(result.finished_at)}, ${JSON.stringify(result)}::jsonb
+    FROM "embedded_stores" s WHERE s."name" = ${result.store} FOR SHARE
+    ON CONFLICT ("store") DO UPDATE SET "version" = EXCLUDED."version", "started_at" = EXCLUDED."started_at",
+      "finished_at" = EXCLUDED."finished_at", "result" = EXCLUDED."result"`;
+  return saved > 0;
 }
 
 /** State, progress and the last result of `name`'s audit; 404 `unknown_store` for a store there is not. */
 export async function auditStatus(prisma: PrismaClient, name: string): Promise<AuditStatus> {
   const store = await storeOf(name);
-  const job = jobs().get(name);
+  let job = jobs().get(name);
   const row = await prisma.storeAudit.findUnique({ where: { store: name } });
+  // A finished audit whose result is gone was of a store deleted since: a new store of that name has none.
+  if (job?.state === "done" && !row) {
+    jobs().delete(name);
+    job = undefined;
+  }
   const result = (row?.result as unknown as AuditResult | undefined) ?? null;
   const stale = row && store.kind === "embedded" ? row.version !== (await memoryVersion(prisma, name)) : false;
   return {

@@ -53,7 +53,7 @@ export class StoreCatalog {
 
   /**
    * Deletes the store; its memories go with it (the foreign key cascades), its profile assignment
-   * too, and a tombstone remembers it so History can mark its recalls "deleted store".
+   * and its last audit too, and a tombstone remembers it so History can mark its recalls "deleted store".
    */
   async delete(name: string): Promise<{ deleted: boolean; memories: number }> {
     return this.prisma.$transaction(async (tx) => {
@@ -61,6 +61,7 @@ export class StoreCatalog {
       const removed = await tx.embeddedStoreRecord.deleteMany({ where: { name } });
       if (removed.count === 0) return { deleted: false, memories: 0 };
       await tx.storeProfile.deleteMany({ where: { store: name } });
+      await tx.storeAudit.deleteMany({ where: { store: name } });
       await tx.deletedStore.upsert({
         where: { name },
         create: { name, memories },
