@@ -7,6 +7,12 @@
  *  2. the audit, with the same console recalls running beside it: its time, probe recalls per
  *     second, peak RSS, and the console's p50/p95 meanwhile. An audit longer than `--time-box`
  *     seconds is cancelled there and its rate extrapolated to the whole store (said so).
+ *     `--sample N` probes N memories spread over the store (their recalls search all of it) and
+ *     extrapolates the whole store's time from their rate (said so);
+ *  3. the console recalls with nothing else running again, so a change in the machine's load
+ *     during the run shows.
+ * The audit paces itself (lib/audit/server/pacing.ts); the console's p95 with the audit minus
+ * idle is the figure the issue bounds by the query-embedding wait behind an import.
  */
 import fs from "node:fs";
 import os from "node:os";
@@ -78,6 +84,8 @@ async function main(args: string[]): Promise<void> {
   const timeBox = Number(option(args, "time-box", "900")) * 1000;
   const every = Number(option(args, "every", "250"));
   const idleMs = Number(option(args, "idle", "20")) * 1000;
+  const sample = args.includes("--sample") ? Number(option(args, "sample", "")) : undefined;
+  if (sample !== undefined && !(sample >= 1)) throw new Error("--sample needs a number of memories ≥ 1");
   const embedder = new UseLiteEmbedder();
   const random = prng(34);
   const sentence = (n: number) => Array.from({ length: n }, () => zipfWord(random)).join(" ");
@@ -139,6 +147,7 @@ async function main(args: string[]): Promise<void> {
         min_appearances: DEFAULT_MIN_APPEARANCES,
       };
       const audit = auditEmbeddedStore(prisma, store, settings, {
+        sample,
         signal: controller.signal,
         onProgress: (done, total, recalls) => (progress = { done, total, recalls }),
       }).then(
@@ -155,13 +164,17 @@ async function main(args: string[]): Promise<void> {
       clearTimeout(timer);
       clearInterval(sampler);
       const busy = await during;
+      const againEnd = performance.now() + idleMs;
+      const again = await consoleRecalls(() => performance.now() > againEnd);
 
       const rate = progress.recalls / (ms / 1000);
       const memoriesPerS = progress.done / (ms / 1000);
+      const whole = `the whole store at this rate: ~${(size / memoriesPerS / 60).toFixed(1)} min`;
+      const probed = progress.total < size ? ` (a sample of ${progress.total.toLocaleString("en")} memories, --sample)` : "";
       console.log(
         outcome.cancelled
-          ? `  audit: cancelled at the ${timeBox / 1000} s time box after ${progress.done.toLocaleString("en")} of ${size.toLocaleString("en")} memories; the whole store at this rate: ~${(size / memoriesPerS / 60).toFixed(1)} min`
-          : `  audit: ${(ms / 1000).toFixed(1)} s for ${size.toLocaleString("en")} memories`,
+          ? `  audit: cancelled at the ${timeBox / 1000} s time box after ${progress.done.toLocaleString("en")} of ${progress.total.toLocaleString("en")} memories${probed}; ${whole}`
+          : `  audit: ${(ms / 1000).toFixed(1)} s for ${progress.done.toLocaleString("en")} memories${probed}${probed ? `; ${whole}` : ""}`,
       );
       console.log(
         `  ${progress.recalls.toLocaleString("en")} probe recalls, ${rate.toFixed(0)} recalls/s, ${memoriesPerS.toFixed(1)} memories/s; rss ${mib(rssBefore)} before, peak ${mib(peakRss)}`,
@@ -174,6 +187,11 @@ async function main(args: string[]): Promise<void> {
       console.log(
         `    with the audit running                  ${String(busy.length).padStart(5)}  ${fmtMs(percentile(busy, 50)).padStart(6)}  ${fmtMs(percentile(busy, 95)).padStart(7)}`,
       );
+      console.log(
+        `    idle again after it                     ${String(again.length).padStart(5)}  ${fmtMs(percentile(again, 50)).padStart(6)}  ${fmtMs(percentile(again, 95)).padStart(7)}`,
+      );
+      const slower = percentile(busy, 95) - percentile([...idle, ...again], 95);
+      console.log(`  p95 with the audit − idle (before and after): ${slower >= 0 ? "+" : ""}${fmtMs(slower)} ms`);
       await prisma.$disconnect();
     } finally {
       await db.close();
