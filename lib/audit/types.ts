@@ -1,5 +1,5 @@
 /**
- * The reachability audit of a store (docs/ARCHITECTURE.md "Reachability audit"): its settings,
+ * The reachability audit of a store (lib/audit/README.md "Reachability audit"): its settings,
  * the evidence per memory and the result the API and the page share. Client-safe: no I/O.
  */
 import { z } from "zod";
@@ -39,8 +39,15 @@ export const AuditStartSchema = z.strictObject({
 export type AuditStartInput = z.input<typeof AuditStartSchema>;
 /** `POST /api/stores/{name}/audit`'s body as the route reads it (the shared input rules applied). */
 export const AuditStartBodySchema = withInputRules(AuditStartSchema);
-/** `GET /api/stores/{name}/audit?format=`: the status as JSON, or the last result's findings as CSV. */
-export const AuditQuerySchema = z.object({ format: z.enum(["json", "csv"]).default("json") });
+/**
+ * `GET /api/stores/{name}/audit?format=&result=`: the status as JSON, or the last result's
+ * findings as CSV; `result=0` leaves the result out of the JSON (a poll while an audit runs reads
+ * state and progress, and fetches the result again only once `result_finished_at` moves).
+ */
+export const AuditQuerySchema = z.object({
+  format: z.enum(["json", "csv"]).default("json"),
+  result: z.enum(["0", "1"]).default("1"),
+});
 export type AuditStartBody = z.output<typeof AuditStartSchema>;
 export type AuditSettings = Omit<z.output<typeof AuditStartSchema>, "confirm_calls">;
 
@@ -143,7 +150,10 @@ export interface AuditStatus {
   progress: { done: number; total: number; phase: string } | null;
   started_at: string | null;
   error: { code: string; message: string } | null;
-  /** The last finished result, with whether the store changed since. */
+  /** When the kept result finished (null: none is kept), given with or without the result. */
+  result_finished_at: string | null;
+  /** The last finished result (null: none is kept, or asked without it, `?result=0`). */
   result: AuditResult | null;
+  /** Whether the store changed since the kept result read it. */
   stale: boolean;
 }

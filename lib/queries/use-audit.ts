@@ -11,11 +11,24 @@ export const auditKeys = { status: (store: string) => ["audit", store] as const 
 
 const auditUrl = (store: string) => `/api/stores/${encodeURIComponent(store)}/audit`;
 
-/** State, progress and the last result; polled every second while an audit runs. */
+/**
+ * State, progress and the last result; polled every second while an audit runs. A poll asks
+ * without the result (`?result=0`) and keeps the one it has; the result is fetched again only
+ * when the kept one changed (`result_finished_at`), so a running audit's polls stay small.
+ */
 export function useAuditStatus(store: string | null) {
+  const client = useQueryClient();
   return useQuery({
     queryKey: auditKeys.status(store ?? ""),
-    queryFn: ({ signal }) => fetchJson<AuditStatus>(auditUrl(store!), { signal }),
+    queryFn: async ({ signal }) => {
+      const known = client.getQueryData<AuditStatus>(auditKeys.status(store!));
+      if (known) {
+        const status = await fetchJson<AuditStatus>(`${auditUrl(store!)}?result=0`, { signal });
+        if (status.result_finished_at === null) return status;
+        if (status.result_finished_at === known.result_finished_at && known.result) return { ...status, result: known.result };
+      }
+      return fetchJson<AuditStatus>(auditUrl(store!), { signal });
+    },
     enabled: store !== null && store !== "",
     refetchInterval: (query) => (query.state.data?.state === "running" ? 1_000 : false),
     retry: false,

@@ -63,7 +63,7 @@ describe("the audit API", () => {
     expect(none.status).toBe(409);
     expect(none.json.error).toBe("audit_not_running");
     const idle = await audit("small");
-    expect(idle.json).toMatchObject({ state: "idle", result: null, stale: false });
+    expect(idle.json).toMatchObject({ state: "idle", result: null, result_finished_at: null, stale: false });
     expect((await audit("small", { url: "/api/stores/small/audit?format=csv" })).status).toBe(404);
   });
 
@@ -118,6 +118,17 @@ describe("the audit API", () => {
     expect(cancelled.json.state).toBe("cancelled");
     expect(cancelled.json.result.finished_at).toBe(before.result!.finished_at);
   });
+
+  it("answers a poll without the result (?result=0), saying when the kept one finished", async () => {
+    const full = (await audit("small")).json as AuditStatus;
+    expect(full.result).not.toBeNull();
+    const light = await audit("small", { url: "/api/stores/small/audit?result=0" });
+    expect(light.status).toBe(200);
+    expect(light.json).toEqual({ ...full, result: null, result_finished_at: full.result!.finished_at });
+    const bad = await audit("small", { url: "/api/stores/small/audit?result=no" });
+    expect(bad.status).toBe(422);
+    expect(bad.json).toMatchObject({ error: "validation_failed", details: expect.any(Object) });
+  });
 });
 
 describe("a deleted store's audit", () => {
@@ -149,6 +160,6 @@ describe("a deleted store's audit", () => {
 
     // A new store of that name starts with no audit.
     expect((await callRoute(storesRoute.POST, { body: { name: "doomed" } })).status).toBe(201);
-    expect((await audit("doomed")).json).toMatchObject({ state: "idle", result: null });
+    expect((await audit("doomed")).json).toMatchObject({ state: "idle", result: null, result_finished_at: null });
   });
 });

@@ -147,24 +147,35 @@ async function saveResult(prisma: PrismaClient, result: AuditResult): Promise<bo
   return saved > 0;
 }
 
-/** State, progress and the last result of `name`'s audit; 404 `unknown_store` for a store there is not. */
-export async function auditStatus(prisma: PrismaClient, name: string): Promise<AuditStatus> {
+/**
+ * State, progress and the last result of `name`'s audit (`withResult: false`: without the result,
+ * which is then not even read); 404 `unknown_store` for a store there is not.
+ */
+export async function auditStatus(
+  prisma: PrismaClient,
+  name: string,
+  { withResult = true }: { withResult?: boolean } = {},
+): Promise<AuditStatus> {
   const store = await storeOf(name);
   let job = jobs().get(name);
-  const row = await prisma.storeAudit.findUnique({ where: { store: name } });
+  const row = await prisma.storeAudit.findUnique({
+    where: { store: name },
+    select: { version: true, startedAt: true, finishedAt: true, result: withResult },
+  });
   // A finished audit whose result is gone was of a store deleted since: a new store of that name has none.
   if (job?.state === "done" && !row) {
     jobs().delete(name);
     job = undefined;
   }
-  const result = (row?.result as unknown as AuditResult | undefined) ?? null;
+  const result = withResult ? ((row?.result as unknown as AuditResult | undefined) ?? null) : null;
   const stale = row && store.kind === "embedded" ? row.version !== (await memoryVersion(prisma, name)) : false;
   return {
     store: name,
-    state: job?.state ?? (result ? "done" : "idle"),
+    state: job?.state ?? (row ? "done" : "idle"),
     progress: job?.state === "running" ? job.progress : null,
-    started_at: job?.startedAt ?? result?.started_at ?? null,
+    started_at: job?.startedAt ?? row?.startedAt.toISOString() ?? null,
     error: job?.error ?? null,
+    result_finished_at: row?.finishedAt.toISOString() ?? null,
     result,
     stale,
   };

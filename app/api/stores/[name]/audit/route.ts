@@ -11,7 +11,7 @@ export const dynamic = "force-dynamic";
 
 export const { GET, POST, PUT, PATCH, DELETE } = apiRoutes({
   /**
-   * Starts a reachability audit of the store in the background (docs/ARCHITECTURE.md
+   * Starts a reachability audit of the store in the background (lib/audit/README.md
    * "Reachability audit"): 202 with its state. A remote store needs `confirm_calls`.
    */
   POST: {
@@ -23,13 +23,17 @@ export const { GET, POST, PUT, PATCH, DELETE } = apiRoutes({
       return NextResponse.json(status, { status: 202 });
     },
   },
-  /** State, progress and the last result (`?format=csv`: the last result's findings as CSV). */
+  /**
+   * State, progress and the last result (`?result=0`: without the result, for polling;
+   * `?format=csv`: the last result's findings as CSV).
+   */
   GET: {
     scope: "read",
     params: StoreParamsSchema,
     query: AuditQuerySchema,
     handler: async ({ params, query }) => {
-      const status = await auditStatus(await getPrisma(), params.name);
+      const withResult = query.format === "csv" || query.result === "1";
+      const status = await auditStatus(await getPrisma(), params.name, { withResult });
       if (query.format === "json") return status;
       if (!status.result) throw ApiError.notFound(`An audit result of store "${params.name}"`);
       return new Response(auditCsv(status.result), {
