@@ -100,7 +100,7 @@ export const ENV_SETTINGS: readonly EnvSetting[] = [
     names: ["STORE_CALIBRATION"],
     default: "auto",
     meaning:
-      '`auto`: an embedded store with no calibration without labels, or whose size moved by more than 5 %, starts one in the background when the stores are listed (docs/ARCHITECTURE.md "Threshold profiles"); `manual`: only `POST /api/profiles/calibrations` (the Profiles page\'s button) starts one.',
+      '`auto`: an embedded store with no calibration without labels, or whose size moved by more than 5 %, starts one in the background when the stores are listed (lib/profiles/README.md "Calibration without labels"); `manual`: only `POST /api/profiles/calibrations` (the Profiles page\'s button) starts one.',
     scope: "app",
     checks: { STORE_CALIBRATION: oneOf("auto", "manual") },
   },
