@@ -1,11 +1,9 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { Suspense } from "react";
 import { SignInForm } from "@/components/auth/sign-in-form";
 import styles from "@/components/auth/auth.module.css";
 import { buttonClassName } from "@/components/ui/button";
 import { Notice } from "@/components/ui/notice";
-import { LoadingState } from "@/components/ui/states";
 import { authConfig } from "@/lib/auth/server/config";
 
 export const metadata: Metadata = { title: "Sign in" };
@@ -22,10 +20,8 @@ export default function SignInPage() {
           <p className={styles.lead}>
             This dashboard is shared: enter the team&apos;s password (the server&apos;s AUTH_PASSWORD).
           </p>
-          {/* The form reads ?next= (useSearchParams), which needs a Suspense boundary. */}
-          <Suspense fallback={<LoadingState />}>
-            <SignInForm />
-          </Suspense>
+          {/* The form reads ?next= (useSearchParams), which never suspends on this dynamic page. */}
+          <SignInForm />
         </>
       ) : (
         <Notice tone="info" title="Sign-in is off on this server">

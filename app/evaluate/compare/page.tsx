@@ -1,6 +1,5 @@
 import type { Metadata } from "next";
 import { redirect } from "next/navigation";
-import { Suspense } from "react";
 import { z } from "zod";
 import { CompareView } from "@/components/evaluate/compare-view";
 import { PageHeader } from "@/components/layout/page-header";
@@ -53,10 +52,8 @@ export default async function ComparePage({ searchParams }: { searchParams: Sear
           </>
         }
       />
-      {/* The runs come from the URL (?a=&b=), read with useSearchParams inside a Suspense boundary. */}
-      <Suspense fallback={<p role="status">Loading…</p>}>
-        <CompareView />
-      </Suspense>
+      {/* The runs come from the URL (?a=&b=), read with useSearchParams: on this dynamic page it never suspends. */}
+      <CompareView />
     </>
   );
 }
