@@ -270,7 +270,7 @@ export class EmbeddedStore implements MemoryStore {
   }
 
   /**
-   * `probe` is for the reachability audit (docs/ARCHITECTURE.md "Reachability audit"): the query's
+   * `probe` is for the reachability audit (lib/audit/README.md "Reachability audit"): the query's
    * vector embedded beforehand (in bulk, with many others), and the semantic arm searching the
    * vectors it has even while some memories are embedded with another model, so the audit can
    * say which memories that leaves out instead of getting the 409 for every probe.

@@ -2,7 +2,7 @@ import type { PrismaClient } from "@prisma/client";
 import { DEMO_STORE, FIRST_STORE, type CreateStoreBody } from "../../store-schemas";
 import { StoreError } from "../../types";
 
-/** The `embedded_stores` rows: which embedded stores exist (docs/ARCHITECTURE.md "Embedded stores"). */
+/** The `embedded_stores` rows: which embedded stores exist (lib/stores/server/embedded/README.md "Embedded stores"). */
 export interface EmbeddedStoreRow {
   name: string;
   description: string | null;
