@@ -4,8 +4,8 @@ import { expect, test } from "./support/fixtures";
 /**
  * Insights by threshold profile (lib/calibration/README.md "Threshold profiles"): recalls the
  * embedded store judged with a profile of this run only are filtered to by `profile`, shown under
- * their judge with agreement rates, drawn as percentile bands, and the level chart switches to the
- * profile's levels — all in the URL.
+ * their judge with agreement rates, drawn as percentile bands, and the level chart — the store's
+ * verdict by default — switches to the reference rules or the profile's levels, all in the URL.
  */
 
 test.describe.configure({ timeout: 300_000 });
@@ -49,12 +49,14 @@ test("recalls judged by a profile: filtered, grouped under their judge, with ban
   await expect(page.getByTestId("insights-scope")).toContainText(`judged by profile ${name}`);
   await expect(page.getByTestId("stat-recalls").getByTestId("stat-value")).toHaveText("3");
 
-  // Under each judge: the reference rules over these 3 recalls, and this profile over the same 3.
+  // Under each judge: the store's verdict first, the reference rules, and this profile, each over these 3 recalls.
   const judges = page.getByTestId("judges");
-  await expect(judges.getByTestId("judge-row")).toHaveCount(2);
+  await expect(judges.getByTestId("judge-row")).toHaveCount(3);
+  await expect(judges.getByTestId("judge-row").first()).toHaveAttribute("data-judge", "verdict");
   const mine = judges.locator(`[data-testid="judge-row"][data-profile="${name}"]`);
   await expect(mine.locator("td").nth(1)).toHaveText("3");
-  await expect(judges.locator('[data-testid="judge-row"][data-profile=""]').locator("td").nth(1)).toHaveText("3");
+  await expect(judges.locator('[data-testid="judge-row"][data-judge="reference"]').locator("td").nth(1)).toHaveText("3");
+  await expect(judges.locator('[data-testid="judge-row"][data-judge="verdict"]').locator("td").nth(1)).toHaveText("3");
   // No selector ran and nothing is labeled: both rates say so rather than 0%.
   await expect(mine.getByTestId("judge-selector")).toContainText("no data");
   await expect(mine.getByTestId("judge-labels")).toContainText("no data");
@@ -65,9 +67,17 @@ test("recalls judged by a profile: filtered, grouped under their judge, with ban
   await expect(bands.getByTestId("bands-top-score").locator(".recharts-area")).toHaveCount(2, { timeout: 30_000 });
   await expect(bands.getByTestId("bands-prominence").getByTestId("chart-empty")).toHaveCount(0);
 
-  // The level chart under the profile, kept in the URL.
+  // The level chart leads with the store's verdict; the reference rules and the profile are a choice away, kept in the URL.
+  await expect(page.getByRole("heading", { name: "Level mix: the store's verdict" })).toBeVisible();
+  await expect(page.getByTestId("level-judge")).toHaveValue("");
+  await page.getByTestId("level-judge").selectOption("_reference");
+  await expect(page).toHaveURL(/[?&]judge=_reference(&|$)/);
+  await expect(page.getByRole("heading", { name: "Level mix: the reference rules" })).toBeVisible();
   await page.getByTestId("level-judge").selectOption(name);
   await expect(page).toHaveURL(new RegExp(`judge=${name}`));
+  await expect(page.getByRole("heading", { name: `Level mix under profile ${name}` })).toBeVisible();
+  // A link naming the profile (as links made before the verdict did) still opens it.
+  await page.goto(`/insights?range=24h&profile=${encodeURIComponent(name)}&judge=${encodeURIComponent(name)}`);
   await expect(page.getByRole("heading", { name: `Level mix under profile ${name}` })).toBeVisible();
 
   // A profile level filter narrows the counts to that level's recalls, and is in the URL too.
@@ -75,7 +85,7 @@ test("recalls judged by a profile: filtered, grouped under their judge, with ban
   const api = await page.request.get(
     `/api/insights?from=${new Date(now - 86_400_000).toISOString()}&to=${new Date(now + 60_000).toISOString()}&profile=${encodeURIComponent(name)}`,
   );
-  const answer = (await api.json()) as { judges: { profile: string | null; low: number }[] };
+  const answer = (await api.json()) as { judges: { judge: string; profile: string | null; low: number }[] };
   const low = answer.judges.find((j) => j.profile === name)!.low;
   await page.getByTestId("insights-profile-level").selectOption("low");
   await expect(page).toHaveURL(/profile_level=low/);

@@ -6,7 +6,8 @@
  *
  * - Selector: drop rate (line) and lost-any rate (dashed line) in percent, over the volume the
  *   selector ran on (bars, right axis).
- * - Level mix: stacked counts per level (none at the bottom), with the weak-hit rate as a line.
+ * - Level mix: stacked counts per level (none at the bottom) under one judge (the store's verdict
+ *   unless another is chosen, lib/insights/judges.ts), with the weak-hit rate as a line.
  * Thin points (few recalls) are drawn hollow; a click on a bucket opens its recalls in History.
  */
 import { Bar, Line, ReferenceLine } from "recharts";
@@ -98,7 +99,7 @@ export function SelectorChart({ data, onOpenBucket }: ChartProps<SelectorPoint>)
   );
 }
 
-export function LevelChart({ data, onOpenBucket, judge }: ChartProps<LevelPoint> & { judge?: string | null }) {
+export function LevelChart({ data, onOpenBucket, title }: ChartProps<LevelPoint> & { title: string }) {
   const legend: LegendEntry[] = [
     ...[...LEVEL_STACK].reverse().map((l) => ({ kind: "box" as const, color: l.color, label: l.label })),
     { kind: "line", color: CHART_COLORS.weakHit, label: "Weak-hit rate, none + low (left axis)" },
@@ -106,7 +107,7 @@ export function LevelChart({ data, onOpenBucket, judge }: ChartProps<LevelPoint>
   return (
     <SeriesChartFrame
       testId="level-chart"
-      label={judge ? `Level mix under profile ${judge} over time` : "Confidence level mix over time"}
+      label={`${title} over time`}
       legend={legend}
       empty={data.empty}
       points={data.points}

@@ -1,12 +1,12 @@
 "use client";
 
 import Link from "next/link";
-import { countOf, formatCount, formatPercent } from "@/lib/format";
-import { drill, type DrillScope } from "@/lib/insights/links";
-import { sourcesWords } from "@/lib/insights/format";
-import type { InsightsResponse, InsightStats } from "@/lib/insights/schema";
-import type { RecallSource } from "@/lib/recall-log/sources";
 import { panelNoteClassName } from "@/components/ui/panel";
+import { countOf, formatCount, formatPercent } from "@/lib/format";
+import { sourcesWords, weakHitWords } from "@/lib/insights/format";
+import { drill, type DrillScope } from "@/lib/insights/links";
+import type { InsightsResponse, InsightStats, JudgeInsight } from "@/lib/insights/schema";
+import type { RecallSource } from "@/lib/recall-log/sources";
 import styles from "./insights.module.css";
 
 /** One headline number: opens the recalls behind it in History when there is a link for them. */
@@ -70,15 +70,17 @@ function ofTotal(count: number, total: number, noun: string, what: string): stri
 
 export function HeadlineStats({
   totals,
+  verdict,
   scope,
   sources,
 }: {
   totals: InsightStats;
+  /** The store's verdict judge of the answer (`judges`), which the level figures lead with. */
+  verdict: JudgeInsight | undefined;
   scope: DrillScope;
   /** The sources counted (the answer's `filters.sources`; null: every one): said under every figure. */
   sources: readonly RecallSource[] | null;
 }) {
-  const leveled = totals.high + totals.moderate + totals.low + totals.none;
   const from = sourcesWords(sources);
   const ranOn = "the selector ran on";
   const stats: StatSpec[] = [
@@ -126,10 +128,8 @@ export function HeadlineStats({
     },
     {
       testId: "stat-weak-hit",
-      label: "Weak-hit rate",
-      value: formatPercent(totals.weak_hit_rate),
-      detail: `${ofTotal(totals.none + totals.low, leveled, "recall", "with a level (none + low)")}; ${from}`,
-      href: drill.weakHits(scope),
+      ...weakHitWords(totals, verdict, from),
+      href: verdict ? drill.weakVerdicts(scope) : drill.weakHits(scope),
     },
   ];
   return <StatGrid stats={stats} testId="insights-totals" />;

@@ -124,6 +124,11 @@ describe("the level filters, the judge and the bands in the URL", () => {
     const { invalid: _invalid, ...rest } = state;
     expect(read(writeInsightsUrl(rest))).toEqual(state);
   });
+  it("keeps the reference rules' judge in the link, and leaves the store's verdict, the default, out", () => {
+    expect(read("judge=_reference")).toMatchObject({ invalid: null, judge: "_reference" });
+    expect(writeInsightsUrl({ range: "7d", judge: "_reference" })).toBe("range=7d&judge=_reference");
+    expect(writeInsightsUrl({ range: "7d", judge: undefined })).toBe("range=7d");
+  });
   it("says which level is not one", () => {
     expect(read("profile_level=medium").invalid).toBe("profile_level: expected one or more of high, moderate, low, none");
   });

@@ -3,13 +3,13 @@
  * default 30d when nothing is set) or a custom `from`/`to`, the `bucket`, History's filters
  * `store`, `selector_model`, `level`, `profile_level`, `profile`, the `source` (unset: every source
  * but evaluation runs; `all`; or one source), and `tz` when someone chose a
- * zone other than the browser's; what the page shows, not what it asks: `judge` (the profile
- * whose levels the level chart draws) and `bands` (the store and scale of the percentile bands).
+ * zone other than the browser's; what the page shows, not what it asks: `judge` (whose levels the
+ * level chart and the bucket table count: unset for the store's verdict, `_reference` for the
+ * reference rules, or a profile's name — lib/insights/judges.ts `judgeKeyOf`) and `bands` (the
+ * store and scale of the percentile bands).
  * Pure; unit-tested in insights-url.test.ts.
  */
 import { RANGE_PRESETS, type RangePreset } from "@/components/filters/time-range";
-import type { Level } from "@/lib/recall/confidence";
-import { HISTORY_LEVELS } from "@/lib/recall-log/history";
 import {
   BUCKET_MS,
   estimateBuckets,
@@ -20,6 +20,8 @@ import {
   MAX_INSIGHT_BUCKETS,
   type InsightBucket,
 } from "@/lib/insights/schema";
+import type { Level } from "@/lib/recall/confidence";
+import { HISTORY_LEVELS } from "@/lib/recall-log/history";
 
 export const DEFAULT_RANGE: RangePreset = "30d";
 
@@ -38,7 +40,7 @@ export interface InsightsUrlState {
   profile?: string | undefined;
   /** Unset: every source but evaluation runs; "all"; or one source. */
   source?: InsightSourceChoice | undefined;
-  /** The level chart's judge: a profile's name; unset for the reference rules. */
+  /** The level chart's judge: unset for the store's verdict, `_reference` for the reference rules, or a profile's name. */
   judge?: string | undefined;
   /** The percentile bands' series (`store` + "\u0000" + `unit`); unset: the one with most recalls. */
   bands?: string | undefined;

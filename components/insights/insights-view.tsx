@@ -3,22 +3,40 @@
 import Link from "next/link";
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
 import { useCallback, useMemo, useState, useSyncExternalStore } from "react";
+import { FilterSelect } from "@/components/filters/filter-controls";
+import { SavedViews } from "@/components/filters/saved-views";
+import { Button, buttonClassName } from "@/components/ui/button";
+import { Notice } from "@/components/ui/notice";
+import {
+  pageStackClassName,
+  panelClassName,
+  panelHeadClassName,
+  panelNoteClassName,
+  panelTitleClassName,
+} from "@/components/ui/panel";
+import { ApiErrorText, EmptyState, ErrorState, LoadingState } from "@/components/ui/states";
 import { prepareLevelChart, prepareSelectorChart } from "@/lib/insights/chart";
 import { bucketWords } from "@/lib/insights/format";
-import { levelDataUnder } from "@/lib/insights/judges";
+import {
+  findJudge,
+  judgeKeyOf,
+  judgeMeaning,
+  judgeName,
+  judgeParamOf,
+  keyOfJudge,
+  levelDataUnder,
+  levelMixTitle,
+  VERDICT_JUDGE,
+  type JudgeKey,
+} from "@/lib/insights/judges";
 import { drill, type DrillScope } from "@/lib/insights/links";
 import type { InsightsResponse } from "@/lib/insights/schema";
-import { useInsights, useLogExtent } from "@/lib/queries/use-insights";
 import { useHistoryFacets } from "@/lib/queries/use-history";
-import { LevelChart, SelectorChart } from "./insight-charts";
-import { HeadlineStats, LabelStats } from "./insight-stats";
-import { FilterSelect } from "@/components/filters/filter-controls";
+import { useInsights, useLogExtent } from "@/lib/queries/use-insights";
 import { BandsPanel } from "./bands-panel";
 import { Disagreements } from "./disagreements";
-import { JudgesPanel } from "./judges-panel";
-import { DroppedTable, ReasonTable } from "./reason-dropped-tables";
-import { BucketTable, ModelTable, StoreTable } from "./stats-tables";
-import { SavedViews } from "@/components/filters/saved-views";
+import { LevelChart, SelectorChart } from "./insight-charts";
+import { HeadlineStats, LabelStats } from "./insight-stats";
 import { InsightsFilterBar } from "./insights-filters";
 import {
   allowedBuckets,
@@ -31,17 +49,10 @@ import {
   writeInsightsUrl,
   type InsightsUrlState,
 } from "./insights-url";
-import { Button, buttonClassName } from "@/components/ui/button";
-import { Notice } from "@/components/ui/notice";
-import { ApiErrorText, EmptyState, ErrorState, LoadingState } from "@/components/ui/states";
-import {
-  pageStackClassName,
-  panelClassName,
-  panelHeadClassName,
-  panelNoteClassName,
-  panelTitleClassName,
-} from "@/components/ui/panel";
 import styles from "./insights.module.css";
+import { JudgesPanel } from "./judges-panel";
+import { DroppedTable, ReasonTable } from "./reason-dropped-tables";
+import { BucketTable, ModelTable, StoreTable } from "./stats-tables";
 
 const noSubscribe = () => () => {};
 
@@ -70,6 +81,18 @@ function scopeOf(data: InsightsResponse): DrillScope {
     profile: data.filters.profile,
     sources: data.filters.sources,
   };
+}
+
+/**
+ * The answer with the level counts of the judge a link names, and that judge; the store's verdict
+ * when the answer lacks it (an old link naming a profile that judged nothing in this range).
+ */
+function judgedData(data: InsightsResponse | undefined, key: JudgeKey): { judged: InsightsResponse | null; judge: JudgeKey } {
+  if (!data) return { judged: null, judge: key };
+  const named = levelDataUnder(data, key);
+  if (named) return { judged: named, judge: key };
+  const verdict = levelDataUnder(data, VERDICT_JUDGE);
+  return verdict ? { judged: verdict, judge: VERDICT_JUDGE } : { judged: data, judge: { judge: "reference" } };
 }
 
 /** The Insights page's interactive part: filters kept in the URL, headline numbers, charts, tables. */
@@ -138,9 +161,9 @@ export function InsightsView() {
   );
 
   const selectorChart = useMemo(() => (data ? prepareSelectorChart(data) : null), [data]);
-  // The level chart under the chosen judge (the reference rules unless the link names a profile it has).
-  const judged = useMemo(() => (data ? (levelDataUnder(data, state.judge ?? null) ?? data) : null), [data, state.judge]);
-  const judge = data && state.judge && judged !== data ? state.judge : null;
+  // The level chart (and the bucket table) under the chosen judge: the store's verdict unless the
+  // link names the reference rules or a profile the answer has.
+  const { judged, judge } = useMemo(() => judgedData(data, judgeKeyOf(state.judge)), [data, state.judge]);
   const levelChart = useMemo(() => (judged ? prepareLevelChart(judged) : null), [judged]);
   const scope = useMemo(() => (data ? scopeOf(data) : null), [data]);
   const openBucket = useCallback(
@@ -260,7 +283,12 @@ export function InsightsView() {
             </section>
           ) : (
             <>
-              <HeadlineStats totals={data.totals} scope={scope} sources={data.filters.sources} />
+              <HeadlineStats
+                totals={data.totals}
+                verdict={findJudge(data.judges, VERDICT_JUDGE)}
+                scope={scope}
+                sources={data.filters.sources}
+              />
               <LabelStats labels={data.labels} />
               <div className={styles.charts}>
                 <section className={panelClassName} aria-label="Selector over time">
@@ -273,15 +301,15 @@ export function InsightsView() {
                 </section>
                 <section className={panelClassName} aria-label="Confidence levels over time">
                   <div className={panelHeadClassName}>
-                    <h2 className={panelTitleClassName}>{judge ? `Level mix under profile ${judge}` : "Confidence level mix"}</h2>
+                    <h2 className={panelTitleClassName}>{levelMixTitle(judge)}</h2>
                     {data.judges.length > 1 ? (
                       <FilterSelect
                         label="Judged by"
-                        value={judge ?? ""}
+                        value={judgeParamOf(judge) ?? ""}
                         onChange={(v) => navigate({ ...state, judge: v || undefined })}
                         options={data.judges.map((j): [string, string] => [
-                          j.profile ?? "",
-                          j.profile ? `Profile ${j.profile}` : "Reference rules",
+                          judgeParamOf(keyOfJudge(j)) ?? "",
+                          j.judge === "reference" ? "Reference rules (what the agent saw)" : judgeName(keyOfJudge(j)),
                         ])}
                         testId="level-judge"
                       />
@@ -289,8 +317,11 @@ export function InsightsView() {
                       <span className={`${styles.small} ${styles.muted}`}>Recalls per level (right axis)</span>
                     )}
                   </div>
-                  <LevelChart data={levelChart} onOpenBucket={openBucket} judge={judge} />
-                  {levelChart.note ? <p className={panelNoteClassName}>{levelChart.note}</p> : null}
+                  <LevelChart data={levelChart} onOpenBucket={openBucket} title={levelMixTitle(judge)} />
+                  <p className={panelNoteClassName} data-testid="level-judge-note">
+                    {judgeMeaning(judge)}
+                    {levelChart.note ? ` ${levelChart.note}` : ""}
+                  </p>
                 </section>
               </div>
               <JudgesPanel judges={data.judges} scope={scope} />
@@ -301,7 +332,7 @@ export function InsightsView() {
                 onSelect={(key) => navigate({ ...state, bands: key })}
               />
               <section className={panelClassName} aria-label="Buckets as a table">
-                <BucketTable data={data} scope={scope} />
+                <BucketTable data={judged ?? data} scope={scope} judge={judge} />
               </section>
               <StoreTable rows={data.by_store} scope={scope} />
               <div className={styles.pair}>

@@ -1,16 +1,18 @@
 "use client";
 
 /**
- * The level under each judge — the reference rules over every recall, and each threshold profile
- * over the recalls it judged — with how often its verdict agrees with the selector's and with the
- * labels, each rate with the 2×2 counts it stands on (lib/insights/judges.ts). Render-only.
+ * The level under each judge — the store's verdict and the reference rules over every recall, and
+ * each threshold profile over the recalls it judged — with how often its verdict agrees with the
+ * selector's and with the labels, each rate with the 2×2 counts it stands on
+ * (lib/insights/judges.ts). Render-only.
  */
 import Link from "next/link";
+import { panelNoteClassName } from "@/components/ui/panel";
+import { cellNoteClassName, numericCellClassName } from "@/components/ui/table";
 import { countOf, formatCount, formatPercent } from "@/lib/format";
+import { judgeName, keyOfJudge } from "@/lib/insights/judges";
 import { drill, type DrillScope } from "@/lib/insights/links";
 import type { Agreement, JudgeInsight } from "@/lib/insights/schema";
-import { cellNoteClassName, numericCellClassName } from "@/components/ui/table";
-import { panelNoteClassName } from "@/components/ui/panel";
 import styles from "./insights.module.css";
 import { InsightsTable, RateCell, Section } from "./table-parts";
 
@@ -31,15 +33,29 @@ function AgreementCell({ agreement, yes, no, testId }: { agreement: Agreement; y
   );
 }
 
+/** What a judge's row counts, under its name. */
+const JUDGE_NOTES = {
+  verdict: "every recall, as its store judged it",
+  reference: "every recall: what the agent saw",
+  profile: "the recalls it judged",
+} as const;
+
+const JUDGE_LINK_TITLES = {
+  verdict: "Open these recalls in History (the level column leads with the store's verdict)",
+  reference: "Open these recalls in History",
+} as const;
+
 export function JudgesPanel({ judges, scope }: { judges: readonly JudgeInsight[]; scope: DrillScope }) {
-  const profiles = judges.filter((j) => j.profile !== null).length;
+  const profiles = judges.filter((j) => j.judge === "profile").length;
   return (
     <Section
-      title="Level under each profile"
+      title="Level under each judge"
       testId="judges"
       aside={
         <span className={`${styles.small} ${styles.muted}`}>
-          {profiles > 0 ? `reference rules and ${countOf(profiles, "profile")}` : "no recall was judged by a profile"}
+          {profiles > 0
+            ? `the store's verdict, the reference rules and ${countOf(profiles, "profile")}`
+            : "no recall was judged by a profile: the store's verdict is the reference rules' level"}
         </span>
       }
     >
@@ -54,16 +70,18 @@ export function JudgesPanel({ judges, scope }: { judges: readonly JudgeInsight[]
       >
         <tbody>
           {judges.map((j) => (
-            <tr key={j.profile ?? ""} data-testid="judge-row" data-profile={j.profile ?? ""}>
+            <tr key={`${j.judge}:${j.profile ?? ""}`} data-testid="judge-row" data-judge={j.judge} data-profile={j.profile ?? ""}>
               <td>
                 <Link
                   className={styles.cellLink}
-                  href={drill.judge(scope, j.profile)}
-                  title={j.profile ? `Open the recalls profile ${j.profile} judged in History` : "Open these recalls in History"}
+                  href={drill.judge(scope, j.judge === "profile" ? j.profile : null)}
+                  title={
+                    j.judge === "profile" ? `Open the recalls profile ${j.profile} judged in History` : JUDGE_LINK_TITLES[j.judge]
+                  }
                 >
-                  {j.profile ?? "Reference rules"}
+                  {j.judge === "profile" ? j.profile : judgeName(keyOfJudge(j))}
                 </Link>
-                <span className={cellNoteClassName}>{j.profile ? "the recalls it judged" : "every recall"}</span>
+                <span className={cellNoteClassName}>{JUDGE_NOTES[j.judge]}</span>
               </td>
               <td className={numericCellClassName}>{formatCount(j.recalls)}</td>
               {LEVELS.map((l) => (
@@ -76,10 +94,12 @@ export function JudgesPanel({ judges, scope }: { judges: readonly JudgeInsight[]
         </tbody>
       </InsightsTable>
       <p className={panelNoteClassName}>
-        A level is worth reading when high or moderate, weak when low or none. It agrees with the selector when a worth-reading
-        level kept some result or a weak one kept none (over the recalls the selector ran on that state both counts), and with a
-        label when a worth-reading level was labeled “something relevant present” or a weak one “nothing present” (unsure labels
-        left out). Hover a rate for its four counts.
+        The store&apos;s verdict is each recall&apos;s level as its store judged it when it was logged: the level under the
+        store&apos;s threshold profile, or the reference rules&apos; level where no profile judged it. A level is worth reading
+        when high or moderate, weak when low or none. It agrees with the selector when a worth-reading level kept some result or a
+        weak one kept none (over the recalls the selector ran on that state both counts), and with a label when a worth-reading
+        level was labeled “something relevant present” or a weak one “nothing present” (unsure labels left out). Hover a rate for
+        its four counts.
       </p>
     </Section>
   );

@@ -4,6 +4,7 @@
 import Link from "next/link";
 import { countOf } from "@/lib/format";
 import { bucketLabel } from "@/lib/insights/format";
+import { judgeShortName, type JudgeKey } from "@/lib/insights/judges";
 import { drill, type DrillScope } from "@/lib/insights/links";
 import type { InsightsResponse } from "@/lib/insights/schema";
 import styles from "./insights.module.css";
@@ -74,8 +75,11 @@ export function ModelTable({ rows, scope }: { rows: InsightsResponse["by_model"]
   );
 }
 
-/** The series as a table: the charts' text alternative, and a drill-down per bucket. */
-export function BucketTable({ data, scope }: { data: InsightsResponse; scope: DrillScope }) {
+/**
+ * The series as a table: the charts' text alternative, and a drill-down per bucket. Its weak hits
+ * are counted by the level chart's judge (`data` is the answer under it, lib/insights/judges.ts).
+ */
+export function BucketTable({ data, scope, judge }: { data: InsightsResponse; scope: DrillScope; judge: JudgeKey }) {
   const rows = data.series.filter((p) => p.recalls > 0);
   return (
     <details className={styles.details} data-testid="bucket-table">
@@ -88,6 +92,7 @@ export function BucketTable({ data, scope }: { data: InsightsResponse; scope: Dr
         <StatsTable
           rows={rows}
           columns={["recalls", "applied_rate", "drop_rate", "lost_any", "weak_hits"]}
+          heads={{ weak_hits: `Weak hits, ${judgeShortName(judge)}` }}
           rowProps={(p) => ({ key: p.local_start, "data-testid": "bucket-row", "data-bucket": p.local_start })}
           first={{
             head: data.bucket === "week" ? "Week" : data.bucket === "day" ? "Day" : "Hour",

@@ -6,10 +6,10 @@
  * parametrised by its first column and the stat columns it shows.
  */
 import type { ReactNode } from "react";
+import { PanelHead, panelClassName } from "@/components/ui/panel";
+import { cellNoteClassName, DataTable, numericCellClassName, type DataTableProps } from "@/components/ui/table";
 import { formatCount, formatPercent } from "@/lib/format";
 import type { InsightStats } from "@/lib/insights/schema";
-import { cellNoteClassName, DataTable, numericCellClassName, type DataTableProps } from "@/components/ui/table";
-import { PanelHead, panelClassName } from "@/components/ui/panel";
 
 /** "70% (7 of 10)", or "—" with nothing under it. */
 export function RateCell({ share, num, den }: { share: number | null; num: number; den: number }) {
@@ -95,6 +95,8 @@ export interface StatsTableProps<R extends InsightStats> {
   rowProps: (row: R) => { key: string } & Record<`data-${string}`, string>;
   /** "none failed" under a count with no failure (the per-store table says it; buckets do not). */
   showNoneFailed?: boolean;
+  /** Headings other than the columns' own (e.g. which judge the weak hits are counted by). */
+  heads?: Partial<Record<StatColumn, string>>;
 }
 
 export function StatsTable<R extends InsightStats>({
@@ -103,9 +105,12 @@ export function StatsTable<R extends InsightStats>({
   columns,
   rowProps,
   showNoneFailed = false,
+  heads = {},
 }: StatsTableProps<R>) {
   return (
-    <InsightsTable columns={[first.head, ...columns.map((c) => ({ key: c, label: STAT_COLUMNS[c].head, numeric: true }))]}>
+    <InsightsTable
+      columns={[first.head, ...columns.map((c) => ({ key: c, label: heads[c] ?? STAT_COLUMNS[c].head, numeric: true }))]}
+    >
       <tbody>
         {rows.map((row) => {
           const { key, ...data } = rowProps(row);

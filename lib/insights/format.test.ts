@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { bucketLabel, bucketTick, parseWallClock, sourcesWords } from "./format";
+import { bucketLabel, bucketTick, parseWallClock, sourcesWords, weakHitWords } from "./format";
 
 describe("insight formatting", () => {
   it("labels buckets from their wall-clock start, whatever zone formats them", () => {
@@ -23,5 +23,27 @@ describe("sourcesWords", () => {
     expect(sourcesWords(["console", "ingest", "proxy", "otel", "eval"])).toBe("every source, evaluation runs included");
     expect(sourcesWords(["eval"])).toBe("Evaluation runs only");
     expect(sourcesWords(["console", "proxy"])).toBe("from Console, Proxy");
+  });
+});
+
+describe("weakHitWords", () => {
+  const totals = { high: 2, moderate: 1, low: 1, none: 1, weak_hit_rate: 0.4 };
+
+  it("leads with the store's verdict and gives the reference rules' share beside it", () => {
+    expect(weakHitWords(totals, { recalls: 5, low: 2, none: 2 }, "evaluation runs left out")).toEqual({
+      label: "Weak-hit rate, store's verdict",
+      value: "80%",
+      detail:
+        "4 of 5 recalls judged none or low by the store's verdict; reference rules 40%, what the agent saw; evaluation runs left out",
+    });
+    expect(weakHitWords(totals, { recalls: 0, low: 0, none: 0 }, "x").value).toBe("—");
+  });
+
+  it("gives the reference rules' share alone for an answer without a verdict", () => {
+    expect(weakHitWords(totals, undefined, "x")).toEqual({
+      label: "Weak-hit rate",
+      value: "40%",
+      detail: "2 of 5 recalls with a level (none + low); x",
+    });
   });
 });

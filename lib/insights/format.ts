@@ -3,8 +3,9 @@
  * labels are read from the wall-clock `local_start` the API sends, so they never depend on the
  * zone of the machine that formats them.
  */
+import { countOf, formatCount, formatPercent } from "@/lib/format";
 import { RECALL_SOURCE_LABELS, RECALL_SOURCES, type RecallSource } from "@/lib/recall-log/sources";
-import type { InsightBucket } from "./schema";
+import type { InsightBucket, InsightStats, JudgeInsight } from "./schema";
 
 interface Wall {
   year: number;
@@ -70,4 +71,31 @@ export function sourcesWords(sources: readonly RecallSource[] | null): string {
   if (left.length === 1 && left[0] === "eval") return "evaluation runs left out";
   if (sources.length === 1) return `${RECALL_SOURCE_LABELS[sources[0]!]} only`;
   return `from ${sources.map((s) => RECALL_SOURCE_LABELS[s]).join(", ")}`;
+}
+
+/**
+ * The headline weak-hit figure: the share of recalls judged none or low by the store's verdict
+ * (the judge Insights leads with, lib/insights/judges.ts), with the reference rules' share beside
+ * it, what the agent saw. Without a verdict in the answer, the reference rules' share alone.
+ * `from` says which sources were counted.
+ */
+export function weakHitWords(
+  totals: Pick<InsightStats, "high" | "moderate" | "low" | "none" | "weak_hit_rate">,
+  verdict: Pick<JudgeInsight, "recalls" | "low" | "none"> | undefined,
+  from: string,
+): { label: string; value: string; detail: string } {
+  const leveled = totals.high + totals.moderate + totals.low + totals.none;
+  if (!verdict) {
+    return {
+      label: "Weak-hit rate",
+      value: formatPercent(totals.weak_hit_rate),
+      detail: `${formatCount(totals.none + totals.low)} of ${countOf(leveled, "recall")} with a level (none + low); ${from}`,
+    };
+  }
+  const weak = verdict.low + verdict.none;
+  return {
+    label: "Weak-hit rate, store's verdict",
+    value: formatPercent(verdict.recalls > 0 ? weak / verdict.recalls : null),
+    detail: `${formatCount(weak)} of ${countOf(verdict.recalls, "recall")} judged none or low by the store's verdict; reference rules ${formatPercent(totals.weak_hit_rate)}, what the agent saw; ${from}`,
+  };
 }

@@ -25,6 +25,7 @@ describe("drill-down links", () => {
     expect(read(drill.lostAny(scope))).toEqual({ ...scope, status: "ok", selector_applied: true, has_dropped: true });
     expect(read(drill.notApplied(scope))).toEqual({ ...scope, status: "ok", selector_applied: false });
     expect(read(drill.weakHits(scope))).toEqual({ ...scope, level: ["low", "none"] });
+    expect(read(drill.weakVerdicts(scope))).toEqual({ ...scope, verdict: ["low", "none"] });
     expect(read(drill.level(scope, "high"))).toEqual({ ...scope, level: ["high"] });
     expect(read(drill.store({ ...scope, store: "alpha" }, "beta"))).toEqual({ ...scope, store: "beta" });
     expect(read(drill.model(scope, "gpt-x"))).toEqual({ ...scope, selector_model: "gpt-x" });

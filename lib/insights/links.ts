@@ -61,7 +61,10 @@ export const drill = {
   /** Recalls whose level rests on a memory the selector dropped, at one level or all. */
   topDropped: (scope: DrillScope, level?: "high" | "moderate" | "low" | "none") =>
     historyHref(scope, { top_dropped: true, ...(level ? { level: [level] } : {}) }),
+  /** Weak by the reference rules (low or none): what the agent saw. */
   weakHits: (scope: DrillScope) => historyHref(scope, { level: ["low", "none"] }),
+  /** Weak by the store's verdict (its profile's level, else the reference level). */
+  weakVerdicts: (scope: DrillScope) => historyHref(scope, { verdict: ["low", "none"] }),
   level: (scope: DrillScope, level: "high" | "moderate" | "low" | "none") => historyHref(scope, { level: [level] }),
   store: (scope: DrillScope, store: string) => historyHref({ ...scope, store }),
   /** A model row; null (applied, no model stated) can only narrow to "applied". */

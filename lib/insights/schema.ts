@@ -332,10 +332,19 @@ export interface JudgeBucket {
 }
 
 /**
- * A judge of the level: the reference rules (`profile: null`, every recall's `level`) or a
- * threshold profile (the recalls it judged, their `profile_level`).
+ * Who judged a level: the store's verdict (every recall as its store judged it when it was
+ * logged: its profile's level, or the reference level where no profile judged it), the
+ * reference rules (every recall's `level`, what the agent saw), or one threshold profile.
+ */
+export type JudgeKind = "verdict" | "reference" | "profile";
+
+/**
+ * A judge of the level: the store's verdict, the reference rules, or a threshold profile (the
+ * recalls it judged, their `profile_level`).
  */
 export interface JudgeInsight {
+  judge: JudgeKind;
+  /** The profile's name (judge "profile"); null for the verdict and the reference rules. */
   profile: string | null;
   /** Recalls that got a level from this judge (failed ones excluded). */
   recalls: number;
@@ -392,7 +401,10 @@ export interface InsightsResponse extends InsightsWindow {
     kept_only_irrelevant: number;
     kept_only_irrelevant_rate: number | null;
   };
-  /** The level mix under the reference rules and under each threshold profile, with agreement rates. */
+  /**
+   * The level mix under each judge, with agreement rates: the store's verdict first, then the
+   * reference rules, then each threshold profile (most recalls first).
+   */
   judges: JudgeInsight[];
   limits: { max_buckets: number; list_size: number };
 }

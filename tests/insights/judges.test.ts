@@ -1,11 +1,11 @@
 import { PrismaClient } from "@prisma/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Level } from "@/lib/recall/confidence";
 import { insightsQuerySchema, type InsightsQuery } from "@/lib/insights/schema";
 import { getDistributions, getInsights } from "@/lib/insights/server/sql";
+import type { Level } from "@/lib/recall/confidence";
 import { insertRecalls } from "@/lib/recall-log/server/repository";
-import { DATABASE_KINDS, migratedDatabase, type MigratedDatabase } from "../support/databases";
 import { fixtureRow, type FixtureRecall } from "./fixture";
+import { DATABASE_KINDS, migratedDatabase, type MigratedDatabase } from "../support/databases";
 
 /**
  * Insights by threshold profile (issue 15) and the numbers behind the levels (issue 18): the
@@ -128,10 +128,28 @@ describe.each(DATABASE_KINDS)("insights by profile on %s", (kind) => {
     await database?.close();
   });
 
-  it("gives the level mix under the reference rules and under each profile, with agreement rates", async () => {
+  it("gives the level mix under the store's verdict, the reference rules and each profile, with agreement rates", async () => {
     const { judges } = await getInsights(prisma, query());
-    expect(judges.map((j) => j.profile)).toEqual([null, "use-lite", "strict"]);
-    const [reference, useLite, strict] = judges;
+    expect(judges.map((j) => [j.judge, j.profile])).toEqual([
+      ["verdict", null],
+      ["reference", null],
+      ["profile", "use-lite"],
+      ["profile", "strict"],
+    ]);
+    const [verdict, reference, useLite, strict] = judges;
+
+    // Each recall as its store judged it: P1 moderate, P2 low, P3 high (use-lite), P4 none (reference),
+    // P5 moderate (use-lite), P7 none (strict); P6 failed.
+    expect(verdict!.recalls).toBe(6);
+    expect(mixOf(verdict!)).toEqual([1, 2, 1, 2]);
+    // Selector: P1 and P3 worth·kept, P2 and P4 weak·kept none, P7 weak·kept; P5's did not run.
+    expect(verdict!.selector).toEqual({ worth_yes: 2, worth_no: 0, weak_yes: 1, weak_no: 2, total: 5, agree: 4, rate: 4 / 5 });
+    // Labels: P1 and P3 worth·present, P2 and P4 weak·absent (P5 unsure is left out).
+    expect(verdict!.labels).toEqual({ worth_yes: 2, worth_no: 0, weak_yes: 0, weak_no: 2, total: 4, agree: 4, rate: 1 });
+    expect(verdict!.series.map((b) => [b.local_start, ...mixOf(b)])).toEqual([
+      ["2025-02-01T00:00", 1, 1, 1, 1],
+      ["2025-02-02T00:00", 0, 1, 0, 1],
+    ]);
 
     expect(reference!.recalls).toBe(6);
     expect(mixOf(reference!)).toEqual([2, 1, 2, 1]);
@@ -178,8 +196,9 @@ describe.each(DATABASE_KINDS)("insights by profile on %s", (kind) => {
       profile: "use-lite",
       sources: null,
     });
-    expect(mixOf(useLite.judges[0]!)).toEqual([2, 1, 1, 0]); // the reference level of P1, P2, P3, P5
-    expect(useLite.judges.map((j) => j.profile)).toEqual([null, "use-lite"]);
+    expect(mixOf(useLite.judges[1]!)).toEqual([2, 1, 1, 0]); // the reference level of P1, P2, P3, P5
+    expect(mixOf(useLite.judges[0]!)).toEqual(mixOf(useLite.judges[2]!)); // every one judged by use-lite
+    expect(useLite.judges.map((j) => j.profile)).toEqual([null, null, "use-lite"]);
     // Most-dropped memories are filtered through the memory rollup's own level columns.
     const dropped = await getInsights(prisma, query({ profile_level: ["low"] }));
     expect(dropped.most_dropped.items.map((i) => [i.memory_id, i.dropped])).toEqual([
