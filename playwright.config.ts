@@ -1,5 +1,5 @@
-import fs from "node:fs";
 import { defineConfig } from "@playwright/test";
+import fs from "node:fs";
 
 /**
  * End-to-end tests drive Debian's Chromium (Playwright's own browser download cannot work on

@@ -1,8 +1,8 @@
+import type { APIRequestContext } from "@playwright/test";
 import fs from "node:fs";
 import path from "node:path";
-import type { APIRequestContext } from "@playwright/test";
-import { expectNoLabelOverlap } from "./support/label-boxes";
 import { expect, test } from "./support/fixtures";
+import { expectNoLabelOverlap } from "./support/label-boxes";
 
 /**
  * No chart label runs into another, on a phone (390 × 844) and a laptop (1366 × 900): the

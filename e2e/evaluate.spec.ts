@@ -1,6 +1,6 @@
+import { expect, test, type APIRequestContext } from "@playwright/test";
 import fs from "node:fs";
 import path from "node:path";
-import { expect, test, type APIRequestContext } from "@playwright/test";
 
 /**
  * Evaluate: upload a small labeled set (a bad line is refused by number first), start a run,

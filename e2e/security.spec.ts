@@ -1,10 +1,10 @@
+import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
 import { spawn } from "node:child_process";
 import fs from "node:fs";
 import http from "node:http";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
-import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
 
 /**
  * Safe to expose (lib/security/README.md "The request guard"): a page on another origin cannot write to the

@@ -1,6 +1,6 @@
+import type { APIRequestContext } from "@playwright/test";
 import fs from "node:fs";
 import path from "node:path";
-import type { APIRequestContext } from "@playwright/test";
 import { expect, test } from "./support/fixtures";
 
 /**

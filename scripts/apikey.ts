@@ -5,15 +5,15 @@
  * else on the database directly. A created key is printed once and never stored.
  */
 import { PrismaClient } from "@prisma/client";
-import { createApiKey, listApiKeys, revokeApiKey } from "../lib/auth/server/keys";
+import { runScript, UsageError } from "./run-script";
+import { runningApp } from "./running-app";
 import type { ApiKeyView } from "../lib/auth/schemas";
 import { CreateApiKeyBodySchema } from "../lib/auth/schemas";
 import { API_KEY_SCOPES } from "../lib/auth/scopes";
+import { createApiKey, listApiKeys, revokeApiKey } from "../lib/auth/server/keys";
 import { resolveDatabaseConfig } from "../lib/db/server/config";
 import { openDatabase } from "../lib/db/server/connection";
 import { migrate } from "../lib/db/server/migrator";
-import { runScript, UsageError } from "./run-script";
-import { runningApp } from "./running-app";
 
 const USAGE = `usage: npm run apikey -- create --scope ${API_KEY_SCOPES.join("|")} [--name <name>]
        npm run apikey -- list

@@ -3,10 +3,10 @@
  * the embedded PGlite directory) and exits. The app does the same at startup; this is for
  * deploys that migrate before starting, and for checking a database by hand.
  */
+import { runScript } from "./run-script";
 import { resolveDatabaseConfig } from "../lib/db/server/config";
 import { openDatabase } from "../lib/db/server/connection";
 import { migrate } from "../lib/db/server/migrator";
-import { runScript } from "./run-script";
 
 runScript(async () => {
   const db = await openDatabase(resolveDatabaseConfig());

@@ -3,10 +3,10 @@
  * scripts that measure on it (eval-demo.ts, fit-demo-profile.ts): opened, migrated and seeded
  * before `run`, closed and removed after it, whatever it throws.
  */
+import { PrismaClient } from "@prisma/client";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { PrismaClient } from "@prisma/client";
 import { openDatabase } from "../lib/db/server/connection";
 import { migrate } from "../lib/db/server/migrator";
 import { UseLiteEmbedder } from "../lib/embeddings/server/use-lite";

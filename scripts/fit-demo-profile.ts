@@ -13,6 +13,8 @@
  */
 import fs from "node:fs";
 import path from "node:path";
+import { withDemoStore } from "./demo-store";
+import { runScript } from "./run-script";
 import { evaluateProfile, fitProfile, type FitExample, type FitResult } from "../lib/calibration/fit";
 import {
   fitVerdictModel,
@@ -25,8 +27,6 @@ import {
 import { DEFAULT_PROFILE } from "../lib/calibration/profile";
 import { probeQueries } from "../lib/profiles/server/probes";
 import type { SearchMode } from "../lib/recall/merge";
-import { withDemoStore } from "./demo-store";
-import { runScript } from "./run-script";
 
 const OUT = path.join(__dirname, "..", "data", "demo", "use-lite-profile.json");
 const KS = [5, 10, 20];

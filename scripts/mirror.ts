@@ -5,12 +5,12 @@
  * same questions can be inspected locally. Goes through the running app when there is one (the
  * embedded database belongs to the app process), else opens the store itself.
  */
-import type { MemoryInput } from "../lib/stores/memory-schemas";
-import { mirrorRemoteMemories } from "../lib/stores/server/remote/mirror";
-import { getRemoteStores } from "../lib/stores/server/remote";
 import { openStoreForScript } from "./open-store";
 import { runScript, UsageError } from "./run-script";
 import { appHeaders, runningApp } from "./running-app";
+import type { MemoryInput } from "../lib/stores/memory-schemas";
+import { getRemoteStores } from "../lib/stores/server/remote";
+import { mirrorRemoteMemories } from "../lib/stores/server/remote/mirror";
 
 runScript(async () => {
   const args = process.argv.slice(2);

@@ -4,12 +4,12 @@
  * embedded database belongs to the app process), else opens the database itself.
  */
 import { PrismaClient } from "@prisma/client";
+import { runScript, UsageError } from "./run-script";
+import { appHeaders, runningApp } from "./running-app";
 import { resolveDatabaseConfig } from "../lib/db/server/config";
 import { openDatabase } from "../lib/db/server/connection";
 import { migrate } from "../lib/db/server/migrator";
 import { applyRetention, type RetentionOutcome } from "../lib/recall-log/server/retention";
-import { runScript, UsageError } from "./run-script";
-import { appHeaders, runningApp } from "./running-app";
 
 runScript(async () => {
   const args = process.argv.slice(2);

@@ -1,8 +1,8 @@
 /** `npm run seed`: loads the demo corpus (data/demo) into the store `demo`; memories already there are kept. */
-import { loadDemoCorpus } from "../lib/stores/server/embedded/demo-corpus";
-import { DEMO_STORE } from "../lib/stores/store-schemas";
 import { openStoreForScript } from "./open-store";
 import { runScript } from "./run-script";
+import { loadDemoCorpus } from "../lib/stores/server/embedded/demo-corpus";
+import { DEMO_STORE } from "../lib/stores/store-schemas";
 
 runScript(async () => {
   const { store, prisma, close } = await openStoreForScript(DEMO_STORE);

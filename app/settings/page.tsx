@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
-import { ApiKeysPanel } from "@/components/settings/api-keys-panel";
 import { PageHeader } from "@/components/layout/page-header";
+import { ApiKeysPanel } from "@/components/settings/api-keys-panel";
 
 export const metadata: Metadata = { title: "Settings" };
 

@@ -13,8 +13,8 @@ import { ApiRequestError, errorMessage } from "@/lib/queries/fetch-json";
 import { auditCsvUrl, useAuditStatus, useCancelAudit, useStartAudit } from "@/lib/queries/use-audit";
 import { useStores } from "@/lib/queries/use-recall";
 import { AuditFindings } from "./audit-findings";
-import { DuplicateClusters } from "./duplicate-clusters";
 import styles from "./audit.module.css";
+import { DuplicateClusters } from "./duplicate-clusters";
 
 /**
  * The Reachability page (lib/audit/README.md "Reachability audit"): pick a store (`?store=`,

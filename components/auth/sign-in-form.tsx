@@ -2,14 +2,14 @@
 
 import { useRouter, useSearchParams } from "next/navigation";
 import { useId, useRef, useState, type FormEvent } from "react";
+import { Button } from "@/components/ui/button";
+import { controlClassName, Field, fieldDescribedBy } from "@/components/ui/field";
 import { safeNextPath } from "@/lib/auth/access";
 import { SignInBodySchema } from "@/lib/auth/schemas";
 import { ApiRequestError, errorMessage } from "@/lib/queries/fetch-json";
 import { postSignIn } from "@/lib/queries/use-auth";
-import { Button } from "@/components/ui/button";
-import { controlClassName, Field, fieldDescribedBy } from "@/components/ui/field";
-import styles from "./auth.module.css";
 import { parseForm } from "@/lib/validation/form-messages";
+import styles from "./auth.module.css";
 
 /** The password form; on success it goes where the visitor was sent from (`?next=`, this site only). */
 export function SignInForm() {

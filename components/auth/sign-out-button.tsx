@@ -1,8 +1,8 @@
 "use client";
 
 import { useEffect, useState } from "react";
-import { fetchSession, postSignOut } from "@/lib/queries/use-auth";
 import { Button } from "@/components/ui/button";
+import { fetchSession, postSignOut } from "@/lib/queries/use-auth";
 import styles from "./auth.module.css";
 
 /**

@@ -7,8 +7,8 @@ import { EmptyState, ErrorState, LoadingState } from "@/components/ui/states";
 import { DataTable, cellNoteClassName, numericCellClassName } from "@/components/ui/table";
 import { REJECTION_REASONS, type CaptureServiceStatus } from "@/lib/capture/otlp/status-schema";
 import { formatCount } from "@/lib/format";
-import { useCaptureStatus } from "./use-capture-status";
 import styles from "./capture.module.css";
+import { useCaptureStatus } from "./use-capture-status";
 
 function when(iso: string | null): string {
   return iso ? new Date(iso).toLocaleString() : "never";

@@ -1,9 +1,9 @@
 "use client";
 
-import { Button } from "@/components/ui/button";
 import { useEffect, useState } from "react";
-import type { SelectorOption, StoreOption } from "@/lib/queries/use-recall";
+import { Button } from "@/components/ui/button";
 import { Notice } from "@/components/ui/notice";
+import type { SelectorOption, StoreOption } from "@/lib/queries/use-recall";
 
 /**
  * A logged recall's store that is not configured here (an ingested recall from an agent's

@@ -1,24 +1,24 @@
 "use client";
 
-import { Button } from "@/components/ui/button";
 import Link from "next/link";
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
 import { useCallback, useEffect, useRef, useState, type FormEvent } from "react";
+import { defaultStoreName } from "@/components/filters/store-label";
 import { RecallResultView } from "@/components/recall/recall-result-view";
+import { Button } from "@/components/ui/button";
+import { Notice } from "@/components/ui/notice";
+import { LoadingState } from "@/components/ui/states";
 import { ApiRequestError, errorMessage } from "@/lib/queries/fetch-json";
 import { useMemoryStats } from "@/lib/queries/use-memories";
 import { useRecall, useRunRecall, useSelectors, useStores } from "@/lib/queries/use-recall";
 import { DEFAULT_FORM, bodyFromForm, formFromRequest, type FormState } from "@/lib/recall-log/request-form";
 import { RecallBodySchema, type RecallBodyInput } from "@/lib/recall-log/schemas";
 import { parseForm } from "@/lib/validation/form-messages";
-import { defaultStoreName } from "@/components/filters/store-label";
+import styles from "./console.module.css";
 import { exampleChoice } from "./example-run";
 import { RemoteStoreNotice, UnavailableSelectorNotice, UnconfiguredStoreNotice, UnsupportedFiltersNotice } from "./form-notices";
 import { FIELD_NAMES, RecallForm } from "./recall-form";
 import { EmptyStoreNotice, StoreIntro } from "./store-intro";
-import { Notice } from "@/components/ui/notice";
-import { LoadingState } from "@/components/ui/states";
-import styles from "./console.module.css";
 
 /** The server could not be reached at all (fetchJson's status 0): worth a Retry as it stands. */
 function unreachable(error: unknown): boolean {

@@ -1,14 +1,14 @@
 "use client";
 
 import { useId, type FormEvent, type KeyboardEvent, type ReactNode, type RefObject } from "react";
-import type { SelectorOption, StoreOption } from "@/lib/queries/use-recall";
-import type { FormState } from "@/lib/recall-log/request-form";
 import { StoreOptions } from "@/components/filters/store-options";
 import { Button } from "@/components/ui/button";
 import { controlClassName, Field, TextInput } from "@/components/ui/field";
-import { visuallyHiddenClassName } from "@/components/ui/visually-hidden";
-import styles from "./console.module.css";
 import { NamedLabel } from "@/components/ui/named-label";
+import { visuallyHiddenClassName } from "@/components/ui/visually-hidden";
+import type { SelectorOption, StoreOption } from "@/lib/queries/use-recall";
+import type { FormState } from "@/lib/recall-log/request-form";
+import styles from "./console.module.css";
 
 /** Offered while the store list loads: the form's store is "" (the default store) until then. */
 export const FALLBACK_STORE: StoreOption = {

@@ -1,13 +1,13 @@
 "use client";
 
 import Link from "next/link";
-import type { StoreOption } from "@/lib/queries/use-recall";
 import { isEmptyStore, storeHoldsWords } from "@/components/filters/store-label";
-import { DEMO_STORE } from "@/lib/stores/store-schemas";
 import { Button } from "@/components/ui/button";
 import { Notice } from "@/components/ui/notice";
-import { EXAMPLE_QUERIES } from "./example-queries";
+import type { StoreOption } from "@/lib/queries/use-recall";
+import { DEMO_STORE } from "@/lib/stores/store-schemas";
 import styles from "./console.module.css";
+import { EXAMPLE_QUERIES } from "./example-queries";
 
 /**
  * The console before its first recall: what the chosen store holds. The demo corpus's example

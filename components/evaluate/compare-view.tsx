@@ -4,15 +4,15 @@ import Link from "next/link";
 import { useSearchParams } from "next/navigation";
 import { useMemo, useState } from "react";
 import { LevelBadge } from "@/components/recall/level-badge";
-import { compareRuns, type MetricDelta } from "@/lib/eval/compare";
-import { useEvalRun } from "@/lib/queries/use-eval";
-import { fmt, fmtDelta, RunStatus, settingsText } from "./run-status";
 import { Notice } from "@/components/ui/notice";
+import { pageStackClassName, panelClassName } from "@/components/ui/panel";
 import { ApiErrorText } from "@/components/ui/states";
 import { numericCellClassName } from "@/components/ui/table";
+import { compareRuns, type MetricDelta } from "@/lib/eval/compare";
+import { useEvalRun } from "@/lib/queries/use-eval";
 import { EvaluateTable } from "./evaluate-table";
-import { pageStackClassName, panelClassName } from "@/components/ui/panel";
 import styles from "./evaluate.module.css";
+import { fmt, fmtDelta, RunStatus, settingsText } from "./run-status";
 
 /**
  * Two runs side by side (`?a=&b=`, A the older: the page orders them, lib/charts/compare-order.ts):

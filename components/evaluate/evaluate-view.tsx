@@ -2,22 +2,22 @@
 
 import Link from "next/link";
 import { useId, useState, type FormEvent } from "react";
+import { defaultStoreName } from "@/components/filters/store-label";
+import { buttonClassName } from "@/components/ui/button";
+import { controlClassName, Field } from "@/components/ui/field";
+import { Notice } from "@/components/ui/notice";
+import { pageStackClassName, panelClassName, panelColumnClassName } from "@/components/ui/panel";
+import { ApiErrorText } from "@/components/ui/states";
+import { numericCellClassName } from "@/components/ui/table";
 import { baselineFirst } from "@/lib/charts/compare-order";
 import { describeItemError, type DatasetItemError } from "@/lib/eval/dataset-schemas";
 import { ApiRequestError } from "@/lib/queries/fetch-json";
 import { useCreateDataset, useDatasets, useEvalRuns } from "@/lib/queries/use-eval";
 import { useStores } from "@/lib/queries/use-recall";
-import { defaultStoreName } from "@/components/filters/store-label";
+import { EvaluateTable } from "./evaluate-table";
+import styles from "./evaluate.module.css";
 import { RunStatus, settingsText } from "./run-status";
 import { StartRunPanel } from "./start-run-panel";
-import { buttonClassName } from "@/components/ui/button";
-import { controlClassName, Field } from "@/components/ui/field";
-import { Notice } from "@/components/ui/notice";
-import { ApiErrorText } from "@/components/ui/states";
-import { numericCellClassName } from "@/components/ui/table";
-import { EvaluateTable } from "./evaluate-table";
-import { pageStackClassName, panelClassName, panelColumnClassName } from "@/components/ui/panel";
-import styles from "./evaluate.module.css";
 
 /**
  * The Evaluate page: the labeled query sets (with an upload), a form that starts a run, and the

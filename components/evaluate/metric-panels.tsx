@@ -1,13 +1,13 @@
 import { LevelBadge } from "@/components/recall/level-badge";
+import { Notice } from "@/components/ui/notice";
+import { panelClassName } from "@/components/ui/panel";
+import { numericCellClassName } from "@/components/ui/table";
 import type { EvalMetrics, MetricBlock } from "@/lib/eval/metrics";
 import { LEVELS } from "@/lib/recall/confidence";
-import { fmt } from "./run-status";
-import { Notice } from "@/components/ui/notice";
-import { numericCellClassName } from "@/components/ui/table";
 import { EvaluateTable } from "./evaluate-table";
-import { ReliabilityChart } from "./reliability-chart";
-import { panelClassName } from "@/components/ui/panel";
 import styles from "./evaluate.module.css";
+import { ReliabilityChart } from "./reliability-chart";
+import { fmt } from "./run-status";
 
 /**
  * The headline metrics, each with the count it stands on. Triage is present vs off-topic, with

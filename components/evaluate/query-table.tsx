@@ -4,14 +4,14 @@ import Link from "next/link";
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
 import { useMemo } from "react";
 import { LevelBadge } from "@/components/recall/level-badge";
+import { buttonClassName } from "@/components/ui/button";
+import { panelClassName } from "@/components/ui/panel";
+import { numericCellClassName } from "@/components/ui/table";
 import { parseSortDir, parseSortKey, sortItems, type SortKey } from "@/lib/eval/report-table";
 import type { EvalRunItem } from "@/lib/eval/run-schemas";
-import { fmt } from "./run-status";
-import { buttonClassName } from "@/components/ui/button";
-import { numericCellClassName } from "@/components/ui/table";
 import { EvaluateTable } from "./evaluate-table";
-import { panelClassName } from "@/components/ui/panel";
 import styles from "./evaluate.module.css";
+import { fmt } from "./run-status";
 
 const COLUMNS: { key: SortKey; label: string; num?: boolean }[] = [
   { key: "position", label: "#", num: true },

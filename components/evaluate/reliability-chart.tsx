@@ -1,5 +1,5 @@
-import { reliabilityChart } from "@/lib/eval/reliability-chart";
 import type { ReliabilityBin } from "@/lib/calibration/model/reliability";
+import { reliabilityChart } from "@/lib/eval/reliability-chart";
 
 /** The reliability diagram: predicted probability (x) against the observed rate (y), the diagonal a calibrated probability lies on. */
 export function ReliabilityChart({ bins, ece }: { bins: readonly ReliabilityBin[]; ece: number | null }) {

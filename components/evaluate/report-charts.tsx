@@ -19,10 +19,10 @@ import {
   XAxis,
   YAxis,
 } from "recharts";
-import { CLASS_COLORS, layoutDistributionLabels, type PreparedDistribution, type PreparedRoc } from "@/lib/charts/eval-report";
 import { LABEL_FONT_PX, LABEL_ROW_PX, PlacedLineLabelText } from "@/components/recall/placed-line-label";
-import { useElementWidth } from "@/lib/hooks/use-element-width";
 import { panelColumnClassName } from "@/components/ui/panel";
+import { CLASS_COLORS, layoutDistributionLabels, type PreparedDistribution, type PreparedRoc } from "@/lib/charts/eval-report";
+import { useElementWidth } from "@/lib/hooks/use-element-width";
 import styles from "./evaluate.module.css";
 
 const HEIGHT = 240;

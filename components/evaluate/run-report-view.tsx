@@ -2,18 +2,18 @@
 
 import Link from "next/link";
 import { useMemo } from "react";
+import { buttonClassName } from "@/components/ui/button";
+import { Notice } from "@/components/ui/notice";
+import { pageStackClassName, panelClassName, panelColumnClassName } from "@/components/ui/panel";
+import { ApiErrorText } from "@/components/ui/states";
 import { prepareRocChart, prepareSignalDistribution } from "@/lib/charts/eval-report";
 import { isFinished } from "@/lib/eval/run-schemas";
 import { useCancelEvalRun, useEvalRun } from "@/lib/queries/use-eval";
+import styles from "./evaluate.module.css";
 import { ByKindPanel, CalibrationPanel, ConfusionPanel, MetricsPanel } from "./metric-panels";
 import { QueryTable } from "./query-table";
 import { RocChart, SignalDistributionChart } from "./report-charts";
 import { RunStatus, settingsText } from "./run-status";
-import { buttonClassName } from "@/components/ui/button";
-import { Notice } from "@/components/ui/notice";
-import { ApiErrorText } from "@/components/ui/states";
-import { pageStackClassName, panelClassName, panelColumnClassName } from "@/components/ui/panel";
-import styles from "./evaluate.module.css";
 
 /**
  * The report of one run. While the run is queued or running the page polls it, so progress and

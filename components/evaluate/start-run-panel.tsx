@@ -2,6 +2,12 @@
 
 import { useRouter } from "next/navigation";
 import { useId, useState, type FormEvent } from "react";
+import { missingIdsLine } from "@/components/filters/store-label";
+import { StoreOptions } from "@/components/filters/store-options";
+import { buttonClassName } from "@/components/ui/button";
+import { controlClassName, Field } from "@/components/ui/field";
+import { Notice } from "@/components/ui/notice";
+import { panelClassName } from "@/components/ui/panel";
 import { defaultSetId } from "@/lib/eval/default-set";
 import { EvalRunBodySchema } from "@/lib/eval/run-schemas";
 import { errorMessage } from "@/lib/queries/fetch-json";
@@ -9,12 +15,6 @@ import { useEvalRuns, useStartEvalRun } from "@/lib/queries/use-eval";
 import { useSelectors, useStores, type SelectorOption, type StoreOption } from "@/lib/queries/use-recall";
 import { useSetMissingIds, useStoreDatasets } from "@/lib/queries/use-stores";
 import { parseForm } from "@/lib/validation/form-messages";
-import { missingIdsLine } from "@/components/filters/store-label";
-import { StoreOptions } from "@/components/filters/store-options";
-import { buttonClassName } from "@/components/ui/button";
-import { controlClassName, Field } from "@/components/ui/field";
-import { Notice } from "@/components/ui/notice";
-import { panelClassName } from "@/components/ui/panel";
 import styles from "./evaluate.module.css";
 
 /** How form errors name the fields (the console's names where they are the same setting). */

@@ -6,8 +6,8 @@
  * control reports its value through a callback; the pages keep the state in their URL.
  */
 import { useId, type FormEvent, type ReactNode } from "react";
-import { useDebouncedCommit } from "@/lib/hooks/use-debounced-commit";
 import { buttonClassName } from "@/components/ui/button";
+import { useDebouncedCommit } from "@/lib/hooks/use-debounced-commit";
 import styles from "./filters.module.css";
 
 /** The bar: a labelled group that wraps its controls. */

@@ -8,10 +8,10 @@
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useId, useState, type FormEvent } from "react";
+import { Button, buttonClassName } from "@/components/ui/button";
 import { errorMessage } from "@/lib/queries/fetch-json";
 import { useDeleteView, useSavedViews, useSaveView } from "@/lib/queries/use-saved-views";
 import { SAVED_VIEW_NAME_MAX, type SavedView, type SavedViewPage } from "@/lib/saved-views/schema";
-import { Button, buttonClassName } from "@/components/ui/button";
 import styles from "./filters.module.css";
 
 /** Query strings compared as sets of pairs (the order parameters were written in does not matter). */

@@ -9,6 +9,7 @@ import {
   TIME_RANGE_CLASSES,
 } from "@/components/filters/filter-controls";
 import { TimeRangePicker } from "@/components/filters/time-range-picker";
+import { levelWord } from "@/lib/recall-log/format";
 import {
   HISTORY_LABEL_FILTERS,
   HISTORY_LEVELS,
@@ -16,7 +17,6 @@ import {
   type HistoryFilters,
   type HistoryLabelFilter,
 } from "@/lib/recall-log/history";
-import { levelWord } from "@/lib/recall-log/format";
 import { isRecallSource, RECALL_SOURCE_LABELS, RECALL_SOURCES } from "@/lib/recall-log/sources";
 import { RANGE_PRESETS, type HistoryUrlState } from "./history-url";
 

@@ -5,13 +5,13 @@ import { useRouter } from "next/navigation";
 import type { MouseEvent, ReactNode } from "react";
 import { LevelBadge } from "@/components/recall/level-badge";
 import { Badge } from "@/components/ui/badge";
-import { DataTable, numericCellClassName, type DataTableColumn } from "@/components/ui/table";
 import { shownColumns, type ColumnChoice, type HiddenColumns } from "@/components/ui/column-visibility";
-import type { HistoryItem } from "@/lib/recall-log/history";
+import { DataTable, numericCellClassName, type DataTableColumn } from "@/components/ui/table";
 import { formatNumber, formatScore, MISSING } from "@/lib/format";
-import { selectorReasonText, topScoreLabel, topScoreUnit } from "@/lib/recall-log/format";
-import { presentWord } from "@/lib/recall-log/labels";
 import { selectorReasonKind, selectorReasonKindLabel, selectorReasonLabel } from "@/lib/recall/selector-reasons";
+import { selectorReasonText, topScoreLabel, topScoreUnit } from "@/lib/recall-log/format";
+import type { HistoryItem } from "@/lib/recall-log/history";
+import { presentWord } from "@/lib/recall-log/labels";
 import { verdictCell } from "./history-verdict";
 import styles from "./history.module.css";
 

@@ -6,8 +6,8 @@
  * profile), the verdict is the reference level, said once (lib/calibration/README.md "Threshold profiles").
  */
 import { formatPercent } from "@/lib/format";
-import type { HistoryItem } from "@/lib/recall-log/history";
 import { levelWord } from "@/lib/recall-log/format";
+import type { HistoryItem } from "@/lib/recall-log/history";
 
 export interface VerdictCell {
   /** The badge's level: the store's verdict (null for a failed recall). */

@@ -3,23 +3,25 @@
 import Link from "next/link";
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
 import { useCallback, useMemo, useState } from "react";
+import { SavedViews } from "@/components/filters/saved-views";
+import { Button, buttonClassName } from "@/components/ui/button";
+import { ColumnPicker, useHiddenColumns } from "@/components/ui/column-picker";
+import { Notice } from "@/components/ui/notice";
+import { LoadMore, PagedListRefreshError } from "@/components/ui/paged-list";
+import { pageStackClassName, panelClassName } from "@/components/ui/panel";
+import { EmptyState, LoadingState } from "@/components/ui/states";
+import { plural } from "@/lib/format";
 import { errorMessage } from "@/lib/queries/fetch-json";
-import { hasHistoryFilters, historyFilterParams } from "@/lib/recall-log/history";
-import { selectorReasonText } from "@/lib/recall-log/format";
 import { selectorReasonKindLabel } from "@/lib/recall/selector-reasons";
 import { useHistory, useHistoryCount, useHistoryFacets } from "@/lib/queries/use-history";
 import { useStores } from "@/lib/queries/use-recall";
-import { countLine, splitLine } from "./history-count-line";
+import { selectorReasonText } from "@/lib/recall-log/format";
+import { hasHistoryFilters, historyFilterParams } from "@/lib/recall-log/history";
 import type { HistoryItem } from "@/lib/recall-log/history";
-import { SavedViews } from "@/components/filters/saved-views";
-import { Button, buttonClassName } from "@/components/ui/button";
-import { Notice } from "@/components/ui/notice";
-import { EmptyState, LoadingState } from "@/components/ui/states";
-import { LoadMore, PagedListRefreshError } from "@/components/ui/paged-list";
 import { CreateSetBar } from "./create-set";
+import { countLine, splitLine } from "./history-count-line";
 import { HistoryFilterBar } from "./history-filters";
 import { HISTORY_COLUMNS, HistoryTable } from "./history-table";
-import { ColumnPicker, useHiddenColumns } from "@/components/ui/column-picker";
 import {
   effectiveFilters,
   isFiltered,
@@ -28,9 +30,7 @@ import {
   writeHistoryUrl,
   type HistoryUrlState,
 } from "./history-url";
-import { pageStackClassName, panelClassName } from "@/components/ui/panel";
 import styles from "./history.module.css";
-import { plural } from "@/lib/format";
 
 const EMPTY_STATE: HistoryUrlState = { filters: {}, range: null };
 

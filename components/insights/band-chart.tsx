@@ -6,8 +6,8 @@
  * lib/insights/bands.ts.
  */
 import { Area, CartesianGrid, ComposedChart, Line, ResponsiveContainer, XAxis, YAxis } from "recharts";
-import { BAND_COLORS, type PreparedBands } from "@/lib/insights/bands";
 import { useElementWidth } from "@/lib/hooks/use-element-width";
+import { BAND_COLORS, type PreparedBands } from "@/lib/insights/bands";
 import {
   AXIS_TEXT,
   bucketTickInterval,

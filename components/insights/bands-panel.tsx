@@ -7,13 +7,13 @@
  */
 import { useMemo } from "react";
 import { FilterSelect } from "@/components/filters/filter-controls";
+import { panelClassName, panelHeadClassName, panelNoteClassName, panelTitleClassName } from "@/components/ui/panel";
 import { ErrorState, LoadingState } from "@/components/ui/states";
-import { bandSeriesOptions, pickBandSeries, prepareBands } from "@/lib/insights/bands";
 import { formatCount } from "@/lib/format";
+import { bandSeriesOptions, pickBandSeries, prepareBands } from "@/lib/insights/bands";
 import type { InsightBucket } from "@/lib/insights/schema";
 import { useInsightDistributions } from "@/lib/queries/use-insights";
 import { BandChart } from "./band-chart";
-import { panelClassName, panelHeadClassName, panelNoteClassName, panelTitleClassName } from "@/components/ui/panel";
 import styles from "./insights.module.css";
 
 export function BandsPanel({

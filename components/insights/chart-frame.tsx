@@ -9,8 +9,8 @@
 import type { ReactElement, ReactNode } from "react";
 import { CartesianGrid, ComposedChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
 import { tickIntervalForWidth } from "@/lib/charts/label-placement";
-import type { CountAxis, TooltipLine } from "@/lib/insights/chart";
 import { useElementWidth } from "@/lib/hooks/use-element-width";
+import type { CountAxis, TooltipLine } from "@/lib/insights/chart";
 import styles from "./chart-frame.module.css";
 
 export const CHART_HEIGHT = 260;

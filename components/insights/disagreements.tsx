@@ -4,11 +4,11 @@
 import Link from "next/link";
 import type { ReactNode } from "react";
 import { LevelBadge } from "@/components/recall/level-badge";
+import { panelNoteClassName } from "@/components/ui/panel";
+import { cellNoteClassName, numericCellClassName } from "@/components/ui/table";
 import { countOf, formatCount, formatScore, shortenId } from "@/lib/format";
 import { drill, recallHref, type DrillScope } from "@/lib/insights/links";
 import type { DisagreementList, InsightsResponse, InsightStats } from "@/lib/insights/schema";
-import { cellNoteClassName, numericCellClassName } from "@/components/ui/table";
-import { panelNoteClassName } from "@/components/ui/panel";
 import styles from "./insights.module.css";
 import { InsightsTable, Section } from "./table-parts";
 

@@ -1,8 +1,8 @@
 "use client";
 
-import { Button } from "@/components/ui/button";
 import { FilterActions, FilterBar, FilterGroup, FilterSelect, TIME_RANGE_CLASSES } from "@/components/filters/filter-controls";
 import { TimeRangePicker } from "@/components/filters/time-range-picker";
+import { Button } from "@/components/ui/button";
 import type { InsightBucket, InsightSourceChoice } from "@/lib/insights/schema";
 import type { Level } from "@/lib/recall/confidence";
 import { levelWord } from "@/lib/recall-log/format";

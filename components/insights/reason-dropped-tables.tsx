@@ -2,12 +2,12 @@
 
 /** Why the selector did not apply, and the memories it dropped most often (render-only). */
 import Link from "next/link";
+import { panelNoteClassName } from "@/components/ui/panel";
+import { cellNoteClassName, numericCellClassName } from "@/components/ui/table";
 import { countOf, formatCount, formatPercent, shortenId } from "@/lib/format";
 import { drill, type DrillScope } from "@/lib/insights/links";
 import type { InsightsResponse, InsightStats } from "@/lib/insights/schema";
 import { selectorReasonKindLabel, selectorReasonLabel } from "@/lib/recall/selector-reasons";
-import { cellNoteClassName, numericCellClassName } from "@/components/ui/table";
-import { panelNoteClassName } from "@/components/ui/panel";
 import styles from "./insights.module.css";
 import { InsightsTable, Section } from "./table-parts";
 

@@ -6,8 +6,8 @@ import { useState } from "react";
 import { SignOutButton } from "@/components/auth/sign-out-button";
 import { buttonClassName } from "@/components/ui/button";
 import { SIGN_IN_PATH } from "@/lib/auth/access";
-import { NAV_ITEMS } from "./nav";
 import styles from "./app-header.module.css";
+import { NAV_ITEMS } from "./nav";
 
 function Brand({ link }: { link: boolean }) {
   const inner = (

@@ -1,13 +1,13 @@
 "use client";
 
 import { useId, useRef, useState, type FormEvent, type RefObject } from "react";
+import { Button } from "@/components/ui/button";
+import { controlClassName, Field as FormField, fieldDescribedBy } from "@/components/ui/field";
+import { Notice } from "@/components/ui/notice";
 import { errorMessage } from "@/lib/queries/fetch-json";
 import { useAddMemory } from "@/lib/queries/use-memories";
 import { MEMORY_LIMITS, MemoryInputSchema, type MemoryInput } from "@/lib/stores/memory-schemas";
 import { parseForm } from "@/lib/validation/form-messages";
-import { Button } from "@/components/ui/button";
-import { controlClassName, Field as FormField, fieldDescribedBy } from "@/components/ui/field";
-import { Notice } from "@/components/ui/notice";
 import { FormHead } from "./form-head";
 import styles from "./memories.module.css";
 

@@ -1,12 +1,12 @@
 "use client";
 
 import { useId, useState, type FormEvent, type RefObject } from "react";
-import { plural } from "@/lib/format";
-import { errorMessage } from "@/lib/queries/fetch-json";
-import { useDeleteStore } from "@/lib/queries/use-stores";
 import { Button } from "@/components/ui/button";
 import { Field, TextInput } from "@/components/ui/field";
 import { Notice } from "@/components/ui/notice";
+import { plural } from "@/lib/format";
+import { errorMessage } from "@/lib/queries/fetch-json";
+import { useDeleteStore } from "@/lib/queries/use-stores";
 import { FormHead } from "./form-head";
 import styles from "./memories.module.css";
 

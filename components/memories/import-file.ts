@@ -1,7 +1,7 @@
+import type { ImportBody } from "@/lib/queries/use-memories";
 import type { ImportItemResult } from "@/lib/stores/memory-schemas";
 import { MEMORY_LIMITS, MemoryInputSchema } from "@/lib/stores/memory-schemas";
 import { parseForm } from "@/lib/validation/form-messages";
-import type { ImportBody } from "@/lib/queries/use-memories";
 
 /** The API refuses bodies over 32 MB (413); a file that large is refused before it is read. */
 export const MAX_IMPORT_BYTES = 32_000_000;

@@ -1,16 +1,16 @@
 "use client";
 
 import { useId, useState, type ChangeEvent, type FormEvent, type RefObject } from "react";
-import { errorMessage } from "@/lib/queries/fetch-json";
-import { useImportMemories, type ImportOutcome } from "@/lib/queries/use-memories";
-import { MEMORY_LIMITS } from "@/lib/stores/memory-schemas";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Field as FormField } from "@/components/ui/field";
 import { Notice } from "@/components/ui/notice";
+import { errorMessage } from "@/lib/queries/fetch-json";
+import { useImportMemories, type ImportOutcome } from "@/lib/queries/use-memories";
+import { MEMORY_LIMITS } from "@/lib/stores/memory-schemas";
 import { FormHead } from "./form-head";
-import styles from "./memories.module.css";
 import { MAX_IMPORT_BYTES, prepareImport, rejectedRows, type ItemProblem, type PreparedImport } from "./import-file";
+import styles from "./memories.module.css";
 
 /** How many rejected items are listed; the counts above always cover all of them. */
 const REJECTED_SHOWN = 200;

@@ -1,10 +1,10 @@
 "use client";
 
 import { useCallback, useId, type FormEvent } from "react";
-import { useDebouncedCommit } from "@/lib/hooks/use-debounced-commit";
-import type { MemoryListFilters } from "@/lib/queries/use-memories";
 import { Button } from "@/components/ui/button";
 import { controlClassName, Field } from "@/components/ui/field";
+import { useDebouncedCommit } from "@/lib/hooks/use-debounced-commit";
+import type { MemoryListFilters } from "@/lib/queries/use-memories";
 import styles from "./memories.module.css";
 
 const SEARCH_DEBOUNCE_MS = 300;

@@ -2,26 +2,26 @@
 
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
 import { useCallback, useEffect, useId, useMemo, useRef, useState } from "react";
-import { errorMessage } from "@/lib/queries/fetch-json";
-import { plural } from "@/lib/format";
-import { useMemoryList, useMemoryStats, type MemoryListFilters } from "@/lib/queries/use-memories";
-import { useStores } from "@/lib/queries/use-recall";
-import type { MemoryView } from "@/lib/stores/memory-schemas";
 import { defaultStoreName } from "@/components/filters/store-label";
 import { Button } from "@/components/ui/button";
 import { Notice } from "@/components/ui/notice";
 import { LoadingState } from "@/components/ui/states";
 import { visuallyHiddenClassName } from "@/components/ui/visually-hidden";
+import { plural } from "@/lib/format";
+import { errorMessage } from "@/lib/queries/fetch-json";
+import { useMemoryList, useMemoryStats, type MemoryListFilters } from "@/lib/queries/use-memories";
+import { useStores } from "@/lib/queries/use-recall";
+import type { MemoryView } from "@/lib/stores/memory-schemas";
 import { AddMemoryForm } from "./add-memory-form";
 import { DeleteStoreForm } from "./delete-store";
 import { ImportMemories } from "./import-memories";
 import { MemoriesToolbar } from "./memories-toolbar";
 import { memoryFiltersFrom, memoryFiltersQuery, memoryResultsLine } from "./memories-url";
+import styles from "./memories.module.css";
 import { MemoryList } from "./memory-list";
 import { MemoryStatsPanel } from "./memory-stats";
 import { NewStoreForm } from "./new-store-form";
 import { StorePicker } from "./store-picker";
-import styles from "./memories.module.css";
 
 /** Why a remote store's memories cannot be changed here, and how to get a copy that can. */
 function ReadOnlyNotice({ store }: { store: string }) {

@@ -1,16 +1,16 @@
 "use client";
 
 import type { UseInfiniteQueryResult, InfiniteData } from "@tanstack/react-query";
+import { Button } from "@/components/ui/button";
+import { Notice } from "@/components/ui/notice";
+import { LoadMore, PagedListRefreshError } from "@/components/ui/paged-list";
+import { EmptyState, LoadingState } from "@/components/ui/states";
 import { errorMessage } from "@/lib/queries/fetch-json";
 import type { MemoryListFilters, MemoryListPage } from "@/lib/queries/use-memories";
 import type { MemoryView } from "@/lib/stores/memory-schemas";
-import { Button } from "@/components/ui/button";
-import { Notice } from "@/components/ui/notice";
-import { EmptyState, LoadingState } from "@/components/ui/states";
-import { LoadMore, PagedListRefreshError } from "@/components/ui/paged-list";
 import { describeMemoryFilters } from "./memories-url";
-import { MemoryTable, RemoteMemoryTable } from "./memory-table";
 import styles from "./memories.module.css";
+import { MemoryTable, RemoteMemoryTable } from "./memory-table";
 
 export interface MemoryListProps {
   list: UseInfiniteQueryResult<InfiniteData<MemoryListPage>>;

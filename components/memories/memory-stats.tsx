@@ -1,12 +1,12 @@
 "use client";
 
+import type { UseQueryResult } from "@tanstack/react-query";
+import { Button } from "@/components/ui/button";
+import { Notice } from "@/components/ui/notice";
+import { LoadingState } from "@/components/ui/states";
+import { plural } from "@/lib/format";
 import { errorMessage } from "@/lib/queries/fetch-json";
 import { useReembedMemories, type MemoryStats } from "@/lib/queries/use-memories";
-import type { UseQueryResult } from "@tanstack/react-query";
-import { plural } from "@/lib/format";
-import { Button } from "@/components/ui/button";
-import { LoadingState } from "@/components/ui/states";
-import { Notice } from "@/components/ui/notice";
 import styles from "./memories.module.css";
 
 function TypeCounts({

@@ -1,15 +1,15 @@
 "use client";
 
-import { memoryPageHref } from "@/lib/queries/use-memory-page";
 import Link from "next/link";
 import { useEffect, useRef, useState, type KeyboardEvent } from "react";
-import { errorMessage } from "@/lib/queries/fetch-json";
-import { useDeleteMemory } from "@/lib/queries/use-memories";
-import type { MemoryView } from "@/lib/stores/memory-schemas";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { CopyButton } from "@/components/ui/copy-button";
 import { DataTable, numericCellClassName, type DataTableColumn } from "@/components/ui/table";
+import { errorMessage } from "@/lib/queries/fetch-json";
+import { useDeleteMemory } from "@/lib/queries/use-memories";
+import { memoryPageHref } from "@/lib/queries/use-memory-page";
+import type { MemoryView } from "@/lib/stores/memory-schemas";
 import styles from "./memory-table.module.css";
 
 const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short" });

@@ -1,13 +1,13 @@
 "use client";
 
 import { useId, useState, type FormEvent, type RefObject } from "react";
+import { Button } from "@/components/ui/button";
+import { Field, fieldDescribedBy, TextInput } from "@/components/ui/field";
+import { Notice } from "@/components/ui/notice";
 import { ApiRequestError, errorMessage } from "@/lib/queries/fetch-json";
 import { useCreateStore } from "@/lib/queries/use-stores";
 import { CreateStoreBodySchema, STORE_DESCRIPTION_MAX, STORE_NAME_MAX } from "@/lib/stores/store-schemas";
 import { parseForm } from "@/lib/validation/form-messages";
-import { Button } from "@/components/ui/button";
-import { Field, fieldDescribedBy, TextInput } from "@/components/ui/field";
-import { Notice } from "@/components/ui/notice";
 import { FormHead } from "./form-head";
 import styles from "./memories.module.css";
 

@@ -1,9 +1,9 @@
 "use client";
 
 import { useId } from "react";
-import type { StoreOption } from "@/lib/queries/use-recall";
 import { StoreOptions } from "@/components/filters/store-options";
 import { controlClassName, Field } from "@/components/ui/field";
+import type { StoreOption } from "@/lib/queries/use-recall";
 import styles from "./memories.module.css";
 
 /**

@@ -2,14 +2,14 @@
 
 import { useState, type FormEvent } from "react";
 import { Bar, BarChart, CartesianGrid, Legend, ReferenceLine, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
-import { cutBinLabel, topHistogram } from "@/lib/calibration/chart";
-import { filtersObject } from "@/lib/calibration/what-if-params";
-import type { LevelConfusion } from "@/lib/calibration/metrics";
 import { Button } from "@/components/ui/button";
 import { controlClassName, Field, TextField } from "@/components/ui/field";
+import { NamedLabel } from "@/components/ui/named-label";
 import { EmptyState, ErrorState } from "@/components/ui/states";
 import { DataTable, numericCellClassName } from "@/components/ui/table";
-import { NamedLabel } from "@/components/ui/named-label";
+import { cutBinLabel, topHistogram } from "@/lib/calibration/chart";
+import type { LevelConfusion } from "@/lib/calibration/metrics";
+import { filtersObject } from "@/lib/calibration/what-if-params";
 import { useFitProfile, type FitResponse } from "@/lib/queries/use-profiles";
 import { ConstantsTable } from "./profiles-view";
 import styles from "./profiles.module.css";

@@ -5,19 +5,19 @@ import { usePathname, useRouter, useSearchParams } from "next/navigation";
 import { useState, type FormEvent } from "react";
 import { Button } from "@/components/ui/button";
 import { controlClassName, TextField } from "@/components/ui/field";
+import { NamedLabel } from "@/components/ui/named-label";
 import { Notice } from "@/components/ui/notice";
 import { ErrorState, LoadingState } from "@/components/ui/states";
 import { DataTable, numericCellClassName } from "@/components/ui/table";
 import { VisuallyHidden } from "@/components/ui/visually-hidden";
-import { NamedLabel } from "@/components/ui/named-label";
 import { DEFAULT_PROFILE, type Profile } from "@/lib/calibration/profile";
-import { StoreCalibration } from "./store-calibration";
 import { useAssignProfile, useProfiles, useSaveProfile } from "@/lib/queries/use-profiles";
 import { useStores } from "@/lib/queries/use-recall";
 import { THRESHOLD_KEYS, type ThresholdKey } from "@/lib/recall/thresholds";
 import { CONSTANT_WORDS } from "./constant-words";
 import { FitPanel } from "./fit-panel";
 import styles from "./profiles.module.css";
+import { StoreCalibration } from "./store-calibration";
 
 const pct = (x: number | null | undefined) => (x === null || x === undefined ? "—" : x.toFixed(3));
 

@@ -1,11 +1,11 @@
 "use client";
 
-import { controlClassName, Field, fieldDescribedBy } from "@/components/ui/field";
 import { Button } from "@/components/ui/button";
+import { controlClassName, Field, fieldDescribedBy } from "@/components/ui/field";
+import { NamedLabel } from "@/components/ui/named-label";
 import type { Profile } from "@/lib/calibration/profile";
 import { parseConstant, parsePoolSize, poolSizeText, type WhatIfParams } from "@/lib/calibration/what-if-params";
 import { THRESHOLD_KEYS, type ThresholdKey } from "@/lib/recall/thresholds";
-import { NamedLabel } from "@/components/ui/named-label";
 import { CONSTANT_WORDS } from "./constant-words";
 import styles from "./profiles.module.css";
 

@@ -5,8 +5,8 @@ import { LevelBadge } from "@/components/recall/level-badge";
 import { EmptyState } from "@/components/ui/states";
 import { DataTable, numericCellClassName } from "@/components/ui/table";
 import { filtersObject } from "@/lib/calibration/what-if-params";
-import type { WhatIfResult } from "./use-what-if-run";
 import styles from "./profiles.module.css";
+import type { WhatIfResult } from "./use-what-if-run";
 
 const LEVELS = ["high", "moderate", "low", "none"] as const;
 

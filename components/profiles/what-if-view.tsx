@@ -4,8 +4,8 @@ import { usePathname, useSearchParams } from "next/navigation";
 import { useEffect, useRef, useState, type FormEvent } from "react";
 import { Button } from "@/components/ui/button";
 import { controlClassName, Field, TextField } from "@/components/ui/field";
-import { Notice } from "@/components/ui/notice";
 import { NamedLabel } from "@/components/ui/named-label";
+import { Notice } from "@/components/ui/notice";
 import { editProfile, type Profile } from "@/lib/calibration/profile";
 import {
   describeEdits,
@@ -19,10 +19,10 @@ import {
 import { useProfiles } from "@/lib/queries/use-profiles";
 import { ThresholdsError } from "@/lib/recall/errors";
 import type { ThresholdKey } from "@/lib/recall/thresholds";
+import styles from "./profiles.module.css";
 import { useWhatIfRun } from "./use-what-if-run";
 import { ConstantsEditor, type Drafts } from "./what-if-editor";
 import { WhatIfResultView } from "./what-if-result";
-import styles from "./profiles.module.css";
 
 /** How long typing pauses before a live edit reruns the what-if. */
 const LIVE_DELAY_MS = 400;

@@ -1,15 +1,15 @@
 "use client";
 
-import { Button } from "@/components/ui/button";
 import { useRouter } from "next/navigation";
 import { useId, useState, type FormEvent } from "react";
+import { Button } from "@/components/ui/button";
+import { TextInput } from "@/components/ui/field";
+import { Notice } from "@/components/ui/notice";
+import { panelClassName, panelTitleClassName } from "@/components/ui/panel";
 import { errorMessage } from "@/lib/queries/fetch-json";
 import { useRunRecall, useStores } from "@/lib/queries/use-recall";
 import { rerunBody, type FormState } from "@/lib/recall-log/request-form";
 import type { LoggedRecall } from "@/lib/recall-log/types";
-import { TextInput } from "@/components/ui/field";
-import { Notice } from "@/components/ui/notice";
-import { panelClassName, panelTitleClassName } from "@/components/ui/panel";
 import styles from "./inspect.module.css";
 
 /** The comparison page of two logged recalls (shareable: both ids in the URL). */

@@ -2,12 +2,12 @@ import Link from "next/link";
 import type { ProfileConfidenceBlock, VerdictCalibration } from "@/lib/calibration/level";
 import { LEVEL_MEANINGS } from "@/lib/calibration/model";
 import { formatPercent } from "@/lib/format";
+import { triageAdvice, type Level } from "@/lib/recall/confidence";
 import { normalizeLevel } from "@/lib/recall-log/format";
 import type { LoggedRecall } from "@/lib/recall-log/types";
-import { triageAdvice, type Level } from "@/lib/recall/confidence";
+import styles from "./confidence-panel.module.css";
 import { LevelBadge } from "./level-badge";
 import { REVEAL_VERDICT } from "./reveal";
-import styles from "./confidence-panel.module.css";
 
 const worth = (level: Level | string) => level === "high" || level === "moderate";
 

@@ -1,17 +1,17 @@
 import { useId, type ReactNode } from "react";
+import { Notice } from "@/components/ui/notice";
+import { PanelHead, panelClassName, panelNoteClassName, panelSubheadingClassName } from "@/components/ui/panel";
+import { noticeTitle } from "@/lib/charts/score-distribution";
+import { formatBm25, formatScore, shortenId } from "@/lib/format";
 import { triageAdvice, type TraceStep } from "@/lib/recall/confidence";
 import { explainTrace } from "@/lib/recall/explain";
-import { formatBm25, formatScore, shortenId } from "@/lib/format";
 import { basisText, normalizeLevel, resultRowHref, topScoreIsCosine } from "@/lib/recall-log/format";
-import { noticeTitle } from "@/lib/charts/score-distribution";
 import type { LoggedRecall, RecallNotice } from "@/lib/recall-log/types";
 import { StoreVerdict } from "./confidence-panel-verdict";
-import { LevelBadge } from "./level-badge";
-import { REVEAL_VERDICT } from "./reveal";
-import { PanelHead, panelClassName, panelNoteClassName, panelSubheadingClassName } from "@/components/ui/panel";
-import { Notice } from "@/components/ui/notice";
 import styles from "./confidence-panel.module.css";
 import figures from "./figures.module.css";
+import { LevelBadge } from "./level-badge";
+import { REVEAL_VERDICT } from "./reveal";
 
 export interface ConfidencePanelProps {
   view: LoggedRecall;

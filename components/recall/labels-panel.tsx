@@ -1,6 +1,11 @@
 "use client";
 
 import { useEffect, useId, useRef, useState, type ChangeEvent } from "react";
+import { Button } from "@/components/ui/button";
+import { Notice } from "@/components/ui/notice";
+import { PanelHead, panelClassName, panelNoteClassName } from "@/components/ui/panel";
+import { shortenId } from "@/lib/format";
+import { useRecallLabels } from "@/lib/queries/use-recall-labels";
 import {
   cycleResultLabel,
   LABELER_MAX_CHARS,
@@ -11,12 +16,7 @@ import {
   type LabelsPatch,
   type PresentLabel,
 } from "@/lib/recall-log/labels";
-import { shortenId } from "@/lib/format";
 import type { LoggedRecall } from "@/lib/recall-log/types";
-import { useRecallLabels } from "@/lib/queries/use-recall-labels";
-import { Button } from "@/components/ui/button";
-import { Notice } from "@/components/ui/notice";
-import { PanelHead, panelClassName, panelNoteClassName } from "@/components/ui/panel";
 import styles from "./labels-panel.module.css";
 
 const LABELER_KEY = "recall-inspector:labeler";

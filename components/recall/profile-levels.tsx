@@ -2,11 +2,11 @@
 
 import Link from "next/link";
 import { useId } from "react";
+import { Notice } from "@/components/ui/notice";
+import { PanelHead, panelClassName } from "@/components/ui/panel";
 import { verdictDependsOnK, type KSensitivityPoint } from "@/lib/calibration/level";
 import type { LoggedRecall } from "@/lib/recall-log/types";
 import { LevelBadge } from "./level-badge";
-import { PanelHead, panelClassName } from "@/components/ui/panel";
-import { Notice } from "@/components/ui/notice";
 import styles from "./profile-levels.module.css";
 
 export type ChartRules = "reference" | "profile";

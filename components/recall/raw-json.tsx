@@ -1,10 +1,10 @@
 "use client";
 
-import { Button } from "@/components/ui/button";
 import { useId, useState } from "react";
+import { Button } from "@/components/ui/button";
 import { CopyButton } from "@/components/ui/copy-button";
-import type { LoggedRecall } from "@/lib/recall-log/types";
 import { panelClassName } from "@/components/ui/panel";
+import type { LoggedRecall } from "@/lib/recall-log/types";
 import styles from "./inspect.module.css";
 
 type Tab = "request" | "answer";

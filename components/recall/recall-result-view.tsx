@@ -2,6 +2,7 @@
 
 import Link from "next/link";
 import { useEffect, useId, useRef, useState } from "react";
+import { Notice } from "@/components/ui/notice";
 import { displayPage } from "@/lib/recall-log/page";
 import { filtersText } from "@/lib/recall-log/request-form";
 import type { LoggedRecall } from "@/lib/recall-log/types";
@@ -9,14 +10,13 @@ import { CompareActions } from "./compare-actions";
 import { ConfidencePanel } from "./confidence-panel";
 import { LabelsPanel } from "./labels-panel";
 import { ProfileLevels, type ChartRules } from "./profile-levels";
-import { ResultsTable } from "./results-table";
-import { ScoreDistribution } from "./score-distribution/score-distribution-chart";
 import { RawJsonPanel } from "./raw-json";
+import styles from "./recall-result-view.module.css";
+import { ResultsTable } from "./results-table";
 import { REVEAL_TARGET_SELECTOR, REVEAL_VERDICT, revealAndFocus } from "./reveal";
+import { ScoreDistribution } from "./score-distribution/score-distribution-chart";
 import { SelectorPanel } from "./selector-panel";
 import { WhyNotHerePanel, useAskWhy } from "./why-not-here";
-import { Notice } from "@/components/ui/notice";
-import styles from "./recall-result-view.module.css";
 
 const MODE_LABEL = { hybrid: "hybrid", semantic: "semantic only", keyword: "keyword only" } as const;
 

@@ -1,16 +1,16 @@
 import Link from "next/link";
 import { useId } from "react";
+import { CopyButton } from "@/components/ui/copy-button";
+import { PanelHead, panelClassName, panelNoteClassName } from "@/components/ui/panel";
+import { EmptyState } from "@/components/ui/states";
+import { DataTable, numericCellClassName, type DataTableColumn } from "@/components/ui/table";
+import { visuallyHiddenClassName } from "@/components/ui/visually-hidden";
 import { formatBm25, formatScore, plural, shortenId } from "@/lib/format";
+import { memoryPageHref, useMissingMemories } from "@/lib/queries/use-memory-page";
+import { useStores } from "@/lib/queries/use-recall";
 import { emptyResultsMessage, outsideCandidatesLabel, resultRowId, scoreMeaning } from "@/lib/recall-log/format";
 import { displayPage } from "@/lib/recall-log/page";
 import type { LoggedCandidate, LoggedRecall } from "@/lib/recall-log/types";
-import { memoryPageHref, useMissingMemories } from "@/lib/queries/use-memory-page";
-import { useStores } from "@/lib/queries/use-recall";
-import { CopyButton } from "@/components/ui/copy-button";
-import { PanelHead, panelClassName, panelNoteClassName } from "@/components/ui/panel";
-import { visuallyHiddenClassName } from "@/components/ui/visually-hidden";
-import { EmptyState } from "@/components/ui/states";
-import { DataTable, numericCellClassName, type DataTableColumn } from "@/components/ui/table";
 import styles from "./results-table.module.css";
 
 export interface ResultsTableProps {

@@ -1,15 +1,15 @@
 import { useId } from "react";
+import { Badge } from "@/components/ui/badge";
+import { PanelHead, panelClassName, panelNoteClassName, panelSubheadingClassName } from "@/components/ui/panel";
+import { visuallyHiddenClassName } from "@/components/ui/visually-hidden";
 import { shortenId } from "@/lib/format";
 import { selectorReasonKind, selectorReasonKindLabel, selectorReasonLabel } from "@/lib/recall/selector-reasons";
 import { droppedListNote, resultRowHref } from "@/lib/recall-log/format";
 import type { LoggedRecall } from "@/lib/recall-log/types";
+import figures from "./figures.module.css";
+import styles from "./selector-panel.module.css";
 import { SelectorTraceView } from "./selector-trace";
 import { scoreGapWords, selectorKindWords } from "./selector-words";
-import { Badge } from "@/components/ui/badge";
-import { PanelHead, panelClassName, panelNoteClassName, panelSubheadingClassName } from "@/components/ui/panel";
-import { visuallyHiddenClassName } from "@/components/ui/visually-hidden";
-import styles from "./selector-panel.module.css";
-import figures from "./figures.module.css";
 
 /** A possibly shortened id; assistive technology reads the full one. */
 function IdText({ id }: { id: string }) {

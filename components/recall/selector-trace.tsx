@@ -1,6 +1,6 @@
-import type { LoggedSelectorTrace } from "@/lib/recall-log/types";
-import { formatScore, plural } from "@/lib/format";
 import { panelSubheadingClassName } from "@/components/ui/panel";
+import { formatScore, plural } from "@/lib/format";
+import type { LoggedSelectorTrace } from "@/lib/recall-log/types";
 import styles from "./selector-panel.module.css";
 
 /**

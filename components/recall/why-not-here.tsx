@@ -1,18 +1,18 @@
 "use client";
 
-import { Button } from "@/components/ui/button";
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
 import { useEffect, useId, useRef, useState, type FormEvent } from "react";
+import { Button } from "@/components/ui/button";
+import { TextInput } from "@/components/ui/field";
+import { Notice } from "@/components/ui/notice";
+import { panelClassName, panelTitleClassName } from "@/components/ui/panel";
 import { formatBm25, formatScore } from "@/lib/format";
 import { errorMessage } from "@/lib/queries/fetch-json";
 import { storeParam, useMemoryList } from "@/lib/queries/use-memories";
 import { useWhyNotHere } from "@/lib/queries/use-recall";
 import type { LoggedRecall, WhyNotHereAnswer } from "@/lib/recall-log/types";
-import { TextInput } from "@/components/ui/field";
-import { Notice } from "@/components/ui/notice";
-import { panelClassName, panelTitleClassName } from "@/components/ui/panel";
-import { revealAndFocus } from "./reveal";
 import styles from "./inspect.module.css";
+import { revealAndFocus } from "./reveal";
 
 /** The URL parameter that carries the asked memory, so the answer is shareable. */
 export const WHY_PARAM = "why";

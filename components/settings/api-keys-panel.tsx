@@ -8,13 +8,13 @@ import { Notice } from "@/components/ui/notice";
 import { EmptyState, ErrorState, LoadingState } from "@/components/ui/states";
 import { DataTable } from "@/components/ui/table";
 import { VisuallyHidden } from "@/components/ui/visually-hidden";
-import { SessionsPanel } from "./sessions-panel";
-import styles from "./settings.module.css";
 import { CreateApiKeyBodySchema } from "@/lib/auth/schemas";
 import { API_KEY_SCOPES, SCOPE_DESCRIPTIONS, type ApiKeyScope } from "@/lib/auth/scopes";
 import { errorMessage } from "@/lib/queries/fetch-json";
 import { useApiKeys, useCreateApiKey, useRevokeApiKey, useSessionState, type ApiKeyView } from "@/lib/queries/use-auth";
 import { parseForm } from "@/lib/validation/form-messages";
+import { SessionsPanel } from "./sessions-panel";
+import styles from "./settings.module.css";
 
 function when(iso: string | null): string {
   return iso ? new Date(iso).toLocaleString() : "never";

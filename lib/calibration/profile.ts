@@ -7,8 +7,6 @@
  */
 import { z } from "zod";
 import { issuesFromZod, ThresholdsError } from "@/lib/recall/errors";
-import type { VerdictModel } from "./model";
-import { withInputRules } from "@/lib/validation/input-rules";
 import {
   CUSTOM_PROFILE_NAME,
   DEFAULT_PROFILE_NAME,
@@ -18,6 +16,8 @@ import {
   type ThresholdKey,
   type Thresholds,
 } from "@/lib/recall/thresholds";
+import { withInputRules } from "@/lib/validation/input-rules";
+import type { VerdictModel } from "./model";
 
 /** Largest fixed pool: the embedded store fetches at most 200 hits per arm. */
 export const MAX_POOL_SIZE = 200;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { computeConfidence, triageAdvice } from "@/lib/recall/confidence";
-import { DEFAULT_THRESHOLDS, type Thresholds } from "@/lib/recall/thresholds";
 import { mulberry32 } from "@/lib/recall/test-support/prng";
+import { DEFAULT_THRESHOLDS, type Thresholds } from "@/lib/recall/thresholds";
 import { ruleThresholds } from "./fit";
 import { poolSignals, worthReading } from "./signals";
 

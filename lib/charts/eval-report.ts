@@ -11,9 +11,9 @@
  * - `prepareRocChart`: the ROC curve of each signal (present = positive), with its AUC.
  */
 import { rocCurve, type RocPoint } from "@/lib/eval/roc";
-import { placeLineLabels, type LineLabelLayout } from "./label-placement";
-import type { Thresholds } from "@/lib/recall/thresholds";
 import type { EvalRunItem } from "@/lib/eval/run-schemas";
+import type { Thresholds } from "@/lib/recall/thresholds";
+import { placeLineLabels, type LineLabelLayout } from "./label-placement";
 
 export type DistributionSignal = "top_score" | "prominence";
 

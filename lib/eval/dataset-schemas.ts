@@ -1,6 +1,6 @@
-import { StoreNameSchema, StoreQuerySchema } from "@/lib/stores/store-schemas";
 import { z } from "zod";
 import { itemErrorsFromZod } from "@/lib/recall/errors";
+import { StoreNameSchema, StoreQuerySchema } from "@/lib/stores/store-schemas";
 import { withInputRules } from "@/lib/validation/input-rules";
 
 /**

@@ -1,5 +1,3 @@
-import type { Level } from "@/lib/recall/confidence";
-import { hitAt, ndcgAt, recallAt, reciprocalRank } from "./retrieval-metrics";
 import {
   calibrationEstimate,
   reliability,
@@ -7,6 +5,8 @@ import {
   type CalibrationEstimate,
   type ReliabilityBin,
 } from "@/lib/calibration/model/reliability";
+import type { Level } from "@/lib/recall/confidence";
+import { hitAt, ndcgAt, recallAt, reciprocalRank } from "./retrieval-metrics";
 import { auc } from "./roc";
 import { confusion, presentGivenLevel, triageScores, type Confusion } from "./triage";
 

@@ -10,9 +10,9 @@
  * - A bucket the range covers only in part says so.
  */
 import { countOf, formatCount, formatPercent } from "@/lib/format";
+import { LEVEL_COLORS } from "@/lib/level-palette";
 import { bucketLabel, bucketTick } from "./format";
 import type { InsightBucket, InsightSeriesPoint, InsightsResponse } from "./schema";
-import { LEVEL_COLORS } from "@/lib/level-palette";
 
 /** Rates over fewer recalls than this are drawn hollow and called thin. */
 export const LOW_VOLUME_RECALLS = 20;

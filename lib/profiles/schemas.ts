@@ -4,8 +4,8 @@
  */
 import { z } from "zod";
 import { PoolSizeSchema, ProfileNameSchema } from "@/lib/calibration/profile";
-import { HISTORY_FILTER_KEYS, HistoryFiltersSchema } from "@/lib/recall-log/history";
 import { ThresholdsOverrideSchema } from "@/lib/recall/thresholds";
+import { HISTORY_FILTER_KEYS, HistoryFiltersSchema } from "@/lib/recall-log/history";
 import { replaceBadText, withInputRules } from "@/lib/validation/input-rules";
 
 /** `/api/profiles/{name}`. */

@@ -1,6 +1,6 @@
 import { keepPreviousData, useInfiniteQuery, useQuery } from "@tanstack/react-query";
-import type { HistoryCount, HistoryFacets } from "@/lib/recall-log/server/history-count";
 import { HISTORY_PAGE_SIZE, historyFilterParams, type HistoryFilters, type HistoryPage } from "@/lib/recall-log/history";
+import type { HistoryCount, HistoryFacets } from "@/lib/recall-log/server/history-count";
 import { fetchJson } from "./fetch-json";
 
 /** The recall history (`GET /api/recalls`, README "HTTP API"), page by page through `next_cursor`. */

@@ -1,7 +1,7 @@
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import type { DistributionsResponse } from "@/lib/insights/distribution-schema";
-import type { LogExtent } from "@/lib/insights/server/extent";
 import type { InsightsResponse } from "@/lib/insights/schema";
+import type { LogExtent } from "@/lib/insights/server/extent";
 import { fetchJson } from "./fetch-json";
 
 /** Insights for a range (`GET /api/insights`, README "HTTP API"): series, tables and totals in one answer. */

@@ -3,10 +3,10 @@
  * Client-safe: no I/O, no React. Numbers use the reference's rounding (Python half-to-even on the
  * exact binary value), so a figure here reads the same as the reference service's own output.
  */
+import { formatBm25, formatScore, MISSING, plural } from "@/lib/format";
 import type { Basis, Level } from "@/lib/recall/confidence";
 import { LEVELS } from "@/lib/recall/confidence";
 import type { SearchMode } from "@/lib/recall/merge";
-import { formatBm25, formatScore, MISSING, plural } from "@/lib/format";
 import { selectorReasonKind, selectorReasonKindLabel, selectorReasonLabel } from "@/lib/recall/selector-reasons";
 
 /** The element id of a result row, which the selector panel links to. */

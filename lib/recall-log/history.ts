@@ -8,13 +8,13 @@
  * filters in raw SQL) and history-count.ts (the total).
  */
 import { z } from "zod";
-import { LEVELS, type Level } from "@/lib/recall/confidence";
 import { decodeKeysetCursor, encodeKeysetCursor, type KeysetPosition } from "@/lib/pagination/keyset";
+import { LEVELS, type Level } from "@/lib/recall/confidence";
 import { SELECTOR_REASON_KIND_NAMES } from "@/lib/recall/selector-reasons";
 import { isoDateTime, withInputRules } from "@/lib/validation/input-rules";
+import { isUuid } from "@/lib/validation/uuid";
 import type { PresentLabel } from "./labels";
 import { RECALL_SOURCES, type RecallSource } from "./sources";
-import { isUuid } from "@/lib/validation/uuid";
 
 export const HISTORY_PAGE_SIZE = 50;
 export const HISTORY_MAX_PAGE_SIZE = 200;

@@ -3,15 +3,15 @@
  * returns, and what the console's result view draws. Client-safe (types only).
  */
 import type { KSensitivityPoint, ProfileConfidenceBlock } from "@/lib/calibration/level";
-import type { Level } from "@/lib/recall/confidence";
-import type { SearchMode } from "@/lib/recall/merge";
 import type { ArmRanks } from "@/lib/recall/arm-ranks";
 import type { PoolMember } from "@/lib/recall/candidate";
+import type { Level } from "@/lib/recall/confidence";
+import type { SearchMode } from "@/lib/recall/merge";
 import type { NoticeKind, RecallNotice } from "@/lib/recall/notices";
-import type { WhyAnswer, WhyReason } from "@/lib/recall/why";
 import type { IngestedSelectorBlock } from "@/lib/recall/selector-block";
-import type { SelectorTrace, SelectorUsage } from "@/lib/selectors/types";
+import type { WhyAnswer, WhyReason } from "@/lib/recall/why";
 import type { LoggedConfidence, LoggedResult } from "@/lib/recall/wire";
+import type { SelectorTrace, SelectorUsage } from "@/lib/selectors/types";
 import type { RecallLabels } from "./labels";
 import type { RecallSource } from "./sources";
 

@@ -2,8 +2,8 @@ import { describe, expect, it } from "vitest";
 import { computeConfidence, levelRank, type ConfidenceResult, type Level } from "./confidence";
 import { explainTrace } from "./explain";
 import { round3 } from "./numeric";
-import { DEFAULT_THRESHOLDS, validateThresholds, type Thresholds } from "./thresholds";
 import { mulberry32, randomPool, type RandomPool, type Rng } from "./test-support/prng";
+import { DEFAULT_THRESHOLDS, validateThresholds, type Thresholds } from "./thresholds";
 
 const POOLS = 3000;
 

@@ -10,9 +10,9 @@ import {
   type Level,
   type TraceStep,
 } from "./confidence";
+import { ABSENT, GOLDEN_CASES, PRESENT } from "./confidence.golden-cases";
 import { RecallInputError, ThresholdsError } from "./errors";
 import { confidenceInputFromPool, mergeHybrid } from "./merge";
-import { ABSENT, GOLDEN_CASES, PRESENT } from "./confidence.golden-cases";
 
 const C = (hybrid: number[], semantic: number[] | null = null): ConfidenceResult =>
   computeConfidence({ hybridScores: hybrid, semanticRaw: semantic });

@@ -11,9 +11,6 @@
  * Beyond the reference's wire keys the result carries `background_mean`, `background_std`,
  * `basis`, the profile name and a machine-readable `trace` of the rules that fired.
  */
-import { RecallInputError, summarize, type RecallIssue } from "./errors";
-import { fmean, format2, pstdev, round3 } from "./numeric";
-import { DEFAULT_THRESHOLDS, resolveThresholds, type Thresholds } from "./thresholds";
 import {
   MAX_ABS_SCORE,
   MAX_POOL_SCORES,
@@ -22,7 +19,10 @@ import {
   type RecallConfidenceBlock,
   type TraceStep,
 } from "./confidence-types";
+import { RecallInputError, summarize, type RecallIssue } from "./errors";
 import type { Level } from "./level";
+import { fmean, format2, pstdev, round3 } from "./numeric";
+import { DEFAULT_THRESHOLDS, resolveThresholds, type Thresholds } from "./thresholds";
 
 // The level and the shapes have their own modules; the domain's callers know them from here.
 export * from "./confidence-types";

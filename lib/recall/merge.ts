@@ -4,8 +4,8 @@
  * carrying raw scores, stable ordering, and the confidence inputs derived from the pool.
  * Pure: the store runs the arms, this module combines their hits.
  */
-import { RecallInputError, type RecallIssue } from "./errors";
 import type { ConfidenceInput } from "./confidence";
+import { RecallInputError, type RecallIssue } from "./errors";
 
 export type SearchMode = "hybrid" | "semantic" | "keyword";
 

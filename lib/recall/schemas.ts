@@ -9,11 +9,11 @@
  * `level` and `result_count` in a confidence block.
  */
 import { z } from "zod";
+import { withInputRules } from "@/lib/validation/input-rules";
+import { nullish, withDefault } from "@/lib/validation/tolerant";
 import { MAX_POOL_SCORES } from "./confidence";
 import { SelectorWireSchema } from "./selector-block";
 import { ThresholdsOverrideSchema } from "./thresholds";
-import { withInputRules } from "@/lib/validation/input-rules";
-import { nullish, withDefault } from "@/lib/validation/tolerant";
 
 export const LevelSchema = z.enum(["high", "moderate", "low", "none"]);
 export const SearchModeSchema = z.enum(["hybrid", "semantic", "keyword"]);

@@ -12,9 +12,9 @@
  * `dropped` is a count in its own right: it is never derived from the capped id list.
  */
 import { z } from "zod";
+import { nullish } from "@/lib/validation/tolerant";
 import { issuesFromZod, RecallInputError, summarize, type RecallIssue } from "./errors";
 import { isSelectorReason, SELECTOR_REASONS, type SelectorReason } from "./selector-reasons";
-import { nullish } from "@/lib/validation/tolerant";
 
 /** At most this many dropped ids are listed. */
 export const MAX_DROPPED_IDS = 20;

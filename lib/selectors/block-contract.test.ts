@@ -10,8 +10,8 @@ import {
   selectorNotApplied,
   serializeSelector,
 } from "@/lib/recall/selector-block";
-import { createScoreGapSelector } from "@/lib/selectors/score-gap";
 import { runSelector } from "@/lib/selectors";
+import { createScoreGapSelector } from "@/lib/selectors/score-gap";
 import type { SelectorPageItem, SelectorRun } from "@/lib/selectors/types";
 
 const ids = (n: number) => Array.from({ length: n }, (_, i) => `mem-${String(i + 1).padStart(2, "0")}`);

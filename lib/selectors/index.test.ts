@@ -1,6 +1,6 @@
-import { selectorReasonKind, selectorReasonLabel } from "@/lib/recall/selector-reasons";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { serializeSelector } from "@/lib/recall/selector-block";
+import { selectorReasonKind, selectorReasonLabel } from "@/lib/recall/selector-reasons";
 import {
   availableSelectors,
   createSelector,

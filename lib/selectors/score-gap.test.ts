@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { mulberry32 } from "@/lib/recall/test-support/prng";
 import { MAX_DROPPED_IDS, serializeSelector } from "@/lib/recall/selector-block";
+import { mulberry32 } from "@/lib/recall/test-support/prng";
 import {
   createScoreGapSelector,
   decideScoreGap,

@@ -35,8 +35,8 @@
  * the signal, the gap, the threshold and the cut with both sides' ranks, the selector panel says
  * it in words and the score distribution draws the cut on the raw cosine axis.
  */
-import type { ScoreGapTrace, Selector, SelectorInput, SelectorRun } from "./types";
 import { appliedRun, notAppliedRun, pageProblem } from "./run";
+import type { ScoreGapTrace, Selector, SelectorInput, SelectorRun } from "./types";
 
 /** The block's `model` for this strategy. */
 export const SCORE_GAP_MODEL = "score-gap";

@@ -1,16 +1,16 @@
+import { checkEnv, EnvError } from "./env";
 import { hookHttpServers } from "../api/server/node-server";
 import { authConfig } from "../auth/server/config";
 import { decideStartup, listeningAddresses } from "../auth/server/exposure";
 import { DatabaseSetupError } from "../db/server/config";
-import { getEmbedder } from "../embeddings/server/index";
-import { checkEnv, EnvError } from "./env";
 import { getDatabase } from "../db/server/index";
 import { closeDatabaseOnShutdown } from "../db/server/shutdown";
+import { getEmbedder } from "../embeddings/server/index";
 import { ensureDemoDataset } from "../eval/server/datasets";
 import { markInterruptedRuns } from "../eval/server/runs";
 import { getEmbeddedStore, getEmbeddedStores } from "../stores/server/embedded/index";
-import { DEMO_STORE } from "../stores/store-schemas";
 import { getRemoteStores, RemoteStoreConfigError } from "../stores/server/remote";
+import { DEMO_STORE } from "../stores/store-schemas";
 
 /**
  * Server start: check every setting (lib/env.ts), then the remote stores, start loading the

@@ -1,6 +1,6 @@
-import { StoreNameSchema, StoreQuerySchema } from "./store-schemas";
 import { z } from "zod";
 import { isoDateTimeString, withInputRules } from "@/lib/validation/input-rules";
+import { StoreNameSchema, StoreQuerySchema } from "./store-schemas";
 
 /**
  * One memory to add to the embedded store, as the API and the import form take it. Strict:

@@ -1,11 +1,11 @@
-import type { KeywordEvidence } from "@/lib/recall/keyword-evidence";
+import { CrossBundleError } from "@/lib/errors/cross-bundle";
 import type { PoolMember } from "@/lib/recall/candidate";
 import type { ConfidenceResult } from "@/lib/recall/confidence";
+import type { KeywordEvidence } from "@/lib/recall/keyword-evidence";
 import type { SearchMode } from "@/lib/recall/merge";
 import type { RecallNotice } from "@/lib/recall/notices";
 import type { IngestedSelectorBlock } from "@/lib/recall/selector-block";
 import type { LoggedResult } from "@/lib/recall/wire";
-import { CrossBundleError } from "@/lib/errors/cross-bundle";
 
 export type { PoolMember };
 

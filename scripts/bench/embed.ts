@@ -11,16 +11,16 @@
  *    same queries idle: p50/p95 of each. (Its rate is lower than (2)'s by the queries' own share
  *    of the two cores, so (2) is the one compared with (1).)
  */
+import { PrismaClient } from "@prisma/client";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { PrismaClient } from "@prisma/client";
+import { fmtMs, option, percentile } from "./stats";
 import { openDatabase } from "../../lib/db/server/connection";
 import { migrate } from "../../lib/db/server/migrator";
 import { UseLiteEmbedder } from "../../lib/embeddings/server/use-lite";
 import { readDemoCorpus } from "../../lib/stores/server/embedded/demo-corpus";
 import { EmbeddedStore } from "../../lib/stores/server/embedded/embedded-store";
-import { fmtMs, option, percentile } from "./stats";
 
 export async function run(args: string[]): Promise<void> {
   const count = Number(option(args, "import", "10000"));

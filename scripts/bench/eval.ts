@@ -12,25 +12,25 @@
  * database and times the report page in Chromium: from navigation to the first query row, and to
  * every row rendered, in a fresh browser page each time.
  */
+import { PrismaClient } from "@prisma/client";
 import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { PrismaClient } from "@prisma/client";
+import { fmtMs, option, percentile, prng } from "./stats";
 import { prepareRocChart, prepareSignalDistribution } from "../../lib/charts/eval-report";
 import { openDatabase } from "../../lib/db/server/connection";
 import { migrate } from "../../lib/db/server/migrator";
 import { UseLiteEmbedder } from "../../lib/embeddings/server/use-lite";
 import { normalize } from "../../lib/embeddings/types";
 import { parseItems } from "../../lib/eval/dataset-schemas";
-import { createDataset } from "../../lib/eval/server/datasets";
 import { sortItems } from "../../lib/eval/report-table";
 import { EvalRunBodySchema } from "../../lib/eval/run-schemas";
+import { createDataset } from "../../lib/eval/server/datasets";
 import { evalQueueIdle, evalRunReport, startEvalRun } from "../../lib/eval/server/runs";
 import { readDemoCorpus } from "../../lib/stores/server/embedded/demo-corpus";
 import { EmbeddedStore } from "../../lib/stores/server/embedded/embedded-store";
 import { encodeVector } from "../../lib/stores/server/search-index/vector-codec";
-import { fmtMs, option, percentile, prng } from "./stats";
 
 export async function run(args: string[]): Promise<void> {
   const memories = Number(option(args, "memories", "10000"));

@@ -8,17 +8,17 @@
  * counts, printing recalls/s, output rows/s, MiB written, and the process's resident memory before
  * and at its peak (sampled every 50 ms) — the export must stay flat however many recalls there are.
  */
+import { PrismaClient } from "@prisma/client";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { PrismaClient } from "@prisma/client";
+import { option } from "./stats";
 import type { DatabaseConfig } from "../../lib/db/server/config";
 import { openDatabase } from "../../lib/db/server/connection";
 import { migrate } from "../../lib/db/server/migrator";
-import { EXPORT_FORMATS, exportStream, type ExportFormat } from "../../lib/recall-log/server/export";
 import { HistoryFiltersSchema } from "../../lib/recall-log/history";
+import { EXPORT_FORMATS, exportStream, type ExportFormat } from "../../lib/recall-log/server/export";
 import { startTestPostgres } from "../../tests/support/postgres-server";
-import { option } from "./stats";
 
 const MiB = 1024 * 1024;
 

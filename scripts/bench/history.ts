@@ -6,11 +6,12 @@
  * then prints p50/p95 for the first history page, filtered pages, a deep cursor page, a text
  * search, one detail, and ingest throughput — on PGlite and on PostgreSQL.
  */
+import { PrismaClient } from "@prisma/client";
 import { randomUUID } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { PrismaClient } from "@prisma/client";
+import { fmtMs, option, percentile, prng } from "./stats";
 import type { DatabaseConfig } from "../../lib/db/server/config";
 import { openDatabase } from "../../lib/db/server/connection";
 import { migrate } from "../../lib/db/server/migrator";
@@ -20,7 +21,6 @@ import { listRecalls } from "../../lib/recall-log/server/history-list";
 import { ingestRecalls } from "../../lib/recall-log/server/ingest";
 import { findRecall, insertRecalls, recallRow } from "../../lib/recall-log/server/repository";
 import { startTestPostgres } from "../../tests/support/postgres-server";
-import { fmtMs, option, percentile, prng } from "./stats";
 
 const LEVELS = ["high", "moderate", "moderate", "low", "low", "none"] as const;
 const STORES = ["embedded", "prod", "staging"];

@@ -9,11 +9,12 @@
  * page opens with first, and other ranges — and of the History pages its rows drill down to, on
  * PGlite and on PostgreSQL. `--explain` prints the 30-day view's query plans.
  */
+import { PrismaClient } from "@prisma/client";
 import { randomUUID } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { PrismaClient } from "@prisma/client";
+import { fmtMs, option, percentile, prng } from "./stats";
 import type { DatabaseConfig } from "../../lib/db/server/config";
 import { openDatabase, type OpenDatabase } from "../../lib/db/server/connection";
 import { migrate } from "../../lib/db/server/migrator";
@@ -25,7 +26,6 @@ import { HistoryQuerySchema } from "../../lib/recall-log/history";
 import { listRecalls } from "../../lib/recall-log/server/history-list";
 import { insertRecalls, recallRow } from "../../lib/recall-log/server/repository";
 import { startTestPostgres } from "../../tests/support/postgres-server";
-import { fmtMs, option, percentile, prng } from "./stats";
 
 const DAY = 86_400_000;
 const STORES = ["embedded", "prod", "staging"];

@@ -7,13 +7,13 @@
  * Prints p50/p95 of the pruned arm (MaxScore) and of the same index scoring every match, checks
  * they return the same hits, and with --baseline also the MiniSearch arm this replaced.
  */
+import MiniSearch from "minisearch";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import MiniSearch from "minisearch";
+import { fmtMs, mib, option, percentile, prng } from "./stats";
 import { readDemoCorpus } from "../../lib/stores/server/embedded/demo-corpus";
 import { distinctTerms, keywordTerm, MemoryIndex, normalizeText } from "../../lib/stores/server/search-index/memory-index";
-import { fmtMs, mib, option, percentile, prng } from "./stats";
 
 export async function run(args: string[]): Promise<void> {
   const docs = Number(option(args, "docs", "100000"));

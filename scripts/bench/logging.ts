@@ -4,11 +4,12 @@
  * times writing it (`insertRecall`, one statement with its candidates: what a recall pays) and
  * reading it back (`findRecall`: what opening /recalls/{id} pays) on PGlite and on PostgreSQL.
  */
+import { PrismaClient } from "@prisma/client";
 import { randomUUID } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { PrismaClient } from "@prisma/client";
+import { fmtMs, percentile } from "./stats";
 import type { DatabaseConfig } from "../../lib/db/server/config";
 import { openDatabase } from "../../lib/db/server/connection";
 import { migrate } from "../../lib/db/server/migrator";
@@ -20,7 +21,6 @@ import { readDemoCorpus } from "../../lib/stores/server/embedded/demo-corpus";
 import { EmbeddedStore } from "../../lib/stores/server/embedded/embedded-store";
 import type { StoreRecallOutcome } from "../../lib/stores/types";
 import { startTestPostgres } from "../../tests/support/postgres-server";
-import { fmtMs, percentile } from "./stats";
 
 export async function run(args: string[]): Promise<void> {
   const i = args.indexOf("--recalls");

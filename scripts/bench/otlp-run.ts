@@ -1,9 +1,9 @@
 /** The body of `npm run bench -- otlp` (see otlp.ts), run under the react-server condition. */
+import { JsonTraceSerializer, ProtobufTraceSerializer } from "@opentelemetry/otlp-transformer";
+import { resourceFromAttributes } from "@opentelemetry/resources";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { JsonTraceSerializer, ProtobufTraceSerializer } from "@opentelemetry/otlp-transformer";
-import { resourceFromAttributes } from "@opentelemetry/resources";
 import { fmtMs } from "./stats";
 
 type ReadableSpan = Parameters<typeof ProtobufTraceSerializer.serializeRequest>[0][number];

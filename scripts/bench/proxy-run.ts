@@ -5,10 +5,10 @@ import os from "node:os";
 import path from "node:path";
 import { Readable } from "node:stream";
 import { Worker } from "node:worker_threads";
+import { fmtMs, percentile } from "./stats";
 import { startFakeMemoryService } from "../../tests/support/fake-memory-service";
 import { FAKE_CONTEXT_ID } from "../../tests/support/fake-memory-service-fixtures";
 import { startTestPostgres } from "../../tests/support/postgres-server";
-import { fmtMs, percentile } from "./stats";
 
 /** The agent's thread: times `count` calls to `base` and posts the milliseconds back. */
 const AGENT_SOURCE = `

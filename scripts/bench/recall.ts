@@ -6,10 +6,11 @@
  * the startup index rebuild, then runs hybrid recalls and prints per-stage percentiles and memory
  * use. Then imports real-looking memories through the real embedder to measure bulk import.
  */
+import { PrismaClient } from "@prisma/client";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { PrismaClient } from "@prisma/client";
+import { fmtMs, mib, option, percentile, prng } from "./stats";
 import { openDatabase } from "../../lib/db/server/connection";
 import { migrate } from "../../lib/db/server/migrator";
 import { UseLiteEmbedder } from "../../lib/embeddings/server/use-lite";
@@ -17,7 +18,6 @@ import { normalize } from "../../lib/embeddings/types";
 import { readDemoCorpus } from "../../lib/stores/server/embedded/demo-corpus";
 import { EmbeddedStore } from "../../lib/stores/server/embedded/embedded-store";
 import { encodeVector } from "../../lib/stores/server/search-index/vector-codec";
-import { fmtMs, mib, option, percentile, prng } from "./stats";
 
 /**
  * Synthetic text with a realistic shape: words drawn with Zipf's law (s = 1.07) over a 20,000-word

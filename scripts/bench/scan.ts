@@ -12,10 +12,10 @@
  * the one-thread float32 one (they must be identical). A shared machine is noisy: run it twice.
  */
 import os from "node:os";
+import { fmtMs, mib, option, percentile, prng } from "./stats";
 import { MemoryIndex } from "../../lib/stores/server/search-index/memory-index";
 import { scanHelper, type ScanHelperMode } from "../../lib/stores/server/search-index/scan-kernels";
 import { INT8_MIN_ROWS } from "../../lib/stores/server/search-index/vector-matrix";
-import { fmtMs, mib, option, percentile, prng } from "./stats";
 
 function unitVector(dim: number, random: () => number): Float32Array {
   const v = new Float32Array(dim);

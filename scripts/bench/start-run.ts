@@ -2,8 +2,8 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { fmtMs, mib, option, percentile, prng } from "./stats";
 import { VOCABULARY, zipfWord } from "./recall";
+import { fmtMs, mib, option, percentile, prng } from "./stats";
 
 function cpuMs(since: NodeJS.CpuUsage): number {
   const used = process.cpuUsage(since);

@@ -20,8 +20,8 @@ import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { fmtMs, option } from "./stats";
 import { runWithServerConditions } from "./server-conditions";
+import { fmtMs, option } from "./stats";
 
 export async function run(args: string[]): Promise<void> {
   const entry = path.join(__dirname, "start-run.ts");

@@ -14,8 +14,8 @@ import os from "node:os";
 import path from "node:path";
 import v8 from "node:v8";
 import vm from "node:vm";
-import { fmtMs, mib, option, prng } from "./stats";
 import { zipfWord } from "./recall";
+import { fmtMs, mib, option, prng } from "./stats";
 
 v8.setFlagsFromString("--expose-gc");
 const gc = vm.runInNewContext("gc") as () => void;

@@ -6,10 +6,11 @@
  * what-if under the shipped USE-lite profile over all of them and over one store, on PGlite and
  * PostgreSQL: total time, recalls/s, and the time to the first progress event.
  */
+import { PrismaClient } from "@prisma/client";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { PrismaClient } from "@prisma/client";
+import { option } from "./stats";
 import type { DatabaseConfig } from "../../lib/db/server/config";
 import { openDatabase } from "../../lib/db/server/connection";
 import { migrate } from "../../lib/db/server/migrator";
@@ -17,7 +18,6 @@ import { SHIPPED_PROFILE } from "../../lib/profiles/builtin";
 import { whatIf } from "../../lib/profiles/server/what-if";
 import { HistoryFiltersSchema } from "../../lib/recall-log/history";
 import { startTestPostgres } from "../../tests/support/postgres-server";
-import { option } from "./stats";
 
 export async function run(args: string[]): Promise<void> {
   const total = Number(option(args, "recalls", "1000000"));

@@ -1,18 +1,12 @@
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { NextRequest } from "next/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { callRoute } from "../support/call-route";
+import { appUnderTest, callRoute } from "../support/app-under-test";
 
 /**
  * The bad inputs of issue #12 against the real route handlers (PGlite, USE-lite): each answers
  * 4xx in the envelope, and the memories and recalls tables move exactly as the answers say.
  */
-const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "recall-inspector-bad-input-"));
-process.env.PGLITE_DATA_DIR = path.join(scratch, "data");
-process.env.DEMO_CORPUS = "off";
-delete process.env.DATABASE_URL;
+const app = appUnderTest("bad-input");
 
 const memoriesRoute = await import("@/app/api/memories/route");
 const memoryRoute = await import("@/app/api/memories/[id]/route");
@@ -27,7 +21,6 @@ const fitRoute = await import("@/app/api/profiles/fit/route");
 const whatIfRoute = await import("@/app/api/what-if/route");
 const storeProfileRoute = await import("@/app/api/stores/[name]/profile/route");
 const { getDatabase } = await import("@/lib/db/server");
-const { getEmbedder } = await import("@/lib/embeddings/server");
 
 const NUL = "a\u0000b";
 const LONE_HIGH = "a\uD800b";
@@ -64,12 +57,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  const db = await getDatabase();
-  const embedder = getEmbedder() as { close?: () => Promise<void> };
-  await embedder.close?.();
-  await db.prisma.$disconnect();
-  await db.raw.close();
-  fs.rmSync(scratch, { recursive: true, force: true });
+  await app.close();
 });
 
 describe("NUL and unpaired surrogates", () => {

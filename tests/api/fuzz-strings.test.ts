@@ -1,9 +1,6 @@
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { NextRequest } from "next/server";
-import { callRoute } from "../support/call-route";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { appUnderTest, callRoute } from "../support/app-under-test";
 
 /**
  * Issue #31.2's sweep: every JSON body route of app/api, from a body it accepts, with each string
@@ -12,10 +9,7 @@ import { callRoute } from "../support/call-route";
  * error line): bad input is a 4xx in the envelope. The routes of the auth helper (sign-in, keys)
  * are swept too. PGlite, the real embedder, no demo corpus.
  */
-const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "recall-inspector-fuzz-"));
-process.env.PGLITE_DATA_DIR = path.join(scratch, "data");
-process.env.DEMO_CORPUS = "off";
-delete process.env.DATABASE_URL;
+const app = appUnderTest("fuzz");
 for (const key of Object.keys(process.env)) if (key.startsWith("REMOTE_STORE")) delete process.env[key];
 
 const routes = {
@@ -36,8 +30,6 @@ const routes = {
   views: await import("@/app/api/views/route"),
   whatIf: await import("@/app/api/what-if/route"),
 };
-const { getDatabase } = await import("@/lib/db/server");
-const { getEmbedder } = await import("@/lib/embeddings/server");
 
 type Handler = Parameters<typeof callRoute>[0];
 type Target = { name: string; handler: Handler; method: string; body: unknown; params?: Record<string, string> };
@@ -92,12 +84,7 @@ function variants(value: unknown): { where: string; body: unknown }[] {
 }
 
 afterAll(async () => {
-  const db = await getDatabase();
-  const embedder = getEmbedder() as { close?: () => Promise<void> };
-  await embedder.close?.();
-  await db.prisma.$disconnect();
-  await db.raw.close();
-  fs.rmSync(scratch, { recursive: true, force: true });
+  await app.close();
 });
 
 describe("fuzz: NUL, unpaired surrogates and deep values in every field of every JSON route", () => {

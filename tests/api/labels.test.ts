@@ -1,23 +1,17 @@
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { callRoute } from "../support/call-route";
+import { appUnderTest, callRoute } from "../support/app-under-test";
 
 /**
  * PUT /api/recalls/{id}/labels through the real handlers and a throw-away PGlite database:
  * the envelope for bad bodies, unknown ids and unknown recalls; labels read back from GET.
  */
-const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "recall-inspector-labels-"));
-process.env.PGLITE_DATA_DIR = path.join(scratch, "data");
-process.env.DEMO_CORPUS = "off";
-delete process.env.DATABASE_URL;
+const app = appUnderTest("labels");
 
 const labelsRoute = await import("@/app/api/recalls/[id]/labels/route");
 const recallRoute = await import("@/app/api/recalls/[id]/route");
 const listRoute = await import("@/app/api/recalls/route");
-const { getDatabase, getPrisma } = await import("@/lib/db/server");
+const { getPrisma } = await import("@/lib/db/server");
 const { insertRecall, recallRow } = await import("@/lib/recall-log/server/repository");
 
 const ID = randomUUID();
@@ -64,10 +58,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  const db = await getDatabase();
-  await db.prisma.$disconnect();
-  await db.raw.close();
-  fs.rmSync(scratch, { recursive: true, force: true });
+  await app.close();
 });
 
 describe("PUT /api/recalls/{id}/labels", () => {

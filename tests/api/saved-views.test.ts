@@ -1,18 +1,14 @@
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { randomUUID } from "node:crypto";
-import { describe, expect, it } from "vitest";
-import { callRoute } from "../support/call-route";
+import { afterAll, describe, expect, it } from "vitest";
+import { appUnderTest, callRoute } from "../support/app-under-test";
 
 /** /api/views through the real handlers and a throw-away PGlite database: answers and the envelope for bad input. */
-const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "recall-inspector-views-"));
-process.env.PGLITE_DATA_DIR = path.join(scratch, "data");
-process.env.DEMO_CORPUS = "off";
-delete process.env.DATABASE_URL;
+const app = appUnderTest("views");
 
 const listRoute = await import("@/app/api/views/route");
 const oneRoute = await import("@/app/api/views/[id]/route");
+
+afterAll(() => app.close());
 
 const post = (body: unknown) => callRoute(listRoute.POST, { method: "POST", url: "/api/views", body });
 

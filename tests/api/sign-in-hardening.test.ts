@@ -1,10 +1,7 @@
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { sealData } from "iron-session";
 import { NextRequest } from "next/server";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { callRoute } from "../support/call-route";
+import { appUnderTest, callRoute } from "../support/app-under-test";
 
 /**
  * Issue 31, items 2 (keys), 3, 4 and 7 (the auth and keys routes) through the real route handlers
@@ -12,10 +9,7 @@ import { callRoute } from "../support/call-route";
  * the session for good, and every answer of these routes is in the envelope with the headers.
  * AUTH_PASSWORD is read per request, so each test sets it.
  */
-const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "recall-inspector-sign-in-"));
-process.env.PGLITE_DATA_DIR = path.join(scratch, "data");
-process.env.DEMO_CORPUS = "off";
-delete process.env.DATABASE_URL;
+const app = appUnderTest("sign-in");
 const PASSWORD = "a long enough team password";
 
 const signinRoute = await import("@/app/api/auth/signin/route");
@@ -86,10 +80,7 @@ afterEach(async () => {
 });
 
 afterAll(async () => {
-  const db = await getDatabase();
-  await db.prisma.$disconnect();
-  await db.raw.close();
-  fs.rmSync(scratch, { recursive: true, force: true });
+  await app.close();
 });
 
 describe("sign-in resists guessing (#31.3)", () => {

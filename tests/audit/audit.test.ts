@@ -3,13 +3,13 @@ import { auditEmbeddedStore } from "@/lib/audit/server/assemble";
 import type { AuditFinding, AuditResult, AuditSettings } from "@/lib/audit/types";
 import { getEmbedder } from "@/lib/embeddings/server";
 import { normalize } from "@/lib/embeddings/types";
-import { runRecall } from "@/lib/recall-log/server/run-recall";
 import { RecallBodySchema } from "@/lib/recall-log/schemas";
+import { runRecall } from "@/lib/recall-log/server/run-recall";
 import type { LoggedRecall } from "@/lib/recall-log/types";
 import { EmbeddedStore } from "@/lib/stores/server/embedded/embedded-store";
 import { encodeVector } from "@/lib/stores/server/search-index/vector-codec";
-import { DATABASE_KINDS, migratedDatabase, type MigratedDatabase } from "../support/databases";
 import { controlCorpus } from "./control-corpus";
+import { DATABASE_KINDS, migratedDatabase, type MigratedDatabase } from "../support/databases";
 
 /**
  * The reachability audit (issue #34) with the real embedder: a store seeded with known cases is

@@ -1,7 +1,7 @@
 import { PrismaClient } from "@prisma/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { finishSignInAttempt, startSignInAttempt } from "@/lib/auth/server/sign-in-attempts";
 import { endAllSessions, endSession, sessionIsLive, startSession } from "@/lib/auth/server/sessions";
+import { finishSignInAttempt, startSignInAttempt } from "@/lib/auth/server/sign-in-attempts";
 import { openDatabase, type OpenDatabase } from "@/lib/db/server/connection";
 import { migrate } from "@/lib/db/server/migrator";
 import { DATABASE_KINDS, scratchDatabase, type ScratchDatabase } from "../support/databases";

@@ -1,15 +1,11 @@
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { LangChainInstrumentation } from "@arizeai/openinference-instrumentation-langchain";
+import { MemoryVectorStore } from "@langchain/classic/vectorstores/memory";
 import * as CallbackManagerModule from "@langchain/core/callbacks/manager";
 import { Document } from "@langchain/core/documents";
 import { Embeddings } from "@langchain/core/embeddings";
 import { RunnableLambda } from "@langchain/core/runnables";
-import { MemoryVectorStore } from "@langchain/classic/vectorstores/memory";
-import { LangChainInstrumentation } from "@arizeai/openinference-instrumentation-langchain";
-import { OTLPTraceExporter as ProtobufExporter } from "@opentelemetry/exporter-trace-otlp-proto";
 import { OTLPTraceExporter as JsonExporter } from "@opentelemetry/exporter-trace-otlp-http";
+import { OTLPTraceExporter as ProtobufExporter } from "@opentelemetry/exporter-trace-otlp-proto";
 import { resourceFromAttributes } from "@opentelemetry/resources";
 import {
   BatchSpanProcessor,
@@ -19,6 +15,10 @@ import {
   type SpanExporter,
   type SpanProcessor,
 } from "@opentelemetry/sdk-trace";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { callRoute } from "@/tests/support/call-route";
 import { serveLikeNext, type NextRouteServer } from "@/tests/support/next-route-server";
 

@@ -1,8 +1,8 @@
+import { NextRequest } from "next/server";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { NextRequest } from "next/server";
 import { startFakeMemoryService } from "../support/fake-memory-service";
 import { FAKE_CONTEXT_ID, fullRecallResponse } from "../support/fake-memory-service-fixtures";
 

@@ -1,5 +1,5 @@
-import { randomUUID } from "node:crypto";
 import { PrismaClient } from "@prisma/client";
+import { randomUUID } from "node:crypto";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { DatabaseSetupError } from "@/lib/db/server/config";
 import { openDatabase, type OpenDatabase } from "@/lib/db/server/connection";

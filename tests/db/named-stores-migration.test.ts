@@ -1,12 +1,12 @@
+import { PrismaClient } from "@prisma/client";
 import { randomUUID } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { PrismaClient } from "@prisma/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { UseLiteEmbedder } from "@/lib/embeddings/server/use-lite";
 import { openDatabase, type OpenDatabase } from "@/lib/db/server/connection";
 import { migrate, readMigrations } from "@/lib/db/server/migrator";
+import { UseLiteEmbedder } from "@/lib/embeddings/server/use-lite";
 import { EmbeddedStore } from "@/lib/stores/server/embedded/embedded-store";
 import { memoryVersion } from "@/lib/stores/server/embedded/index-snapshot";
 import { EmbeddedStores } from "@/lib/stores/server/embedded/stores";

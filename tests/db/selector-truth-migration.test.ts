@@ -1,5 +1,5 @@
-import { randomUUID } from "node:crypto";
 import { PrismaClient } from "@prisma/client";
+import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase, type OpenDatabase } from "@/lib/db/server/connection";
 import { migrate, readMigrations } from "@/lib/db/server/migrator";

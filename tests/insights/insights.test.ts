@@ -1,19 +1,19 @@
+import { PrismaClient } from "@prisma/client";
+import { randomUUID } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { randomUUID } from "node:crypto";
-import { PrismaClient } from "@prisma/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { OpenDatabase } from "@/lib/db/server/connection";
 import { insightsQuerySchema, type InsightsQuery, type InsightsResponse } from "@/lib/insights/schema";
 import { getInsights, UnknownTimeZoneError } from "@/lib/insights/server/sql";
 import { HistoryQuerySchema } from "@/lib/recall-log/history";
 import { listRecalls } from "@/lib/recall-log/server/history-list";
-import { applyRetention } from "@/lib/recall-log/server/retention";
 import { insertRecall, insertRecalls, recallRow } from "@/lib/recall-log/server/repository";
+import { applyRetention } from "@/lib/recall-log/server/retention";
+import { FIXTURE, fixtureRow, NY_FROM, NY_TO, summaryOf } from "./fixture";
 import { callRoute } from "../support/call-route";
 import { DATABASE_KINDS, migratedDatabase, type MigratedDatabase } from "../support/databases";
-import { FIXTURE, fixtureRow, NY_FROM, NY_TO, summaryOf } from "./fixture";
 
 /**
  * Insights against real databases (PGlite and PostgreSQL), checked against counts made by hand

@@ -1,5 +1,5 @@
-import { randomUUID } from "node:crypto";
 import { PrismaClient } from "@prisma/client";
+import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { InsightsQuery } from "@/lib/insights/schema";
 import { getInsights } from "@/lib/insights/server/sql";

@@ -1,11 +1,11 @@
-import { randomUUID } from "node:crypto";
 import type { PrismaClient } from "@prisma/client";
+import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { insightsQuerySchema, type InsightsQuery } from "@/lib/insights/schema";
 import { getInsights } from "@/lib/insights/server/sql";
 import { insertRecall, insertRecalls } from "@/lib/recall-log/server/repository";
-import { DATABASE_KINDS, migratedDatabase, type MigratedDatabase } from "../support/databases";
 import { FIXTURE, fixtureRow, NY_FROM, NY_TO } from "./fixture";
+import { DATABASE_KINDS, migratedDatabase, type MigratedDatabase } from "../support/databases";
 
 /**
  * Insights by source (issue 32): the rollups key on `recalls.source`, so evaluation runs' recalls

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startAppWithOnly, type MinimumApp } from "./minimum-env";
 import { callRoute } from "../support/call-route";
 import { startFakeEmbeddings } from "../support/fake-embeddings";
-import { startAppWithOnly, type MinimumApp } from "./minimum-env";
 
 /**
  * The app started with only the README's minimum settings for an OpenAI-compatible embeddings

@@ -1,11 +1,11 @@
 import { PrismaClient } from "@prisma/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getEmbedder } from "@/lib/embeddings/server";
+import { RecallBodySchema } from "@/lib/recall-log/schemas";
 import { findRecall } from "@/lib/recall-log/server/repository";
 import { runRecall } from "@/lib/recall-log/server/run-recall";
-import { RecallBodySchema } from "@/lib/recall-log/schemas";
-import type { LoggedRecall } from "@/lib/recall-log/types";
 import { explainMemory } from "@/lib/recall-log/server/why";
+import type { LoggedRecall } from "@/lib/recall-log/types";
 import { readDemoCorpus } from "@/lib/stores/server/embedded/demo-corpus";
 import { EmbeddedStore } from "@/lib/stores/server/embedded/embedded-store";
 import { DATABASE_KINDS, migratedDatabase, type MigratedDatabase } from "../support/databases";

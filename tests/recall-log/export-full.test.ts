@@ -1,9 +1,9 @@
-import { randomUUID } from "node:crypto";
 import { PrismaClient } from "@prisma/client";
 import { parse } from "csv-parse/sync";
+import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CANDIDATE_COLUMNS, exportStream } from "@/lib/recall-log/server/export";
 import { HistoryFiltersSchema } from "@/lib/recall-log/history";
+import { CANDIDATE_COLUMNS, exportStream } from "@/lib/recall-log/server/export";
 import { saveRecallLabels } from "@/lib/recall-log/server/labels-store";
 import { findRecall, insertRecalls, recallRow } from "@/lib/recall-log/server/repository";
 import type { LoggedConfidence, LoggedRecall } from "@/lib/recall-log/types";

@@ -1,10 +1,10 @@
-import { randomUUID } from "node:crypto";
 import { PrismaClient } from "@prisma/client";
+import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { openDatabase, type OpenDatabase } from "@/lib/db/server/connection";
 import { migrate } from "@/lib/db/server/migrator";
-import { EXPORT_COLUMNS, exportStream } from "@/lib/recall-log/server/export";
 import { HistoryFiltersSchema } from "@/lib/recall-log/history";
+import { EXPORT_COLUMNS, exportStream } from "@/lib/recall-log/server/export";
 import { insertRecalls, recallRow } from "@/lib/recall-log/server/repository";
 import { scratchDatabase, type ScratchDatabase } from "../support/databases";
 

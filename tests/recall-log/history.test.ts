@@ -1,9 +1,10 @@
+import { Prisma, PrismaClient } from "@prisma/client";
+import { randomUUID } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { randomUUID } from "node:crypto";
-import { Prisma, PrismaClient } from "@prisma/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { logExtent } from "@/lib/insights/server/extent";
 import type { Level } from "@/lib/recall/confidence";
 import {
   decodeHistoryCursor,
@@ -12,9 +13,8 @@ import {
   type HistoryFilters,
   type HistoryItem,
 } from "@/lib/recall-log/history";
-import { listRecalls } from "@/lib/recall-log/server/history-list";
-import { logExtent } from "@/lib/insights/server/extent";
 import { countRecalls } from "@/lib/recall-log/server/history-count";
+import { listRecalls } from "@/lib/recall-log/server/history-list";
 import { historyWhereSql } from "@/lib/recall-log/server/history-sql";
 import { insertRecall, recallRow } from "@/lib/recall-log/server/repository";
 import type { LoggedConfidence, LoggedRequest } from "@/lib/recall-log/types";

@@ -1,10 +1,10 @@
-import { randomUUID } from "node:crypto";
 import { PrismaClient } from "@prisma/client";
+import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { exportStream } from "@/lib/recall-log/server/export";
 import { HistoryFiltersSchema, HistoryQuerySchema } from "@/lib/recall-log/history";
-import { listRecalls } from "@/lib/recall-log/server/history-list";
 import { EMPTY_LABELS, mergeLabels, type LabelsPatch, type PresentLabel, type RecallLabels } from "@/lib/recall-log/labels";
+import { exportStream } from "@/lib/recall-log/server/export";
+import { listRecalls } from "@/lib/recall-log/server/history-list";
 import { saveRecallLabels } from "@/lib/recall-log/server/labels-store";
 import { findRecall, insertRecalls, recallRow } from "@/lib/recall-log/server/repository";
 import { DATABASE_KINDS, migratedDatabase, type MigratedDatabase } from "../support/databases";

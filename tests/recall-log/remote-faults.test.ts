@@ -1,13 +1,13 @@
+import { PrismaClient } from "@prisma/client";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { PrismaClient } from "@prisma/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase, type OpenDatabase } from "@/lib/db/server/connection";
 import { migrate } from "@/lib/db/server/migrator";
 import { OpenAICompatibleEmbedder } from "@/lib/embeddings/server/openai-compatible";
+import { RecallBodySchema } from "@/lib/recall-log/schemas";
 import { findRecall } from "@/lib/recall-log/server/repository";
 import { RecallFailedError, runRecall } from "@/lib/recall-log/server/run-recall";
-import { RecallBodySchema } from "@/lib/recall-log/schemas";
 import { EmbeddedStore } from "@/lib/stores/server/embedded/embedded-store";
 import { readRemoteStoreConfigs, RemoteStore } from "@/lib/stores/server/remote";
 import { StoreError } from "@/lib/stores/types";

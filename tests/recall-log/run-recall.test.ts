@@ -3,14 +3,14 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase, type OpenDatabase } from "@/lib/db/server/connection";
 import { migrate } from "@/lib/db/server/migrator";
 import { OpenAICompatibleEmbedder } from "@/lib/embeddings/server/openai-compatible";
+import { RecallBodySchema } from "@/lib/recall-log/schemas";
 import { findRecall } from "@/lib/recall-log/server/repository";
 import { RecallFailedError, runRecall } from "@/lib/recall-log/server/run-recall";
-import { RecallBodySchema } from "@/lib/recall-log/schemas";
 import { EmbeddedStore } from "@/lib/stores/server/embedded/embedded-store";
 import { readRemoteStoreConfigs, RemoteStore } from "@/lib/stores/server/remote";
+import { scratchDatabase, type ScratchDatabase } from "../support/databases";
 import { startFakeMemoryService } from "../support/fake-memory-service";
 import { FAKE_CONTEXT_ID } from "../support/fake-memory-service-fixtures";
-import { scratchDatabase, type ScratchDatabase } from "../support/databases";
 
 describe("runRecall when the store fails", () => {
   let scratch: ScratchDatabase;

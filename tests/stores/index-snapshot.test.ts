@@ -1,6 +1,6 @@
+import { PrismaClient } from "@prisma/client";
 import fs from "node:fs";
 import path from "node:path";
-import { PrismaClient } from "@prisma/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase, type OpenDatabase } from "@/lib/db/server/connection";
 import { migrate } from "@/lib/db/server/migrator";

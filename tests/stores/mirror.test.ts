@@ -4,11 +4,11 @@ import { openDatabase, type OpenDatabase } from "@/lib/db/server/connection";
 import { migrate } from "@/lib/db/server/migrator";
 import { UseLiteEmbedder } from "@/lib/embeddings/server/use-lite";
 import { EmbeddedStore } from "@/lib/stores/server/embedded/embedded-store";
-import { mirrorRemoteMemories } from "@/lib/stores/server/remote/mirror";
 import { readRemoteStoreConfigs, RemoteMemoryService } from "@/lib/stores/server/remote";
+import { mirrorRemoteMemories } from "@/lib/stores/server/remote/mirror";
+import { scratchDatabase, type ScratchDatabase } from "../support/databases";
 import { startFakeMemoryService } from "../support/fake-memory-service";
 import { FAKE_API_KEY, FAKE_CONTEXT_ID } from "../support/fake-memory-service-fixtures";
-import { scratchDatabase, type ScratchDatabase } from "../support/databases";
 
 let service: Awaited<ReturnType<typeof startFakeMemoryService>>;
 let scratch: ScratchDatabase;

@@ -1,10 +1,10 @@
+import { PrismaClient } from "@prisma/client";
+import { randomUUID } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { randomUUID } from "node:crypto";
 import pg from "pg";
 import { inject } from "vitest";
-import { PrismaClient } from "@prisma/client";
 import type { DatabaseConfig } from "@/lib/db/server/config";
 import { openDatabase, type OpenDatabase } from "@/lib/db/server/connection";
 import { migrate } from "@/lib/db/server/migrator";

@@ -34,9 +34,9 @@
 import { randomUUID } from "node:crypto";
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { FAKE_API_KEY, FAKE_CONTEXT_ID, fullRecallResponse, errorEnvelope, FAKE_MEMORIES } from "./fake-memory-service-fixtures";
 import { endAnswer, negotiateGzip, startStream, type Coding } from "./gzip-middleware";
 import { argValue, portArg, runDoubleAsScript, type ScriptedDouble } from "./run-double";
-import { FAKE_API_KEY, FAKE_CONTEXT_ID, fullRecallResponse, errorEnvelope, FAKE_MEMORIES } from "./fake-memory-service-fixtures";
 
 // ---------------------------------------------------------------------------------------------
 // Scripted answers

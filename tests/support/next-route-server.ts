@@ -9,12 +9,12 @@
  * Next's router (routing, its request proxy, method checks) is not here: `next start` in the e2e
  * covers those.
  */
+import { NodeNextRequest, NodeNextResponse } from "next/dist/server/base-http/node";
+import { sendResponse } from "next/dist/server/send-response";
+import { NextRequest } from "next/server";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { Readable } from "node:stream";
-import { NextRequest } from "next/server";
-import { NodeNextRequest, NodeNextResponse } from "next/dist/server/base-http/node";
-import { sendResponse } from "next/dist/server/send-response";
 
 export interface NextRouteServer {
   /** e.g. http://127.0.0.1:41234 */

@@ -1,8 +1,8 @@
 import { ApiError } from "@/lib/api/errors";
 import { apiRoutes } from "@/lib/api/server/route";
 import { EvalRunBodySchema, EvalRunListQuerySchema } from "@/lib/eval/run-schemas";
-import { listEvalRuns, SelectorUnavailableError, startEvalRun, UnknownProfileError } from "@/lib/eval/server/runs";
 import { evalDeps } from "@/lib/eval/server/deps";
+import { listEvalRuns, SelectorUnavailableError, startEvalRun, UnknownProfileError } from "@/lib/eval/server/runs";
 
 export const dynamic = "force-dynamic";
 

@@ -1,7 +1,7 @@
 import { NextResponse } from "next/server";
 import { apiRoutes } from "@/lib/api/server/route";
-import { createApiKey, listApiKeys } from "@/lib/auth/server/keys";
 import { CreateApiKeyBodySchema } from "@/lib/auth/schemas";
+import { createApiKey, listApiKeys } from "@/lib/auth/server/keys";
 import { getPrisma } from "@/lib/db/server";
 
 export const dynamic = "force-dynamic";

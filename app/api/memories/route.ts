@@ -1,12 +1,12 @@
 import { NextResponse } from "next/server";
 import { ApiError } from "@/lib/api/errors";
-import { CLIENT_CLOSED } from "@/lib/errors/client-closed";
 import { apiRoutes, readBodyText } from "@/lib/api/server/route";
-import { getEmbeddedStore, getEmbeddedStoreForWrite } from "@/lib/stores/server/embedded";
+import { CLIENT_CLOSED } from "@/lib/errors/client-closed";
 import { importLines, parseImportBody } from "@/lib/stores/import-body";
 import { MemoryListQuerySchema } from "@/lib/stores/memory-schemas";
-import { isRemoteMemorySource, listRemoteMemories } from "@/lib/stores/server/remote/remote-memories";
+import { getEmbeddedStore, getEmbeddedStoreForWrite } from "@/lib/stores/server/embedded";
 import { isEmbeddedStore, resolveStore } from "@/lib/stores/server/registry";
+import { isRemoteMemorySource, listRemoteMemories } from "@/lib/stores/server/remote/remote-memories";
 import { StoreQuerySchema } from "@/lib/stores/store-schemas";
 
 export const dynamic = "force-dynamic";

@@ -2,8 +2,8 @@ import { ApiError } from "@/lib/api/errors";
 import { apiRoutes } from "@/lib/api/server/route";
 import { getDatabase } from "@/lib/db/server";
 import { storeProfile } from "@/lib/profiles/server";
-import { RecallFailedError, runRecall } from "@/lib/recall-log/server/run-recall";
 import { RecallBodySchema } from "@/lib/recall-log/schemas";
+import { RecallFailedError, runRecall } from "@/lib/recall-log/server/run-recall";
 import { defaultStoreName, resolveStore } from "@/lib/stores/server/registry";
 
 export const dynamic = "force-dynamic";

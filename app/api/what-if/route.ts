@@ -3,8 +3,8 @@ import { ApiError } from "@/lib/api/errors";
 import { apiRoutes } from "@/lib/api/server/route";
 import { DEFAULT_PROFILE, editProfile } from "@/lib/calibration/profile";
 import { getPrisma } from "@/lib/db/server";
-import { getProfile } from "@/lib/profiles/server";
 import { WhatIfBodySchema } from "@/lib/profiles/schemas";
+import { getProfile } from "@/lib/profiles/server";
 import { whatIf } from "@/lib/profiles/server/what-if";
 import { HistoryFiltersSchema } from "@/lib/recall-log/history";
 

@@ -6,8 +6,8 @@ import { PageHeader } from "@/components/layout/page-header";
 import { MemoryPageView } from "@/components/memories/memory-page/memory-page-view";
 import { getPrisma } from "@/lib/db/server";
 import { memoryWasRecalled } from "@/lib/recall-log/server/memory-usage";
-import { getEmbeddedStore } from "@/lib/stores/server/embedded";
 import { MEMORY_LIMITS } from "@/lib/stores/memory-schemas";
+import { getEmbeddedStore } from "@/lib/stores/server/embedded";
 import { StoreNameSchema } from "@/lib/stores/store-schemas";
 import { StoreError } from "@/lib/stores/types";
 

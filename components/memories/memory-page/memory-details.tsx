@@ -1,9 +1,9 @@
 "use client";
 
 import Link from "next/link";
+import { CopyButton } from "@/components/ui/copy-button";
 import { useMemoryStats } from "@/lib/queries/use-memories";
 import type { MemoryView } from "@/lib/stores/memory-schemas";
-import { CopyButton } from "@/components/ui/copy-button";
 import styles from "./memory-page.module.css";
 
 const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short" });

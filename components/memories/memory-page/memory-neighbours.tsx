@@ -1,10 +1,10 @@
 "use client";
 
 import Link from "next/link";
+import { panelTitleClassName } from "@/components/ui/panel";
+import { ErrorState, LoadingState } from "@/components/ui/states";
 import { formatScore } from "@/lib/format";
 import { memoryPageHref, useMemoryNeighbours } from "@/lib/queries/use-memory-page";
-import { ErrorState, LoadingState } from "@/components/ui/states";
-import { panelTitleClassName } from "@/components/ui/panel";
 import styles from "./memory-page.module.css";
 
 /** The memories closest to this one by raw cosine: likely near-duplicates and what competes with it in a recall. */

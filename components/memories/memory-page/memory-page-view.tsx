@@ -6,8 +6,8 @@ import { MEMORY_RECALL_FILTERS, type MemoryRecallFilter } from "@/lib/recall-log
 import type { MemoryView } from "@/lib/stores/memory-schemas";
 import { MemoryDetails } from "./memory-details";
 import { MemoryNeighboursPanel } from "./memory-neighbours";
-import { MemoryRecallsPanel } from "./memory-recalls";
 import styles from "./memory-page.module.css";
+import { MemoryRecallsPanel } from "./memory-recalls";
 
 function showFrom(value: string | null): MemoryRecallFilter {
   return (MEMORY_RECALL_FILTERS as readonly string[]).includes(value ?? "") ? (value as MemoryRecallFilter) : "appeared";

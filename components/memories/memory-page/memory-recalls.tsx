@@ -3,15 +3,15 @@
 import Link from "next/link";
 import type { ReactNode } from "react";
 import { LevelBadge } from "@/components/recall/level-badge";
+import { ColumnPicker, useHiddenColumns } from "@/components/ui/column-picker";
+import { shownColumns, type ColumnChoice } from "@/components/ui/column-visibility";
+import { LoadMore } from "@/components/ui/paged-list";
+import { panelTitleClassName } from "@/components/ui/panel";
+import { EmptyState, ErrorState, LoadingState } from "@/components/ui/states";
+import { DataTable, numericCellClassName, type DataTableColumn } from "@/components/ui/table";
 import { formatScore, plural } from "@/lib/format";
 import { useMemoryRecalls } from "@/lib/queries/use-memory-page";
 import type { MemoryRecallCounts, MemoryRecallFilter, MemoryRecallRow } from "@/lib/recall-log/memory-usage-schema";
-import { LoadMore } from "@/components/ui/paged-list";
-import { DataTable, numericCellClassName, type DataTableColumn } from "@/components/ui/table";
-import { ColumnPicker, useHiddenColumns } from "@/components/ui/column-picker";
-import { shownColumns, type ColumnChoice } from "@/components/ui/column-visibility";
-import { EmptyState, ErrorState, LoadingState } from "@/components/ui/states";
-import { panelTitleClassName } from "@/components/ui/panel";
 import styles from "./memory-page.module.css";
 
 const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short" });

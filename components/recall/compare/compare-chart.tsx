@@ -14,10 +14,10 @@ import {
   type PreparedComparison,
   type RankStatus,
 } from "@/lib/charts/compare-recalls";
-import { formatScore } from "@/lib/format";
 import type { PlacedLineLabel } from "@/lib/charts/label-placement";
-import { LABEL_ROW_PX, PlacedLineLabelText } from "../placed-line-label";
+import { formatScore } from "@/lib/format";
 import { useElementWidth } from "@/lib/hooks/use-element-width";
+import { LABEL_ROW_PX, PlacedLineLabelText } from "../placed-line-label";
 import styles from "./compare.module.css";
 
 /** One colour per side (≥ 4.5:1 on white); the status is told by the symbol, not the colour. */

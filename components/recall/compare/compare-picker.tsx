@@ -1,9 +1,9 @@
 "use client";
 
-import { Button } from "@/components/ui/button";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useId, useState, type FormEvent } from "react";
+import { Button } from "@/components/ui/button";
 import { TextInput } from "@/components/ui/field";
 import { Notice } from "@/components/ui/notice";
 import { panelClassName } from "@/components/ui/panel";

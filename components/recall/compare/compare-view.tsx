@@ -1,19 +1,19 @@
 "use client";
 
-import { Button } from "@/components/ui/button";
 import Link from "next/link";
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
 import { useMemo, useState } from "react";
+import { Button } from "@/components/ui/button";
+import { panelTitleClassName } from "@/components/ui/panel";
+import { DataTable } from "@/components/ui/table";
 import { prepareComparison, type CompareSideSummary, type RankChange, type RankPosition } from "@/lib/charts/compare-recalls";
 import { SCORE_METRICS, type ScoreMetric } from "@/lib/charts/score-distribution";
 import { formatScore } from "@/lib/format";
 import type { LoggedRecall } from "@/lib/recall-log/types";
 import { LevelBadge } from "../level-badge";
-import { MetricToggle } from "../score-distribution/metric-toggle";
 import { CompareChart, SIDE_COLORS } from "./compare-chart";
-import { panelTitleClassName } from "@/components/ui/panel";
-import { DataTable } from "@/components/ui/table";
 import styles from "./compare.module.css";
+import { MetricToggle } from "../score-distribution/metric-toggle";
 
 const ROWS_SHOWN = 25;
 

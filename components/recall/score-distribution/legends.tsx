@@ -1,4 +1,5 @@
 /** The legends of the score distribution, which are also the figure's text alternative (render-only). */
+import { Button } from "@/components/ui/button";
 import {
   NOTICE_STROKE,
   noticeTitle,
@@ -6,7 +7,6 @@ import {
   type DistributionMarker,
   type PointSymbol,
 } from "@/lib/charts/score-distribution";
-import { Button } from "@/components/ui/button";
 import { SymbolShape } from "./point-shapes";
 import styles from "./score-distribution.module.css";
 

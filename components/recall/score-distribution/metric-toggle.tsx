@@ -2,8 +2,8 @@
 
 /** The Raw cosine / BM25 / Hybrid toggle of the score distribution (render-only). */
 import { useId, type KeyboardEvent } from "react";
-import type { MetricOption, ScoreMetric } from "@/lib/charts/score-distribution";
 import { visuallyHiddenClassName } from "@/components/ui/visually-hidden";
+import type { MetricOption, ScoreMetric } from "@/lib/charts/score-distribution";
 import styles from "./score-distribution.module.css";
 
 export interface MetricToggleProps {

@@ -1,6 +1,5 @@
 /** The points of the score distribution: symbols, the hover target and the tooltip (render-only). */
 import type { ReactElement } from "react";
-import { formatScore } from "@/lib/format";
 import {
   NOTICE_STROKE,
   noticeTitle,
@@ -8,6 +7,7 @@ import {
   type MissingBm25,
   type PointSymbol,
 } from "@/lib/charts/score-distribution";
+import { formatScore } from "@/lib/format";
 import styles from "./score-distribution.module.css";
 
 export interface ShapeProps {

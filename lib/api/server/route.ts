@@ -1,7 +1,7 @@
 import { NextResponse, type NextRequest } from "next/server";
 import type { z } from "zod";
-import { authorizeApi, type Principal } from "@/lib/auth/server/authorize";
 import type { RouteScope } from "@/lib/auth/scopes";
+import { authorizeApi, type Principal } from "@/lib/auth/server/authorize";
 import { DatabaseSetupError } from "@/lib/db/server/config";
 import { readCapped } from "@/lib/read-capped";
 import { RecallInputError } from "@/lib/recall/errors";

@@ -8,9 +8,9 @@
  * "pool not exposed" of "Why isn't this memory here?".
  */
 import "server-only";
+import { whyNotHere } from "@/lib/recall/why";
 import type { RemoteStore } from "@/lib/stores/server/remote/remote-store";
 import { StoreError } from "@/lib/stores/types";
-import { whyNotHere } from "@/lib/recall/why";
 import type { ProbedMemory, ProbeRun } from "./embedded-audit";
 
 export const REMOTE_AUDIT_MAX_MEMORIES = 2_000;

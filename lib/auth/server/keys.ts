@@ -1,5 +1,5 @@
-import { createHash, randomBytes, randomUUID } from "node:crypto";
 import type { ApiKey, PrismaClient } from "@prisma/client";
+import { createHash, randomBytes, randomUUID } from "node:crypto";
 import type { ApiKeyView } from "../schemas";
 import type { ApiKeyScope } from "../scopes";
 

@@ -1,5 +1,5 @@
-import { randomUUID } from "node:crypto";
 import type { PrismaClient } from "@prisma/client";
+import { randomUUID } from "node:crypto";
 
 /**
  * Sessions recorded server-side (lib/auth/README.md "Security"): the sealed cookie carries a

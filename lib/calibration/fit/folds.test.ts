@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { FitExample } from "./types";
 import { assignFolds } from "./folds";
+import type { FitExample } from "./types";
 
 describe("assignFolds", () => {
   it("keeps a group in one fold and stratifies by class", () => {

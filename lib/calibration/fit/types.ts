@@ -1,8 +1,8 @@
 /** The fit's inputs, options and result shapes, and its defaults. Pure. */
-import type { LevelConfusion } from "../metrics";
-import type { StoredCandidate } from "../level";
-import type { RecallSignals } from "../model/features";
 import type { Thresholds } from "@/lib/recall/thresholds";
+import type { StoredCandidate } from "../level";
+import type { LevelConfusion } from "../metrics";
+import type { RecallSignals } from "../model/features";
 
 export interface FitExample {
   /** Examples sharing a group (one query logged at several k) stay in one fold. */

@@ -12,12 +12,12 @@
  * them from present queries.
  */
 import type { Level } from "@/lib/recall/level";
-import { assignFolds } from "../fit/folds";
 import { FEATURE_NAMES, featureRow, type FeatureName, type RecallSignals } from "./features";
 import { fitLogistic, predictLogistic, type LogisticModel } from "./logistic";
-import { relativeSignals, type StoreNull } from "./store-null";
 import { priorWeight, type PriorUse, type VerdictPrior } from "./prior";
 import { calibrationEstimate, reliability, type CalibrationEstimate, type ReliabilityBin, type Scored } from "./reliability";
+import { relativeSignals, type StoreNull } from "./store-null";
+import { assignFolds } from "../fit/folds";
 
 export * from "./features";
 export * from "./prior";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { isRecallCall } from "./proxy-capture";
 import { restOfPath, withNoTransform } from "./proxy";
+import { isRecallCall } from "./proxy-capture";
 
 describe("the proxy's paths", () => {
   it("keeps the rest of the path as sent, percent-encoding and all", () => {

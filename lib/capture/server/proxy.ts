@@ -1,9 +1,9 @@
 import "server-only";
 import type { NextRequest } from "next/server";
-import { authorizeApi } from "@/lib/auth/server/authorize";
-import type { RouteScope } from "@/lib/auth/scopes";
 import { ApiError, errorResponse } from "@/lib/api/errors";
 import { readBodyBytes, toApiError, withSecurityHeaders } from "@/lib/api/server/route";
+import type { RouteScope } from "@/lib/auth/scopes";
+import { authorizeApi } from "@/lib/auth/server/authorize";
 import { guardRequest } from "@/lib/security/guard";
 import { guardInputOf, serverAllowedHosts } from "@/lib/security/server/hosts";
 import { getRemoteStores, RemoteStoreConfigError, type RemoteStoreConfig } from "@/lib/stores/server/remote";

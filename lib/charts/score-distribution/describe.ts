@@ -1,6 +1,6 @@
 import { formatScore, plural } from "@/lib/format";
-import type { LoggedConfidence } from "@/lib/recall-log/types";
 import type { Level } from "@/lib/recall/confidence";
+import type { LoggedConfidence } from "@/lib/recall-log/types";
 import { METRIC_LABELS } from "./metrics";
 import type { ChartView, DistributionMarker, ScoreDistributionInput, ScoreMetric } from "./types";
 

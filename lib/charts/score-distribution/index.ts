@@ -25,10 +25,10 @@
  * whether the store exposed its pool.
  */
 import { METRIC_LABELS, withPoolDefaultMetric } from "./metrics";
-import type { PreparedScoreDistribution, ScoreDistributionInput, ScoreMetric } from "./types";
-import { prepareWithPool } from "./with-pool";
 import { withNotices } from "./notices";
 import { withSelectorCut } from "./selector-cut";
+import type { PreparedScoreDistribution, ScoreDistributionInput, ScoreMetric } from "./types";
+import { prepareWithPool } from "./with-pool";
 import { noPoolDefaultMetric, prepareWithoutPool } from "./without-pool";
 
 export {

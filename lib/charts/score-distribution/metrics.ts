@@ -1,6 +1,6 @@
-import type { LoggedCandidate } from "@/lib/recall-log/types";
 import type { SearchMode } from "@/lib/recall/merge";
 import { formatFixed } from "@/lib/recall/numeric";
+import type { LoggedCandidate } from "@/lib/recall-log/types";
 import type { MetricOption, ScoreDistributionInput, ScoreMetric } from "./types";
 
 // ---------------------------------------------------------------------------------------------

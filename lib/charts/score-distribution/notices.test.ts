@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import type { RecallNotice } from "@/lib/recall-log/types";
 import { NOTICE_STROKE, noticeTitle, prepareScoreDistribution } from "./index";
-import { missingBm25Of } from "./with-pool";
 import { candidates, view } from "./test-fixtures";
+import { missingBm25Of } from "./with-pool";
 
 // The q-006 shape of issue 17: a hybrid pool whose best raw cosine (m4) sits outside the pool,
 // with no BM25 because the keyword arm filled its window without it.

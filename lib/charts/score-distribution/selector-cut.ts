@@ -1,6 +1,6 @@
 import { formatScore } from "@/lib/format";
-import { finishMarker } from "./markers";
 import { relayoutMarkerLabels, ASSUMED_PLOT_PX } from "./layout";
+import { finishMarker } from "./markers";
 import type { PreparedScoreDistribution, ScoreDistributionInput } from "./types";
 
 // ---------------------------------------------------------------------------------------------

@@ -1,11 +1,11 @@
 /** Shared builders and checks of the score-distribution tests (moved unchanged from the test files). */
 import { expect } from "vitest";
-import type { LoggedCandidate, LoggedConfidence, LoggedResult } from "@/lib/recall-log/types";
 import { computeConfidence } from "@/lib/recall/confidence";
 import { PRESENT, S1_PRESENT_BLOCK } from "@/lib/recall/confidence.golden-cases";
 import type { SearchMode } from "@/lib/recall/merge";
 import { DEFAULT_THRESHOLDS, type Thresholds, resolveThresholds } from "@/lib/recall/thresholds";
 import { confidenceFromWire } from "@/lib/recall/wire";
+import type { LoggedCandidate, LoggedConfidence, LoggedResult } from "@/lib/recall-log/types";
 import type { DistributionMarker, PreparedScoreDistribution, ScoreDistributionInput } from "./index";
 
 // ---------------------------------------------------------------------------------------------

@@ -1,5 +1,5 @@
-import type { LoggedRecall, LoggedResult, LoggedSelectorTrace, RecallNotice } from "@/lib/recall-log/types";
 import type { SearchMode } from "@/lib/recall/merge";
+import type { LoggedRecall, LoggedResult, LoggedSelectorTrace, RecallNotice } from "@/lib/recall-log/types";
 
 // ---------------------------------------------------------------------------------------------
 // Types

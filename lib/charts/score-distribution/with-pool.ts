@@ -1,6 +1,6 @@
 import { plural } from "@/lib/format";
-import type { LoggedCandidate } from "@/lib/recall-log/types";
 import type { SearchMode } from "@/lib/recall/merge";
+import type { LoggedCandidate } from "@/lib/recall-log/types";
 import { describe } from "./describe";
 import { HISTOGRAM_MIN_POOL, histogramBins } from "./histogram";
 import { LANE_Y, drawnPoint, emptyResult, layoutChart, pointLegendOf, type PreparedBase } from "./layout";

@@ -1,6 +1,6 @@
 import { formatScore, plural } from "@/lib/format";
-import type { LoggedConfidence } from "@/lib/recall-log/types";
 import type { SearchMode } from "@/lib/recall/merge";
+import type { LoggedConfidence } from "@/lib/recall-log/types";
 import { describeWithoutPool } from "./describe";
 import { drawnPoint, emptyResult, layoutChart, pointLegendOf, type PreparedBase } from "./layout";
 import { type MarkerDraft, cosineMarkers, finishMarker } from "./markers";

@@ -1,5 +1,5 @@
-import fs from "node:fs";
 import type { SqlMigrationAwareDriverAdapterFactory } from "@prisma/driver-adapter-utils";
+import fs from "node:fs";
 import { DatabaseSetupError, type DatabaseConfig, type DatabaseKind } from "./config";
 import { acquirePgliteLock, releasePgliteLock } from "./pglite-lock";
 

@@ -1,9 +1,9 @@
 import "server-only";
 import { PrismaClient } from "@prisma/client";
-import { processSingletonAsync, takeProcessSingleton } from "../../server/process-singleton";
 import { resolveDatabaseConfig, type DatabaseKind } from "./config";
 import { openDatabase, type OpenDatabase } from "./connection";
 import { migrate } from "./migrator";
+import { processSingletonAsync, takeProcessSingleton } from "../../server/process-singleton";
 
 /**
  * The one Prisma client of the app. Opening it opens the database (PGlite or PostgreSQL, from the

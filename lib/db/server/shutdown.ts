@@ -1,7 +1,7 @@
 import "server-only";
 import os from "node:os";
-import { processSingleton } from "../../server/process-singleton";
 import { closeDatabase } from "./index";
+import { processSingleton } from "../../server/process-singleton";
 
 /**
  * Closes the database when the process is told to stop (SIGTERM, SIGINT), after the requests in

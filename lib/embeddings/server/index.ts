@@ -1,8 +1,8 @@
-import { processSingleton } from "../../server/process-singleton";
 import { readEmbeddingsConfig } from "./config";
 import { OpenAICompatibleEmbedder } from "./openai-compatible";
 import type { Embedder } from "../types";
 import { UseLiteEmbedder } from "./use-lite";
+import { processSingleton } from "../../server/process-singleton";
 
 export { configuredEmbedderId, readEmbeddingsConfig, USE_LITE_ID, type EmbeddingsConfig } from "./config";
 export * from "../types";

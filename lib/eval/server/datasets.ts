@@ -1,7 +1,7 @@
+import { Prisma, type PrismaClient } from "@prisma/client";
+import { randomUUID } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
-import { randomUUID } from "node:crypto";
-import { Prisma, type PrismaClient } from "@prisma/client";
 import { parseItems, type DatasetDetail, type DatasetItemInput, type DatasetSummary } from "../dataset-schemas";
 
 /**

@@ -1,10 +1,10 @@
-import { randomUUID } from "node:crypto";
 import { Prisma, type EvalRun, type PrismaClient } from "@prisma/client";
+import { randomUUID } from "node:crypto";
 import type { Profile } from "@/lib/calibration/profile";
 import type { Level } from "@/lib/recall/confidence";
 import type { Thresholds } from "@/lib/recall/thresholds";
-import { RecallFailedError, runRecall } from "@/lib/recall-log/server/run-recall";
 import { RecallBodySchema } from "@/lib/recall-log/schemas";
+import { RecallFailedError, runRecall } from "@/lib/recall-log/server/run-recall";
 import { createSelector } from "@/lib/selectors";
 import type { MemoryStore } from "@/lib/stores/types";
 import { evalMetrics } from "../metrics";

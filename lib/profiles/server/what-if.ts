@@ -1,9 +1,9 @@
 import { Prisma, type PrismaClient } from "@prisma/client";
+import type { StoredCandidate } from "@/lib/calibration/level";
+import type { RecallSignals, VerdictModel } from "@/lib/calibration/model";
 import { WhatIfTally, type WhatIfSummary } from "@/lib/calibration/what-if";
 import type { Level } from "@/lib/recall/confidence";
 import type { Thresholds } from "@/lib/recall/thresholds";
-import type { StoredCandidate } from "@/lib/calibration/level";
-import type { RecallSignals, VerdictModel } from "@/lib/calibration/model";
 import type { HistoryFilters } from "@/lib/recall-log/history";
 import { historyWhereSql } from "@/lib/recall-log/server/history-sql";
 

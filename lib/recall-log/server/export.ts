@@ -13,13 +13,13 @@
  */
 import { Prisma, type PrismaClient, type Recall, type RecallCandidate } from "@prisma/client";
 import { stringify } from "csv-stringify/sync";
-import type { KeysetPosition } from "@/lib/pagination/keyset";
 import { z } from "zod";
+import type { KeysetPosition } from "@/lib/pagination/keyset";
 import { HistoryFiltersSchema, type HistoryFilters, type HistoryItem } from "../history";
 import { HISTORY_SELECT, toHistoryItem, type HistoryRow } from "./history-list";
 import { historyWhereSql } from "./history-sql";
-import { displayPage } from "../page";
 import { labelsFromColumns } from "../labels";
+import { displayPage } from "../page";
 import { loggedCandidates, loggedPage, toRecallView } from "./repository";
 import type { LoggedRecall } from "../types";
 

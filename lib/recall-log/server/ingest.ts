@@ -1,8 +1,10 @@
-import { randomUUID } from "node:crypto";
 import type { PrismaClient } from "@prisma/client";
+import { randomUUID } from "node:crypto";
 import { z } from "zod";
 import { itemErrorsFromZod, RecallInputError } from "@/lib/recall/errors";
+import type { RecallNotice } from "@/lib/recall/notices";
 import { RecallRequestSchema } from "@/lib/recall/schemas";
+import type { IngestedSelectorBlock } from "@/lib/recall/selector-block";
 import {
   confidenceFromWire,
   decodeSelectorBlock,
@@ -14,8 +16,6 @@ import { describeProblem, isoDateTimeString, untrustedJsonProblem, withInputRule
 import { insertRecalls, recallRow } from "./repository";
 import { unloggedReason } from "../row-guard";
 import type { LoggedConfidence, LoggedRequest } from "../types";
-import type { IngestedSelectorBlock } from "@/lib/recall/selector-block";
-import type { RecallNotice } from "@/lib/recall/notices";
 
 /**
  * Ingestion of recalls captured elsewhere (`POST /api/recalls`): each item carries the request

@@ -1,6 +1,6 @@
+import { Prisma, type PrismaClient, type Recall, type RecallCandidate } from "@prisma/client";
 import { kSensitivity, type ProfileConfidenceBlock } from "@/lib/calibration/level";
 import type { OpenDatabase } from "@/lib/db/server/connection";
-import { Prisma, type PrismaClient, type Recall, type RecallCandidate } from "@prisma/client";
 import { candidatesK, DEFAULT_FETCH_FACTOR, fetchSize, type SearchMode } from "@/lib/recall/merge";
 import { buriedHitNotices, type RecallNotice } from "@/lib/recall/notices";
 import type { IngestedSelectorBlock } from "@/lib/recall/selector-block";

@@ -1,19 +1,19 @@
-import { randomUUID } from "node:crypto";
 import type { PrismaClient } from "@prisma/client";
+import { randomUUID } from "node:crypto";
 import { profileConfidenceBlock } from "@/lib/calibration/level";
 import type { StoreNull } from "@/lib/calibration/model";
 import type { Profile } from "@/lib/calibration/profile";
 import type { OpenDatabase } from "@/lib/db/server/connection";
 import { EmbeddingServiceError } from "@/lib/embeddings/types";
+import { CLIENT_CLOSED } from "@/lib/errors/client-closed";
 import type { IngestedSelectorBlock } from "@/lib/recall/selector-block";
-import { runSelector } from "@/lib/selectors";
 import { DEFAULT_THRESHOLDS } from "@/lib/recall/thresholds";
+import { runSelector } from "@/lib/selectors";
 import { StoreError, type MemoryStore, type StoreRecallOutcome } from "@/lib/stores/types";
 import { logRecall, recallRow, toRecallView, type LogRecallInput } from "./repository";
 import { unloggedReason } from "../row-guard";
 import type { RecallBody } from "../schemas";
 import type { LoggedRequest, LoggedRecall } from "../types";
-import { CLIENT_CLOSED } from "@/lib/errors/client-closed";
 
 /** A recall whose store failed; it was logged, and `recallId` names the log entry. */
 export class RecallFailedError extends Error {

@@ -3,13 +3,13 @@
  * recall, the memory as its store holds it now and, where cheap, the memory's scores computed
  * now, then asks the pure rule (lib/recall/why.ts). lib/recall/README.md "Explaining a ranking".
  */
-import { getRemoteStores } from "@/lib/stores/server/remote";
-import { StoreError } from "@/lib/stores/types";
 import type { PrismaClient } from "@prisma/client";
 import { candidatesK, DEFAULT_FETCH_FACTOR, fetchSize, type SearchMode } from "@/lib/recall/merge";
 import { whyNotHere, type WhyAnswer, type WhyMemoryNow } from "@/lib/recall/why";
 import { getEmbeddedStore } from "@/lib/stores/server/embedded";
 import type { EmbeddedStore } from "@/lib/stores/server/embedded/embedded-store";
+import { getRemoteStores } from "@/lib/stores/server/remote";
+import { StoreError } from "@/lib/stores/types";
 import { findRecall } from "./repository";
 
 export type WhyOutcome =

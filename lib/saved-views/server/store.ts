@@ -2,8 +2,8 @@
  * Saved views in the database (table `saved_views`, lib/saved-views/README.md "Saved views"). A name
  * is unique per page: saving under a name that exists replaces its filters (and says so).
  */
-import { randomUUID } from "node:crypto";
 import type { PrismaClient, SavedView as SavedViewRow } from "@prisma/client";
+import { randomUUID } from "node:crypto";
 import { savedViewHref, type SavedView, type SavedViewInput, type SavedViewPage } from "../schema";
 
 function toView(row: SavedViewRow): SavedView {

@@ -21,8 +21,8 @@
  */
 import { z } from "zod";
 import { AnswerTooLargeError, postJson, type PostedAnswer } from "@/lib/post-json";
-import { type Selector, type SelectorInput, type SelectorRun, type SelectorTrace, type SelectorUsage } from "../types";
 import { appliedRun, notAppliedRun, pageProblem } from "../run";
+import { type Selector, type SelectorInput, type SelectorRun, type SelectorTrace, type SelectorUsage } from "../types";
 import { chatCompletionsUrl, type LlmSelectorConfig } from "./config";
 import { capText, parseKeepList, snippet } from "./keep-list";
 import { buildSelectorPrompt, LLM_SELECTOR_PROMPT_VERSION } from "./prompt";

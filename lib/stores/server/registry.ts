@@ -1,7 +1,7 @@
 import "server-only";
 import { readRerankConfig } from "@/lib/rerank/config";
-import { getEmbeddedStore, getEmbeddedStores } from "./embedded/index";
 import type { EmbeddedStore } from "./embedded/embedded-store";
+import { getEmbeddedStore, getEmbeddedStores } from "./embedded/index";
 import type { EmbeddedStoreRow } from "./embedded/store-catalog";
 import { unknownStore } from "./embedded/stores";
 import { getRemoteStores } from "./remote";

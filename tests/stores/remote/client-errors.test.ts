@@ -9,9 +9,9 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { RemoteMemoryService } from "@/lib/stores/server/remote/client";
 import { RemoteStore } from "@/lib/stores/server/remote/remote-store";
 import { StoreError, type StoreRecallRequest } from "@/lib/stores/types";
+import { configFor, rejection, SECRET_QUERY } from "./helpers";
 import { startFakeMemoryService, type FakeMemoryService } from "../../support/fake-memory-service";
 import { FAKE_API_KEY, fullRecallResponse } from "../../support/fake-memory-service-fixtures";
-import { configFor, rejection, SECRET_QUERY } from "./helpers";
 
 const REQUEST: StoreRecallRequest = { query: SECRET_QUERY, k: 5, searchMode: "hybrid" };
 const WRONG_KEY = "kagura_WRONG-secret-key-4242424242424242424242";

@@ -6,8 +6,8 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { createServer } from "node:net";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { RemoteStore } from "@/lib/stores/server/remote/remote-store";
 import { readRemoteStoreConfigs } from "@/lib/stores/server/remote/config";
+import { RemoteStore } from "@/lib/stores/server/remote/remote-store";
 import { FAKE_API_KEY, FAKE_CONTEXT_ID } from "../../support/fake-memory-service-fixtures";
 
 const ROOT = path.resolve(import.meta.dirname, "../../..");

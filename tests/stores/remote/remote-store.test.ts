@@ -4,11 +4,12 @@
  */
 import { inspect } from "node:util";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { inferBasis } from "@/lib/recall/wire";
-import { RemoteStore, toRemoteOutcome } from "@/lib/stores/server/remote/remote-store";
 import { RecallResponseSchema } from "@/lib/recall/schemas";
 import { DEFAULT_THRESHOLDS } from "@/lib/recall/thresholds";
+import { inferBasis } from "@/lib/recall/wire";
+import { RemoteStore, toRemoteOutcome } from "@/lib/stores/server/remote/remote-store";
 import { StoreError, type StoreRecallRequest } from "@/lib/stores/types";
+import { configFor, rejection, SECRET_QUERY } from "./helpers";
 import { startFakeMemoryService, type FakeMemoryService } from "../../support/fake-memory-service";
 import {
   FAKE_API_KEY,
@@ -20,7 +21,6 @@ import {
   selectorRecallResponse,
   variantRecallResponse,
 } from "../../support/fake-memory-service-fixtures";
-import { configFor, rejection, SECRET_QUERY } from "./helpers";
 
 const REQUEST: StoreRecallRequest = { query: SECRET_QUERY, k: 5, searchMode: "hybrid" };
 

@@ -1,6 +1,6 @@
 import { apiRoutes } from "@/lib/api/server/route";
-import { authConfig } from "@/lib/auth/server/config";
 import type { SessionState } from "@/lib/auth/schemas";
+import { authConfig } from "@/lib/auth/server/config";
 import { hasSession } from "@/lib/auth/server/session";
 import { getPrisma } from "@/lib/db/server";
 

@@ -1,9 +1,9 @@
 import { NextResponse } from "next/server";
 import { ApiError, errorResponse } from "@/lib/api/errors";
 import { apiRoutes } from "@/lib/api/server/route";
+import { SignInBodySchema } from "@/lib/auth/schemas";
 import { requestClientAddress } from "@/lib/auth/server/client-address";
 import { authConfig } from "@/lib/auth/server/config";
-import { SignInBodySchema } from "@/lib/auth/schemas";
 import { passwordMatches, signIn } from "@/lib/auth/server/session";
 import { finishSignInAttempt, startSignInAttempt } from "@/lib/auth/server/sign-in-attempts";
 import { retryAfterSeconds } from "@/lib/auth/sign-in-limit";

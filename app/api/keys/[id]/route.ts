@@ -1,7 +1,7 @@
 import { ApiError } from "@/lib/api/errors";
 import { apiRoutes } from "@/lib/api/server/route";
-import { revokeApiKey } from "@/lib/auth/server/keys";
 import { ApiKeyParamsSchema } from "@/lib/auth/schemas";
+import { revokeApiKey } from "@/lib/auth/server/keys";
 import { getPrisma } from "@/lib/db/server";
 
 export const dynamic = "force-dynamic";

@@ -1,7 +1,7 @@
 import { ApiError } from "@/lib/api/errors";
 import { apiRoutes } from "@/lib/api/server/route";
-import { getEmbeddedStore } from "@/lib/stores/server/embedded";
 import { MemoryParamsSchema } from "@/lib/stores/memory-schemas";
+import { getEmbeddedStore } from "@/lib/stores/server/embedded";
 import { StoreQueryInputSchema } from "@/lib/stores/store-schemas";
 
 export const dynamic = "force-dynamic";

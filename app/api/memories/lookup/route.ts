@@ -1,6 +1,6 @@
 import { apiRoutes } from "@/lib/api/server/route";
-import { getEmbeddedStore } from "@/lib/stores/server/embedded";
 import { MemoryLookupBodySchema, MemoryLookupQuerySchema, type MemoryLookup } from "@/lib/stores/memory-schemas";
+import { getEmbeddedStore } from "@/lib/stores/server/embedded";
 
 export const dynamic = "force-dynamic";
 

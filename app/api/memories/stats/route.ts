@@ -1,9 +1,9 @@
 import { ApiError } from "@/lib/api/errors";
-import { CLIENT_CLOSED } from "@/lib/errors/client-closed";
 import { apiRoutes } from "@/lib/api/server/route";
+import { CLIENT_CLOSED } from "@/lib/errors/client-closed";
 import { getEmbeddedStore } from "@/lib/stores/server/embedded";
-import { isRemoteMemorySource, remoteMemoryStats } from "@/lib/stores/server/remote/remote-memories";
 import { isEmbeddedStore, resolveStore } from "@/lib/stores/server/registry";
+import { isRemoteMemorySource, remoteMemoryStats } from "@/lib/stores/server/remote/remote-memories";
 import { StoreQueryInputSchema } from "@/lib/stores/store-schemas";
 
 export const dynamic = "force-dynamic";

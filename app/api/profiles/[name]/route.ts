@@ -1,7 +1,7 @@
 import { apiRoutes } from "@/lib/api/server/route";
 import { getPrisma } from "@/lib/db/server";
-import { getProfile } from "@/lib/profiles/server";
 import { ProfileParamsSchema } from "@/lib/profiles/schemas";
+import { getProfile } from "@/lib/profiles/server";
 
 export const dynamic = "force-dynamic";
 

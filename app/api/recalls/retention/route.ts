@@ -1,7 +1,7 @@
 import { apiRoutes } from "@/lib/api/server/route";
 import { getPrisma } from "@/lib/db/server";
-import { applyRetention } from "@/lib/recall-log/server/retention";
 import { RetentionBodySchema } from "@/lib/recall-log/schemas";
+import { applyRetention } from "@/lib/recall-log/server/retention";
 
 export const dynamic = "force-dynamic";
 

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { computeConfidence } from "@/lib/recall/confidence";
-import { decodeJsonExport, idOf, MalformedExport, type DecodedSpan } from "../../otlp/decode";
-import { contentHashId, ID_KEYS } from "./documents";
 import { confidenceFromScores } from "@/lib/recall/wire";
+import { contentHashId, ID_KEYS } from "./documents";
 import { spanToRecall } from "./openinference";
+import { decodeJsonExport, idOf, MalformedExport, type DecodedSpan } from "../../otlp/decode";
 
 const TRACE = "5b8efff798038103d269b633813fc60c";
 const SPAN = "eee19b7ec3c1b174";

@@ -19,8 +19,8 @@ import type { RecallNotice } from "@/lib/recall/notices";
 import { RecallConfidenceSchema } from "@/lib/recall/schemas";
 import { confidenceFromScores, type LoggedConfidence } from "@/lib/recall/wire";
 import { replaceBadText } from "@/lib/validation/input-rules";
-import type { AttributeValue, DecodedSpan } from "../../otlp/decode";
 import { ID_KEYS, readDocuments, type SpanDocument } from "./documents";
+import type { AttributeValue, DecodedSpan } from "../../otlp/decode";
 
 export const SPAN_KIND_ATTRIBUTE = "openinference.span.kind";
 /** Where a span names the store it recalled from; else the resource's service.name, else "otel". */

@@ -1,18 +1,18 @@
 import "server-only";
+import type { NextRequest } from "next/server";
 import { promisify } from "node:util";
 import zlib from "node:zlib";
-import type { NextRequest } from "next/server";
 import { ApiError } from "@/lib/api/errors";
 import { readBodyBytes, toApiError } from "@/lib/api/server/route";
-import { authorizeApi } from "@/lib/auth/server/authorize";
 import type { RouteScope } from "@/lib/auth/scopes";
+import { authorizeApi } from "@/lib/auth/server/authorize";
 import { getPrisma } from "@/lib/db/server";
 import { captureRecalls, type CapturedRecall } from "@/lib/recall-log/server/ingest";
 import { SECURITY_HEADERS, checkCrossSite, checkHost } from "@/lib/security/guard";
 import { guardInputOf, serverAllowedHosts } from "@/lib/security/server/hosts";
-import { decodeJsonExport, decodeProtobufExport, MalformedExport, type DecodedSpan } from "../../otlp/decode";
 import { spanToRecall } from "./openinference";
 import { emptyTally, recordTallies, serviceName, type ServiceTally } from "./status";
+import { decodeJsonExport, decodeProtobufExport, MalformedExport, type DecodedSpan } from "../../otlp/decode";
 import { ExportTraceServiceResponse, RpcStatus } from "../../otlp/proto";
 
 /**

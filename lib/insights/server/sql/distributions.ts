@@ -6,6 +6,9 @@
  */
 import { Prisma, type PrismaClient } from "@prisma/client";
 import type { TopScoreUnit } from "@/lib/recall-log/format";
+import { filtersOf, UnknownTimeZoneError, isUnknownTimeZone } from "./errors";
+import { filtersSql } from "./fragments";
+import { bucketsSql, type BucketRow } from "./groups";
 import {
   BAND_QUANTILES,
   type DistributionPoint,
@@ -14,9 +17,6 @@ import {
   type ScoreBands,
 } from "../../distribution-schema";
 import type { InsightsQuery } from "../../schema";
-import { filtersSql } from "./fragments";
-import { bucketsSql, type BucketRow } from "./groups";
-import { filtersOf, UnknownTimeZoneError, isUnknownTimeZone } from "./errors";
 
 /** `topScoreUnit` (lib/recall-log/format.ts) in SQL: the scale a recall's top_score is on, or null. */
 export const TOP_SCORE_UNIT_SQL = Prisma.raw(`CASE

@@ -5,8 +5,8 @@
 import { Prisma } from "@prisma/client";
 import { historyWhereSql } from "@/lib/recall-log/server/history-sql";
 import { RECALL_SOURCES } from "@/lib/recall-log/sources";
-import { COUNTER_KEYS } from "../../rates";
 import type { Span } from "../../range";
+import { COUNTER_KEYS } from "../../rates";
 import type { InsightsQuery } from "../../schema";
 
 export const col = (alias: string, name: string) => Prisma.raw(`${alias}."${name}"`);

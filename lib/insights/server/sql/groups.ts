@@ -3,8 +3,6 @@
  * judge, in one pass over the rollups (GROUPING SETS). See index.ts for where the numbers come from.
  */
 import { Prisma } from "@prisma/client";
-import { ROLLUP_STEP_MS, splitRange } from "../../range";
-import { MAX_INSIGHT_BUCKETS, type InsightsQuery } from "../../schema";
 import {
   col,
   counters,
@@ -16,6 +14,8 @@ import {
   spanSql,
   spansSql,
 } from "./fragments";
+import { ROLLUP_STEP_MS, splitRange } from "../../range";
+import { MAX_INSIGHT_BUCKETS, type InsightsQuery } from "../../schema";
 
 // ---------------------------------------------------------------------------------------------
 // Buckets: every bucket of the range in the zone, empty ones included (a gap is a gap, not a

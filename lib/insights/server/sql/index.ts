@@ -22,7 +22,7 @@
  * use it to check the rollups against the source.
  */
 import type { PrismaClient } from "@prisma/client";
-import { INSIGHT_LIST_SIZE, type InsightsQuery, type InsightsResponse } from "../../schema";
+import { isUnknownTimeZone, UnknownTimeZoneError } from "./errors";
 import { bucketsSql, groupsSql, type BucketRow, type GroupRow } from "./groups";
 import {
   disagreementsSql,
@@ -35,8 +35,8 @@ import {
   type LabelAgreementRow,
   type LabelRow,
 } from "./lists";
-import { isUnknownTimeZone, UnknownTimeZoneError } from "./errors";
 import { shapeInsights } from "./shape";
+import { INSIGHT_LIST_SIZE, type InsightsQuery, type InsightsResponse } from "../../schema";
 
 export { getDistributions } from "./distributions";
 export { UnknownTimeZoneError } from "./errors";

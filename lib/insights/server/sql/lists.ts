@@ -3,10 +3,10 @@
  * lists and the labeled recalls (from "recalls" through partial indexes). See index.ts.
  */
 import { Prisma } from "@prisma/client";
-import { ratio } from "../../rates";
-import { MEMORY_ROLLUP_STEP_MS, splitRange } from "../../range";
-import type { DisagreementItem, InsightsQuery, InsightsResponse } from "../../schema";
 import { col, filtersSql, judgedLevelSql, spanSql, spansSql } from "./fragments";
+import { MEMORY_ROLLUP_STEP_MS, splitRange } from "../../range";
+import { ratio } from "../../rates";
+import type { DisagreementItem, InsightsQuery, InsightsResponse } from "../../schema";
 
 // ---------------------------------------------------------------------------------------------
 // Most-dropped memories: rank every (store, memory) dropped in the range, then count how often

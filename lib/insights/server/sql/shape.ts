@@ -3,6 +3,10 @@
  * their agreement rates. Exported for the route (index.ts) and the tests.
  */
 import { selectorReasonKind } from "@/lib/recall/selector-reasons";
+import { filtersOf } from "./errors";
+import { groupSetOf, type BucketRow, type GroupRow } from "./groups";
+import { LABEL_BY_LEVEL, shapeLabels, type DisagreementRow, type DroppedRow, type LabelAgreementRow } from "./lists";
+import { shapeJudges, type JudgeCountRow, type LabelCountRow } from "../../judges";
 import { COUNTER_KEYS, ratio, sumsFromRow, toStats, ZERO_SUMS, type CounterSums } from "../../rates";
 import {
   INSIGHT_LIST_SIZE,
@@ -17,10 +21,6 @@ import {
   type SeriesMarker,
   type StoreInsight,
 } from "../../schema";
-import { filtersOf } from "./errors";
-import { groupSetOf, type BucketRow, type GroupRow } from "./groups";
-import { shapeJudges, type JudgeCountRow, type LabelCountRow } from "../../judges";
-import { LABEL_BY_LEVEL, shapeLabels, type DisagreementRow, type DroppedRow, type LabelAgreementRow } from "./lists";
 
 function addSums(a: CounterSums, b: CounterSums): CounterSums {
   const out = { ...a };

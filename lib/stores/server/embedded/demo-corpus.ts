@@ -1,6 +1,6 @@
+import type { PrismaClient } from "@prisma/client";
 import fs from "node:fs";
 import path from "node:path";
-import type { PrismaClient } from "@prisma/client";
 import type { EmbeddedStore } from "./embedded-store";
 
 /** The demo corpus shipped in the repo (data/demo/README.md says what is in it). */

@@ -3,8 +3,8 @@
  * embedded and written in one transaction (a failure while embedding or writing leaves nothing
  * half-written), then indexed. Split from embedded-store.ts, which keeps the index in step.
  */
-import { randomUUID } from "node:crypto";
 import type { Prisma, PrismaClient } from "@prisma/client";
+import { randomUUID } from "node:crypto";
 import { EmbeddingServiceError, type Embedder } from "@/lib/embeddings/types";
 import { itemErrorsFromZod } from "@/lib/recall/errors";
 import { MemoryInputSchema, type ImportItemResult, type ValidMemoryInput } from "../../memory-schemas";

@@ -6,6 +6,7 @@
  */
 import { EmbeddingServiceError, type Embedder } from "@/lib/embeddings/types";
 import { computeConfidence } from "@/lib/recall/confidence";
+import { KEYWORD_EVIDENCE_TOP_N } from "@/lib/recall/keyword-evidence";
 import {
   armsForMode,
   buildCandidatePool,
@@ -16,14 +17,13 @@ import {
   type ArmHit,
   type PoolCandidate,
 } from "@/lib/recall/merge";
-import { KEYWORD_EVIDENCE_TOP_N } from "@/lib/recall/keyword-evidence";
 import { buriedHitNotices, type RecallNotice } from "@/lib/recall/notices";
 import { applyRerank } from "@/lib/recall/rerank";
 import { rerank, RerankError } from "@/lib/rerank/client";
 import type { RerankConfig } from "@/lib/rerank/config";
+import { StoreError, type PoolMember, type StoreRecallOutcome, type StoreRecallRequest } from "../../types";
 import type { IndexFilter, MemoryIndex } from "../search-index/memory-index";
 import type { MemoryMeta } from "../search-index/memory-meta";
-import { StoreError, type PoolMember, type StoreRecallOutcome, type StoreRecallRequest } from "../../types";
 
 export interface RecallContext {
   index: MemoryIndex;

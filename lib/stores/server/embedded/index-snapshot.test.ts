@@ -3,10 +3,10 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { captureSnapshot, readIndexSnapshot } from "./index-snapshot";
-import { readSnapshot, writeSnapshot } from "../search-index/snapshot-file";
-import type { MemoryMeta } from "../search-index/memory-meta";
 import { MemoryIndex } from "../search-index/memory-index";
+import type { MemoryMeta } from "../search-index/memory-meta";
 import { MemoryMetaTable } from "../search-index/memory-meta";
+import { readSnapshot, writeSnapshot } from "../search-index/snapshot-file";
 import { rng } from "../search-index/test-fixtures";
 
 const WORDS =

@@ -11,8 +11,8 @@
  *
  * The file's format, its writing and its reading: snapshot-file.ts.
  */
-import path from "node:path";
 import type { PrismaClient } from "@prisma/client";
+import path from "node:path";
 import type { DatabaseConfig } from "@/lib/db/server/config";
 import { MemoryIndex, type IndexState } from "../search-index/memory-index";
 import { MemoryMetaTable } from "../search-index/memory-meta";

@@ -2,15 +2,15 @@ import "server-only";
 import { getDatabase } from "@/lib/db/server";
 import { resolveDatabaseConfig } from "@/lib/db/server/config";
 import { getEmbedder } from "@/lib/embeddings/server";
+import { readRerankConfig } from "@/lib/rerank/config";
 import { demoCorpusEnabled, storeIdleMs } from "@/lib/server/env";
 import { processSingletonAsync } from "@/lib/server/process-singleton";
-import { readRerankConfig } from "@/lib/rerank/config";
 import { demoCorpusLoadedBefore, ensureDemoCorpus } from "./demo-corpus";
 import type { EmbeddedStore } from "./embedded-store";
 import { snapshotPath } from "./index-snapshot";
 import { MemorySync } from "./memory-sync";
-import { DEMO_STORE, FIRST_STORE } from "../../store-schemas";
 import { EmbeddedStores } from "./stores";
+import { DEMO_STORE, FIRST_STORE } from "../../store-schemas";
 
 /**
  * The process's embedded stores, set up once: the database opened, the sync with other

@@ -1,7 +1,7 @@
 import type { Memory, Prisma, PrismaClient } from "@prisma/client";
 import { decodeKeysetCursor, keysetAfter, keysetPage, type KeysetPosition } from "@/lib/pagination/keyset";
-import type { MemoryListPage, MemoryListQuery, MemoryView } from "../../memory-schemas";
 import { textProblem } from "@/lib/validation/input-rules";
+import type { MemoryListPage, MemoryListQuery, MemoryView } from "../../memory-schemas";
 import { StoreError } from "../../types";
 
 /**

@@ -1,5 +1,5 @@
-import { randomUUID } from "node:crypto";
 import type { PrismaClient } from "@prisma/client";
+import { randomUUID } from "node:crypto";
 import type pg from "pg";
 
 /**

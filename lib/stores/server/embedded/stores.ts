@@ -1,13 +1,13 @@
 import type { PrismaClient } from "@prisma/client";
 import type { Embedder } from "@/lib/embeddings/types";
 import type { RerankConfig } from "@/lib/rerank/config";
-import { StoreError } from "../../types";
 import { EmbeddedStore } from "./embedded-store";
 import { readIndexSnapshot, storeSnapshotPath } from "./index-snapshot";
-import { KEYWORD_ANALYZER } from "../search-index/memory-index";
 import type { MemorySync } from "./memory-sync";
-import type { CreateStoreBody } from "../../store-schemas";
 import { StoreCatalog, type EmbeddedStoreRow } from "./store-catalog";
+import type { CreateStoreBody } from "../../store-schemas";
+import { StoreError } from "../../types";
+import { KEYWORD_ANALYZER } from "../search-index/memory-index";
 
 export interface EmbeddedStoresOptions {
   sync?: MemorySync;

@@ -12,8 +12,8 @@
  * - Service failures stay the client's StoreErrors (actionable messages, statuses 422/502/503/504).
  */
 import { fromBase64Url, toBase64Url } from "@/lib/pagination/keyset";
-import type { MemoryListPage, MemoryListQuery, MemoryView } from "../../memory-schemas";
 import type { RemoteListParams, RemoteMemoryList, RemoteMemoryRow, RemoteMemoryStats } from "./service-api";
+import type { MemoryListPage, MemoryListQuery, MemoryView } from "../../memory-schemas";
 import { StoreError } from "../../types";
 
 /** What the list and stats need of a remote store (a RemoteStore; structural, so another bundle's instance fits). */

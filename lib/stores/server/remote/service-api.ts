@@ -4,8 +4,8 @@
  * that accept an API key"). Recall answers are decoded in their own home, lib/recall/wire.ts.
  */
 import { z } from "zod";
-import type { RecallFilters, RecallResponse } from "@/lib/recall/schemas";
 import type { SearchMode } from "@/lib/recall/merge";
+import type { RecallFilters, RecallResponse } from "@/lib/recall/schemas";
 import { nullish } from "@/lib/validation/tolerant";
 
 export const RECALL_PATH = "/api/v1/memory/recall";

@@ -1,8 +1,8 @@
 import MiniSearch from "minisearch";
 import { describe, expect, it } from "vitest";
-import { readDemoCorpus } from "../embedded/demo-corpus";
 import { distinctTerms, keywordTerm, MemoryIndex, normalizeText } from "./memory-index";
 import { rng } from "./test-fixtures";
+import { readDemoCorpus } from "../embedded/demo-corpus";
 
 /** Text whose word frequencies follow Zipf's law over `vocabulary` words: a few words are in most documents. */
 function zipfText(random: () => number, vocabulary: number, words: number): string {

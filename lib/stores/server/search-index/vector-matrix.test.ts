@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { kernelModuleBytes } from "./scan-kernels";
-import { INT8_MIN_ROWS, resolveScanMode, VectorMatrix } from "./vector-matrix";
 import { centredRng as rng, matrixOf as fill, randomUnit, unit } from "./test-fixtures";
+import { INT8_MIN_ROWS, resolveScanMode, VectorMatrix } from "./vector-matrix";
 
 /** The reference: float64 dot products of the stored float32 values, top `limit` by (score desc, row asc). */
 function referenceTop(rows: (Float32Array | null)[], query: Float32Array, limit: number, accept?: (row: number) => boolean) {

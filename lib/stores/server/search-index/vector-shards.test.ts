@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { MemoryIndex } from "./memory-index";
+import { centredRng as rng, matrixOf as single, randomUnit } from "./test-fixtures";
 import { maxRowsFor, VectorMatrix } from "./vector-matrix";
 import { VectorShards } from "./vector-shards";
-import { centredRng as rng, matrixOf as single, randomUnit } from "./test-fixtures";
 
 describe("maxRowsFor, the 4 GiB wasm memory cap", () => {
   it("fits the header and every row's f32, int8 and score bytes under 4 GiB minus a page", () => {

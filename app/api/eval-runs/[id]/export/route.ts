@@ -1,8 +1,8 @@
 import { ApiError } from "@/lib/api/errors";
 import { apiRoutes } from "@/lib/api/server/route";
 import { getPrisma } from "@/lib/db/server";
-import { EvalRunExportQuerySchema, EvalRunParamsSchema } from "@/lib/eval/run-schemas";
 import { encodeRunItems } from "@/lib/eval/export";
+import { EvalRunExportQuerySchema, EvalRunParamsSchema } from "@/lib/eval/run-schemas";
 import { evalRunReport } from "@/lib/eval/server/runs";
 
 export const dynamic = "force-dynamic";

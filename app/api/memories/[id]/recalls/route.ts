@@ -1,7 +1,7 @@
 import { apiRoutes } from "@/lib/api/server/route";
 import { getPrisma } from "@/lib/db/server";
-import { memoryRecalls } from "@/lib/recall-log/server/memory-usage";
 import { MemoryRecallsQuerySchema } from "@/lib/recall-log/memory-usage-schema";
+import { memoryRecalls } from "@/lib/recall-log/server/memory-usage";
 import { MemoryParamsSchema } from "@/lib/stores/memory-schemas";
 
 export const dynamic = "force-dynamic";

@@ -1,8 +1,8 @@
 import { ApiError } from "@/lib/api/errors";
 import { apiRoutes } from "@/lib/api/server/route";
 import { getPrisma } from "@/lib/db/server";
-import { RecallParamsSchema } from "@/lib/recall-log/schemas";
 import { LabelsPatchSchema } from "@/lib/recall-log/labels";
+import { RecallParamsSchema } from "@/lib/recall-log/schemas";
 import { saveRecallLabels } from "@/lib/recall-log/server/labels-store";
 
 export const dynamic = "force-dynamic";

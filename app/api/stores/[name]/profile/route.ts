@@ -1,8 +1,8 @@
+import { ApiError } from "@/lib/api/errors";
 import { apiRoutes } from "@/lib/api/server/route";
 import { getPrisma } from "@/lib/db/server";
 import { assignStoreProfile } from "@/lib/profiles/server";
 import { storeNames } from "@/lib/stores/server/registry";
-import { ApiError } from "@/lib/api/errors";
 import { StoreProfileBodySchema, StoreProfileParamsSchema } from "@/lib/stores/store-schemas";
 
 export const dynamic = "force-dynamic";
