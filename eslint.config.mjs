@@ -63,6 +63,22 @@ export default defineConfig([
     },
   },
   {
+    // One import order everywhere, fixed by `eslint --fix`: packages, then the app's own
+    // modules, then relative ones, each alphabetical.
+    rules: {
+      "import/order": [
+        "error",
+        {
+          groups: [["builtin", "external"], "internal", ["parent", "sibling", "index"]],
+          pathGroups: [{ pattern: "@/**", group: "internal" }],
+          pathGroupsExcludedImportTypes: ["builtin"],
+          "newlines-between": "ignore",
+          alphabetize: { order: "asc", caseInsensitive: true },
+        },
+      ],
+    },
+  },
+  {
     // Playwright's fixtures call `use(value)`, which is not React's hook.
     files: ["e2e/**/*.ts"],
     rules: { "react-hooks/rules-of-hooks": "off" },
