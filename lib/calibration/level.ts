@@ -187,6 +187,8 @@ export interface VerdictCalibration {
   estimate: { balanced_accuracy: number | null; auc: number | null; ece: number | null; p_present_high: number | null } | null;
   /** A fit from too few labels says so. */
   warning?: string | null;
+  /** A labeled fit that leaned on the store's label-free examples: the prior's share of its weight (model/prior.ts). */
+  prior_weight?: number;
 }
 
 export interface VerdictInput {
@@ -228,6 +230,7 @@ export function profileConfidenceBlock(
           }
         : null,
       ...(profile.model.warning ? { warning: profile.model.warning } : {}),
+      ...(profile.model.prior ? { prior_weight: profile.model.prior.weight } : {}),
     },
   };
 }

@@ -1,11 +1,11 @@
+import { NextRequest } from "next/server";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { NextRequest } from "next/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { computeConfidence, toWireConfidence } from "@/lib/recall/confidence";
 import { confidenceInputFromCandidates, kSensitivity, profileConfidence } from "@/lib/calibration/level";
 import { predictVerdict, recallSignals, type RecallSignals } from "@/lib/calibration/model";
+import { computeConfidence, toWireConfidence } from "@/lib/recall/confidence";
 import { callRoute } from "../support/call-route";
 
 /**
@@ -208,6 +208,9 @@ describe("fit and what-if over logged recalls", () => {
     });
     expect(fit.json.verdict.warning).toMatch(/fewer than 20 of each/);
     expect(fit.json.saved.model.warning).toMatch(/fewer than 20/);
+    // The store never calibrated itself without labels: no prior to lean on, and the fit says so.
+    expect(fit.json.verdict.basis).toBe("8 labels");
+    expect(fit.json.verdict.prior_note).toMatch(/no kept label-free calibration/);
     // Assigning the fitted profile changes the store's verdict (the headline) to the labeled model's.
     await callRoute(storeProfileRoute.PUT, { method: "PUT", params: { name: "embedded" }, body: { profile: "from-labels" } });
     const judged = (await callRoute(recallRoute.POST, { body: { query: "kafka lag pager", k: 3 } })).json;

@@ -21,6 +21,7 @@ const storesRoute = await import("@/app/api/stores/route");
 const memoriesRoute = await import("@/app/api/memories/route");
 const recallRoute = await import("@/app/api/recall/route");
 const calibrationsRoute = await import("@/app/api/profiles/calibrations/route");
+const fitRoute = await import("@/app/api/profiles/fit/route");
 const { calibrationIdle } = await import("@/lib/profiles/server/store-calibration");
 const { getDatabase } = await import("@/lib/db/server");
 const { getEmbeddedStores } = await import("@/lib/stores/server/embedded");
@@ -87,5 +88,37 @@ describe("calibration without labels", () => {
     expect(["high", "moderate"]).toContain(after.json.profile_confidence.level);
     const probe = await callRoute(recallRoute.POST, { body: { query: "how do I descale a kettle", k: 5, store: "noise" } });
     expect(["low", "none"]).toContain(probe.json.profile_confidence.level);
+
+    // A fit from a few of the store's labels leans on the examples its calibration kept.
+    const db = await getDatabase();
+    const asked = [
+      ...items.slice(10, 16).map((m) => ({ query: m.summary.split(" ").slice(0, 8).join(" "), yes: true })),
+      ...[
+        "when is the next train to Leeds",
+        "a recipe for lentil soup",
+        "how do I reset my router",
+        "best hiking boots",
+        "what is a Roth IRA",
+        "tips for a job interview",
+      ].map((query) => ({ query, yes: false })),
+    ];
+    for (const { query, yes } of asked) {
+      const view = (await callRoute(recallRoute.POST, { body: { query, k: 5, store: "noise" } })).json;
+      await db.prisma.recall.update({ where: { id: view.id }, data: { labelPresent: yes ? "yes" : "no" } });
+    }
+    const fit = await callRoute(fitRoute.POST, { body: { recall_filters: { store: "noise" } } });
+    expect(fit.status, JSON.stringify(fit.json).slice(0, 300)).toBe(200);
+    const verdict = fit.json.verdict;
+    expect(verdict.basis).toMatch(/^12 labels \+ label-free prior \(weight 0\.\d\d\)$/);
+    expect(verdict.prior_note).toBeNull();
+    expect(verdict.model.trained_on).toMatchObject({ present: 6, absent: 6 });
+    expect(verdict.model.prior).toMatchObject({
+      pseudo_labels: 20,
+      probes: cal.examples.probes,
+      memories: cal.examples.memories,
+    });
+    // Measured against the store's null, like the shipped model; still loudly marked as too few labels.
+    expect(verdict.model.relative_to).toMatchObject({ probes: cal.examples.probes });
+    expect(verdict.warning).toMatch(/fewer than 20 of each/);
   }, 300_000);
 });

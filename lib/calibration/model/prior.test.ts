@@ -4,6 +4,9 @@ import {
   calibrationEstimate,
   fitBasis,
   fitVerdictModel,
+  packExamples,
+  unpackExamples,
+  type PackedExamples,
   levelForProbability,
   predictVerdict,
   PRIOR_PSEUDO_LABELS,
@@ -139,5 +142,16 @@ describe("a labeled fit with the label-free prior", () => {
     const fit = fitVerdictModel(few, { prior: priorFor({ present: 12, absent: 12 }, labelFree(rng))! });
     expect(fit.cv).toHaveLength(24);
     expect(fit.model.estimate!.count).toBe(24);
+  });
+});
+
+describe("packExamples", () => {
+  it("keeps the examples as rows and reads them back; another feature list reads as none", () => {
+    const examples = labelFree(mulberry32(5));
+    const packed = JSON.parse(JSON.stringify(packExamples(examples))) as PackedExamples;
+    expect(packed.probes[0]).toHaveLength(6);
+    expect(unpackExamples(packed)).toEqual(examples);
+    expect(unpackExamples({ ...packed, features: ["top_cosine"] })).toBeNull();
+    expect(unpackExamples(null)).toBeNull();
   });
 });

@@ -19,7 +19,7 @@
  *   leaving it out past the gate is a small step, and a large label set is judged by its own
  *   labels, free of the label-free examples' bias.
  */
-import type { RecallSignals } from "./features";
+import { FEATURE_NAMES, type RecallSignals } from "./features";
 
 /** Labels of each class the prior counts as (the issue's fewest trusted labels of a class). */
 export const PRIOR_PSEUDO_LABELS = 20;
@@ -76,4 +76,26 @@ export function priorWeight(labels: { present: number; absent: number }, prior: 
 export function fitBasis(labels: number, prior: Pick<PriorUse, "weight"> | null | undefined): string {
   const n = `${labels} label${labels === 1 ? "" : "s"}`;
   return prior ? `${n} + label-free prior (weight ${prior.weight.toFixed(2)})` : n;
+}
+
+/** Label-free examples as kept in the database: one row of the features' values per recall. */
+export interface PackedExamples {
+  features: string[];
+  probes: (number | null)[][];
+  memories: (number | null)[][];
+}
+
+export function packExamples(examples: LabelFreeExamples): PackedExamples {
+  const row = (s: RecallSignals) => FEATURE_NAMES.map((name) => s[name]);
+  return { features: [...FEATURE_NAMES], probes: examples.probes.map(row), memories: examples.memories.map(row) };
+}
+
+/** The examples back, or null when they were kept under other features (a model of another shape). */
+export function unpackExamples(packed: unknown): LabelFreeExamples | null {
+  const p = packed as Partial<PackedExamples> | null | undefined;
+  if (!p || !Array.isArray(p.features) || !Array.isArray(p.probes) || !Array.isArray(p.memories)) return null;
+  if (p.features.join() !== FEATURE_NAMES.join()) return null;
+  const signals = (row: (number | null)[]): RecallSignals =>
+    Object.fromEntries(FEATURE_NAMES.map((name, j) => [name, typeof row[j] === "number" ? row[j] : null])) as RecallSignals;
+  return { probes: p.probes.map(signals), memories: p.memories.map(signals) };
 }

@@ -13,6 +13,7 @@ import {
   recallSignals,
   statedSignals,
   storeNull,
+  type LabelFreeExamples,
   type RecallSignals,
   type StoreNull,
   type VerdictModel,
@@ -28,6 +29,8 @@ export interface CalibrationRun {
   null: StoreNull;
   examples: { probes: number; memories: number };
   estimate: { balanced_accuracy: number | null; auc: number | null; probes_worth_reading: number | null } | null;
+  /** The signals of every probe and memory-made recall: a labeled fit's prior (lib/calibration/model/prior.ts). */
+  signals: LabelFreeExamples;
 }
 
 /** Present-side queries from an even spread of the store's memories' summaries, in a fixed order. */
@@ -84,5 +87,10 @@ export async function runCalibration(
       probes_worth_reading: probes.length ? worth.length / probes.length : null,
     };
   }
-  return { null: nul, examples: { probes: probes.length, memories: present.length }, estimate };
+  return {
+    null: nul,
+    examples: { probes: probes.length, memories: present.length },
+    estimate,
+    signals: { probes, memories: present },
+  };
 }

@@ -1,10 +1,11 @@
 import "server-only";
 import type { Prisma, PrismaClient } from "@prisma/client";
-import type { StoreNull, VerdictModel } from "@/lib/calibration/model";
+import { packExamples, unpackExamples, type LabelFreeExamples, type StoreNull, type VerdictModel } from "@/lib/calibration/model";
 import { processSingleton } from "@/lib/server/process-singleton";
 import { DEMO_STORE } from "@/lib/stores/store-schemas";
 import type { MemoryStore } from "@/lib/stores/types";
 import { memoryQueries as memoryQueriesOf, runCalibration } from "./calibrate";
+import type { PriorSource } from "./labeled";
 import { probeQueries } from "./probes";
 
 /**
@@ -43,6 +44,11 @@ export const MIN_CALIBRATION_MEMORIES = 10;
 export const RECALIBRATE_CHANGE = 0.05;
 
 const key = (store: string) => `calibration:${store}`;
+/**
+ * The signals of the calibration's recalls, kept apart from its state: every recall reads the
+ * state (storeProfile), only a labeled fit reads these (lib/calibration/model/prior.ts).
+ */
+const examplesKey = (store: string) => `calibration-examples:${store}`;
 const NONE: StoreCalibration = { state: "none", method: null, examples: null, updated_at: null, estimate: null };
 
 function publicOf(value: StoredCalibration | null | undefined): StoreCalibration {
@@ -68,8 +74,34 @@ export function nullOf(value: unknown): StoreNull | null {
 }
 
 async function write(prisma: PrismaClient, store: string, value: StoredCalibration): Promise<void> {
-  const json = value as unknown as Prisma.InputJsonValue;
-  await prisma.appState.upsert({ where: { key: key(store) }, create: { key: key(store), value: json }, update: { value: json } });
+  await put(prisma, key(store), value);
+}
+
+async function put(prisma: PrismaClient, k: string, value: unknown): Promise<void> {
+  const json = value as Prisma.InputJsonValue;
+  await prisma.appState.upsert({ where: { key: k }, create: { key: k, value: json }, update: { value: json } });
+}
+
+/** What a labeled fit leans on: the examples of the store's last calibration without labels, and its null. */
+export interface LabelFreeCalibration {
+  examples: LabelFreeExamples;
+  null: StoreNull;
+  updated_at: string | null;
+}
+
+/**
+ * The store's label-free examples and null when it calibrated itself and kept them (a calibration
+ * from before they were kept has none until the next one), else null.
+ */
+export async function labelFreeCalibration(prisma: PrismaClient, store: string): Promise<LabelFreeCalibration | null> {
+  const rows = await prisma.appState.findMany({ where: { key: { in: [key(store), examplesKey(store)] } } });
+  const state = rows.find((r) => r.key === key(store))?.value as unknown as StoredCalibration | undefined;
+  const kept = rows.find((r) => r.key === examplesKey(store))?.value as { updated_at?: string } | undefined;
+  const nul = nullOf(state);
+  // Examples of another calibration than the state's (one that failed half-way) are not this null's.
+  if (!nul || !kept || kept.updated_at !== state?.updated_at) return null;
+  const examples = unpackExamples(kept);
+  return examples ? { examples, null: nul, updated_at: state?.updated_at ?? null } : null;
 }
 
 const running = processSingleton("storeCalibrationsRunning", () => new Map<string, Promise<void>>());
@@ -140,11 +172,13 @@ async function run(
     const done = await runCalibration(store, input, (progress, total) =>
       write(prisma, store.name, { ...(input.previous ?? NONE), state: "calibrating", progress: { done: progress, total } }),
     );
+    const updatedAt = new Date().toISOString();
+    await put(prisma, examplesKey(store.name), { ...packExamples(done.signals), updated_at: updatedAt });
     await write(prisma, store.name, {
       state: "ready",
       method: "label_free",
       examples: done.examples,
-      updated_at: new Date().toISOString(),
+      updated_at: updatedAt,
       estimate: done.estimate,
       progress: null,
       memories_at: input.memories,
@@ -213,4 +247,10 @@ export async function calibrationsForStores(
     }
   }
   return out;
+}
+
+/** The prior's source for labels recalled from these stores: one store's label-free calibration, else none. */
+export async function priorSource(prisma: PrismaClient, stores: readonly string[]): Promise<PriorSource> {
+  if (stores.length !== 1) return { store: null, calibration: null };
+  return { store: stores[0]!, calibration: await labelFreeCalibration(prisma, stores[0]!) };
 }

@@ -4,9 +4,10 @@ import { apiRoutes } from "@/lib/api/server/route";
 import { FitInputError, fitProfile } from "@/lib/calibration/fit";
 import { profileFromInput } from "@/lib/calibration/profile";
 import { getPrisma } from "@/lib/db/server";
+import { FitBodySchema } from "@/lib/profiles/schemas";
 import { saveProfile } from "@/lib/profiles/server";
 import { examplesFromRecalls, examplesFromRun, verdictFromLabels } from "@/lib/profiles/server/labeled";
-import { FitBodySchema } from "@/lib/profiles/schemas";
+import { priorSource } from "@/lib/profiles/server/store-calibration";
 
 type FitBody = z.output<typeof FitBodySchema>;
 import { HistoryFiltersSchema } from "@/lib/recall-log/history";
@@ -16,8 +17,9 @@ export const dynamic = "force-dynamic";
 /**
  * Fits a profile from labels (an evaluation run, or labeled recalls matching History filters):
  * `{thresholds, pool_size, estimate: {balanced_accuracy, folds}, confusion, …}` and the store's
- * verdict model on the same labels under `verdict` (`{model, reliability, apart, warning}`: its
- * cross-validated balanced accuracy, AUC, Brier, ECE; `warning` when a class has fewer than 20
+ * verdict model on the same labels under `verdict` (`{model, basis, prior_note, reliability, apart,
+ * warning}`: its cross-validated balanced accuracy, AUC, Brier, ECE; `basis` says "N labels" or
+ * "N labels + label-free prior (weight w)"; `warning` when a class has fewer than 20
  * labels), saved together when `name` is given.
  */
 export const { GET, POST, PUT, PATCH, DELETE } = apiRoutes({
@@ -46,8 +48,9 @@ async function fit({ body }: { body: FitBody }) {
     }
     throw error;
   }
-  // The store's verdict model on the same labels (issue 30); too few labels are marked, loudly.
-  const verdict = verdictFromLabels(loaded.examples);
+  // The store's verdict model on the same labels (issue 30), leaning on the store's label-free
+  // examples while labels are few; too few labels are marked, loudly.
+  const verdict = verdictFromLabels(loaded.examples, await priorSource(prisma, loaded.stores));
   const model = { ...verdict.fit.model, ...(verdict.warning ? { warning: verdict.warning } : {}) };
   let saved = null;
   if (body.name) {
@@ -70,6 +73,13 @@ async function fit({ body }: { body: FitBody }) {
     ...fit,
     skipped: loaded.skipped,
     saved,
-    verdict: { model, reliability: verdict.fit.reliability, apart: verdict.fit.apart, warning: verdict.warning },
+    verdict: {
+      model,
+      basis: verdict.basis,
+      prior_note: verdict.prior_note,
+      reliability: verdict.fit.reliability,
+      apart: verdict.fit.apart,
+      warning: verdict.warning,
+    },
   };
 }
