@@ -148,7 +148,26 @@ test("History shows mode and k, the top score with its scale, the selector and t
   await expect(row.getByTestId("history-top-score")).toHaveText(/^-?\d\.\d{3} cos$/);
   await expect(row.getByTestId("history-selector")).toHaveText(/off|kept/);
   await expect(page.getByRole("status").filter({ hasText: "1 recall matches." })).toBeVisible();
-  await expect(page.getByTestId("history-split")).toContainText("By profile level");
+  await expect(page.getByTestId("history-split")).toContainText("By the store's verdict");
+  await expect(page.getByTestId("history-split")).toContainText("By reference level");
+  // The level column leads with the store's verdict (the demo store's shipped profile, with its
+  // probability) and names the reference level beside it, what the agent saw.
+  const verdict = row.getByTestId("history-verdict-cell");
+  await expect(verdict).toHaveAttribute("data-by", "profile");
+  await expect(verdict.getByTestId("level-badge")).toHaveCount(1);
+  await expect(verdict.getByTestId("history-verdict-probability")).toHaveText(/^(<1|>99|\d{1,3})%$/);
+  await expect(verdict.getByTestId("history-reference-level")).toHaveText(/^reference: (high|moderate|low|none)$/);
+  // Filtering by the verdict's own level keeps the row; by any other level, it goes.
+  const level = (await verdict.getByTestId("level-badge").getAttribute("data-level"))!;
+  const other = level === "none" ? "high" : "none";
+  await page
+    .getByTestId("history-verdict")
+    .getByRole("checkbox", { name: other === "none" ? "None" : "High" })
+    .check();
+  await expect(page).toHaveURL(new RegExp(`[?&]verdict=${other}(&|$)`));
+  await expect(row).toHaveCount(0);
+  await page.goto(`/recalls?q=${encodeURIComponent(`columns ${stamp}`)}&verdict=${level}`);
+  await expect(row).toBeVisible();
 
   // The store filter is a picker of known stores, and it narrows the list.
   const store = page.getByTestId("history-store");
