@@ -1,5 +1,5 @@
 /**
- * One calibration without labels, run to the end (docs/ARCHITECTURE.md "Threshold profiles"): the
+ * One calibration without labels, run to the end (lib/profiles/README.md "Calibration without labels"): the
  * probes and the memory-made queries recalled against a store (not logged), the store's null,
  * and the label-free estimate under a model. No "server-only" here, so `npm run eval` can
  * calibrate its scratch stores the way the app does; store-calibration.ts runs it in the

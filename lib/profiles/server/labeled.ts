@@ -149,7 +149,7 @@ export interface PriorSource {
 }
 
 /**
- * The store's verdict model fitted on labeled examples (docs/ARCHITECTURE.md "Threshold
+ * The store's verdict model fitted on labeled examples (lib/calibration/README.md "Threshold
  * profiles"): each recall's logged signals, else the ones its stored pool gives (without keyword
  * evidence). While a class has fewer than PRIOR_UNTIL_LABELS labels, the store's label-free
  * examples are a prior (prior.ts), and the model is fitted on signals measured against the store's

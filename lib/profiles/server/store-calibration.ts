@@ -9,7 +9,7 @@ import type { PriorSource } from "./labeled";
 import { probeQueries } from "./probes";
 
 /**
- * Calibration without labels, per store (docs/ARCHITECTURE.md "Threshold profiles"): the bundled
+ * Calibration without labels, per store (lib/profiles/README.md "Calibration without labels"): the bundled
  * probe queries are recalled against the store (not logged: they are not anyone's recalls) to
  * learn its null, and queries made from a sample of its own memories give the present side the
  * label-free estimate scores against the probes. Runs in the background, one store at a time per
