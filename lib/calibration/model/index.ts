@@ -109,9 +109,6 @@ export interface VerdictFit {
   apart: Record<string, CalibrationEstimate>;
 }
 
-/** Fewer labels of a class than this and a labeled fit is refused unless forced (the rule). */
-export const MIN_LABELS_PER_CLASS = 20;
-
 export class VerdictFitError extends Error {
   override readonly name = "VerdictFitError";
 }

@@ -8,6 +8,7 @@ import {
   unpackExamples,
   type PackedExamples,
   levelForProbability,
+  MIN_LABELS_PER_CLASS,
   predictVerdict,
   PRIOR_PSEUDO_LABELS,
   PRIOR_UNTIL_LABELS,
@@ -69,8 +70,14 @@ const mean = (xs: readonly number[]) => xs.reduce((s, x) => s + x, 0) / xs.lengt
 
 describe("priorFor", () => {
   const examples = labelFree(mulberry32(1));
-  it("gives the prior while either class has fewer than PRIOR_UNTIL_LABELS labels, and none without examples", () => {
-    expect(priorFor({ present: 10, absent: 10 }, examples)?.pseudoLabels).toBe(PRIOR_PSEUDO_LABELS);
+  it("gives the probes while absent labels are under PRIOR_UNTIL_LABELS, memory-made queries while present ones are under 20", () => {
+    const both = priorFor({ present: 10, absent: 10 }, examples)!;
+    expect(both.pseudoLabels).toBe(PRIOR_PSEUDO_LABELS);
+    expect(both.examples).toEqual(examples);
+    // Present labels enough to trust: the optimistic memory-made side is left out, the probes stay.
+    const probesOnly = priorFor({ present: MIN_LABELS_PER_CLASS, absent: 8 }, examples)!;
+    expect(probesOnly.examples.probes).toHaveLength(500);
+    expect(probesOnly.examples.memories).toHaveLength(0);
     expect(priorFor({ present: 500, absent: PRIOR_UNTIL_LABELS - 1 }, examples)).not.toBeNull();
     expect(priorFor({ present: PRIOR_UNTIL_LABELS, absent: PRIOR_UNTIL_LABELS }, examples)).toBeNull();
     expect(priorFor({ present: 5, absent: 5 }, null)).toBeNull();

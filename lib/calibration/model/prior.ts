@@ -7,22 +7,31 @@
  * prior is left out. Cross-validation holds out labels only: the prior is in every training fold
  * and in no test fold, so the estimate is still measured on labels. Pure.
  *
+ * The two sides are not equally faithful. The probes are the store's null by construction (the
+ * label-free calibration rests on them), so they stand in for off-topic queries well. A query made
+ * from a memory's own words is easier than a user's question about it, so as a present example it
+ * pulls the cut up and makes real present queries read less likely. So the memory-made side is
+ * used only while the present labels are themselves too few to trust (fewer than
+ * MIN_LABELS_PER_CLASS); the probe side while the absent labels are fewer than PRIOR_UNTIL_LABELS
+ * (in labeled sets the absent class is usually the scarce one).
+ *
  * The constants follow from the model and the issue's rule, not from any one corpus:
  * - PRIOR_PSEUDO_LABELS = MIN_LABELS_PER_CLASS (20): at the fewest labels a fit is trusted from,
  *   labels and prior weigh the same; below it the prior leads (a fit from five labels of a class
- *   is mostly noise), above it the labels do. The label-free examples are a biased view — a query
- *   made from a memory's own words is easier than a user's question — so the prior never
- *   outweighs a label set the app would trust.
+ *   is mostly noise), above it the labels do, so the prior never outweighs a label set the app
+ *   would trust.
  * - PRIOR_UNTIL_LABELS = 100: the model has seven parameters (six weights and the intercept), and
  *   the usual rule of about ten events per parameter for a stable logistic fit asks for ~70 of the
- *   rarer class; 100 leaves a margin. There the prior weighs 20 / 120 = 1/6 of each class, so
+ *   rarer class; 100 leaves a margin. There the prior weighs 20 / 120 = 1/6 of the class, so
  *   leaving it out past the gate is a small step, and a large label set is judged by its own
- *   labels, free of the label-free examples' bias.
+ *   labels alone.
  */
 import { FEATURE_NAMES, type RecallSignals } from "./features";
 
-/** Labels of each class the prior counts as (the issue's fewest trusted labels of a class). */
-export const PRIOR_PSEUDO_LABELS = 20;
+/** Fewer labels of a class than this and a labeled fit is marked, loudly (the issue's rule). */
+export const MIN_LABELS_PER_CLASS = 20;
+/** Labels of each class the prior counts as (the fewest trusted labels of a class). */
+export const PRIOR_PSEUDO_LABELS = MIN_LABELS_PER_CLASS;
 /** From this many labels of each class on, a labeled fit leaves the prior out. */
 export const PRIOR_UNTIL_LABELS = 100;
 
@@ -53,17 +62,22 @@ export interface PriorUse {
 }
 
 /**
- * The prior for a fit from `present` and `absent` labels: null when there are no examples, or
- * when both classes have PRIOR_UNTIL_LABELS labels or more.
+ * The prior for a fit from `present` and `absent` labels: the probes while the absent labels are
+ * fewer than PRIOR_UNTIL_LABELS, the memory-made queries while the present labels are fewer than
+ * MIN_LABELS_PER_CLASS; null when neither side is left.
  */
 export function priorFor(
   labels: { present: number; absent: number },
   examples: LabelFreeExamples | null | undefined,
   source?: string,
 ): VerdictPrior | null {
-  if (!examples || examples.probes.length + examples.memories.length === 0) return null;
-  if (Math.min(labels.present, labels.absent) >= PRIOR_UNTIL_LABELS) return null;
-  return { examples, pseudoLabels: PRIOR_PSEUDO_LABELS, ...(source ? { source } : {}) };
+  if (!examples) return null;
+  const kept: LabelFreeExamples = {
+    probes: labels.absent < PRIOR_UNTIL_LABELS ? examples.probes : [],
+    memories: labels.present < MIN_LABELS_PER_CLASS ? examples.memories : [],
+  };
+  if (kept.probes.length + kept.memories.length === 0) return null;
+  return { examples: kept, pseudoLabels: PRIOR_PSEUDO_LABELS, ...(source ? { source } : {}) };
 }
 
 /** The prior's share of a fit from these labels (0 for a class the prior has no example of). */
