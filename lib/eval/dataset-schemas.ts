@@ -165,3 +165,4 @@ export interface DatasetDetail extends DatasetSummary {
 export const DatasetParamsSchema = z.object({ id: z.uuid("a set id is a UUID") });
 /** `POST /api/datasets?store=&name=`: a JSON Lines upload names its set in the query. */
 export const DatasetUploadQuerySchema = withInputRules(StoreQuerySchema.extend({ name: DatasetNameSchema.optional() }));
+export type DatasetUploadQuery = z.output<typeof DatasetUploadQuerySchema>;

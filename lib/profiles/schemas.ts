@@ -61,3 +61,4 @@ export const WhatIfBodySchema = withInputRules(
       path: ["profile"],
     }),
 );
+export type WhatIfBody = z.output<typeof WhatIfBodySchema>;

@@ -5,7 +5,7 @@ import { CLIENT_CLOSED } from "@/lib/errors/client-closed";
 import { importLines, parseImportBody } from "@/lib/stores/import-body";
 import { MemoryListQuerySchema } from "@/lib/stores/memory-schemas";
 import { getEmbeddedStore, getEmbeddedStoreForWrite } from "@/lib/stores/server/embedded";
-import { isEmbeddedStore, resolveStore } from "@/lib/stores/server/registry";
+import { isEmbeddedStore, resolveStore, storeNamedOnce } from "@/lib/stores/server/registry";
 import { isRemoteMemorySource, listRemoteMemories } from "@/lib/stores/server/remote/remote-memories";
 import { StoreQuerySchema } from "@/lib/stores/store-schemas";
 
@@ -49,13 +49,7 @@ export const { GET, POST, PUT, PATCH, DELETE } = apiRoutes({
       const text = await readBodyText(request, MAX_IMPORT_BYTES);
       const parsed = parseImportBody(text, request.headers.get("content-type"));
       if (!parsed.ok) throw new ApiError(parsed.status, parsed.code, parsed.message, parsed.details);
-      if (query.store && parsed.store && query.store !== parsed.store)
-        throw new ApiError(
-          422,
-          "validation_failed",
-          `The query names store "${query.store}" and the body "${parsed.store}"; name one.`,
-        );
-      const store = await getEmbeddedStoreForWrite(query.store ?? parsed.store);
+      const store = await getEmbeddedStoreForWrite(storeNamedOnce(query.store, parsed.store));
       const outcome = await importLines(parsed.lines, (items) => store.add(items));
       return NextResponse.json(outcome, { status: outcome.created > 0 ? 201 : 200 });
     },

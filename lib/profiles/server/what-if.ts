@@ -1,11 +1,15 @@
 import { Prisma, type PrismaClient } from "@prisma/client";
+import { ApiError } from "@/lib/api/errors";
 import type { StoredCandidate } from "@/lib/calibration/level";
 import type { RecallSignals, VerdictModel } from "@/lib/calibration/model";
+import { DEFAULT_PROFILE, editProfile } from "@/lib/calibration/profile";
 import { WhatIfTally, type WhatIfSummary } from "@/lib/calibration/what-if";
 import type { Level } from "@/lib/recall/confidence";
 import type { Thresholds } from "@/lib/recall/thresholds";
-import type { HistoryFilters } from "@/lib/recall-log/history";
+import { HistoryFiltersSchema, type HistoryFilters } from "@/lib/recall-log/history";
 import { historyWhereSql } from "@/lib/recall-log/server/history-sql";
+import type { WhatIfBody } from "../schemas";
+import { getProfile } from "./index";
 
 /** Recalls read per batch: big enough that 1M is ~200 round trips, small enough to stream progress. */
 export const WHAT_IF_BATCH = 5_000;
@@ -107,4 +111,22 @@ async function poolsOf(prisma: PrismaClient, ids: readonly string[]): Promise<Ma
     list.push({ raw_cosine: r.raw_cosine, hybrid_score: r.hybrid_score, keyword_score: r.keyword_score });
   }
   return out;
+}
+
+/**
+ * A what-if as asked on the API: the named profile (or the reference's constants) with any edited
+ * constants over it. A saved verdict model judges unless constants were edited, since an edit is a
+ * rule of the old shape.
+ */
+export async function whatIfOf(
+  prisma: PrismaClient,
+  body: WhatIfBody,
+  signal?: AbortSignal,
+): Promise<AsyncGenerator<WhatIfEvent>> {
+  const filters = HistoryFiltersSchema.safeParse(body.filters);
+  if (!filters.success) throw ApiError.validation(filters.error, "body");
+  const base = body.profile ? await getProfile(prisma, body.profile) : DEFAULT_PROFILE;
+  const chosen = editProfile(base, { thresholds: body.thresholds, pool_size: body.pool_size });
+  const edited = body.thresholds !== undefined || body.pool_size !== undefined;
+  return whatIf(prisma, { ...chosen, model: edited ? null : (base.model ?? null) }, filters.data, { signal });
 }

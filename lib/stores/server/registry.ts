@@ -1,4 +1,5 @@
 import "server-only";
+import { ApiError } from "@/lib/api/errors";
 import { readRerankConfig } from "@/lib/rerank/config";
 import type { EmbeddedStore } from "./embedded/embedded-store";
 import { getEmbeddedStore, getEmbeddedStores } from "./embedded/index";
@@ -146,4 +147,14 @@ export async function deletedStoresAmong(names: readonly string[]): Promise<stri
 /** The default embedded store's name (StoreCatalog.defaultStore): what a request naming no store means. */
 export async function defaultStoreName(): Promise<string> {
   return (await getEmbeddedStores()).catalog.defaultStore();
+}
+
+/**
+ * The store a write names: in the query, in the body, or the same name in both. Two different
+ * names are refused rather than one silently winning (docs/ARCHITECTURE.md "Bad input").
+ */
+export function storeNamedOnce(inQuery: string | undefined, inBody: string | undefined): string | undefined {
+  if (inQuery && inBody && inQuery !== inBody)
+    throw new ApiError(422, "validation_failed", `The query names store "${inQuery}" and the body "${inBody}"; name one.`);
+  return inQuery ?? inBody;
 }
