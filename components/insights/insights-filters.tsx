@@ -112,10 +112,17 @@ export function InsightsFilterBar({
         options={[["", "All recalls"], ...models.map((m): [string, string] => [m, m])]}
       />
       <FilterSelect
-        label="Level"
+        label="Store's verdict"
+        value={state.verdict?.join(",") ?? ""}
+        onChange={(v) => onChange({ ...state, verdict: v ? (v.split(",") as Level[]) : undefined })}
+        options={levelOptions("Any verdict", state.verdict)}
+        testId="insights-verdict"
+      />
+      <FilterSelect
+        label="Reference level"
         value={state.level?.join(",") ?? ""}
         onChange={(v) => onChange({ ...state, level: v ? (v.split(",") as Level[]) : undefined })}
-        options={levelOptions("Any level", state.level)}
+        options={levelOptions("Any reference level", state.level)}
         testId="insights-level"
       />
       <FilterSelect

@@ -124,6 +124,12 @@ describe("the level filters, the judge and the bands in the URL", () => {
     const { invalid: _invalid, ...rest } = state;
     expect(read(writeInsightsUrl(rest))).toEqual(state);
   });
+  it("keeps the verdict filter in the link and asks the API with it", () => {
+    expect(read("verdict=none,LOW")).toMatchObject({ invalid: null, verdict: ["low", "none"] });
+    expect(read("verdict=likely").invalid).toBe("verdict: expected one or more of high, moderate, low, none");
+    expect(writeInsightsUrl({ range: "7d", verdict: ["low", "none"] })).toBe("range=7d&verdict=low%2Cnone");
+    expect(insightsApiParams({ range: "7d", verdict: ["high"] }, NOW, "UTC").get("verdict")).toBe("high");
+  });
   it("keeps the reference rules' judge in the link, and leaves the store's verdict, the default, out", () => {
     expect(read("judge=_reference")).toMatchObject({ invalid: null, judge: "_reference" });
     expect(writeInsightsUrl({ range: "7d", judge: "_reference" })).toBe("range=7d&judge=_reference");

@@ -1,7 +1,7 @@
 /**
  * The Insights page's state as it lives in the URL: a range preset (`range=24h|7d|30d`, the
  * default 30d when nothing is set) or a custom `from`/`to`, the `bucket`, History's filters
- * `store`, `selector_model`, `level`, `profile_level`, `profile`, the `source` (unset: every source
+ * `store`, `selector_model`, `verdict`, `level`, `profile_level`, `profile`, the `source` (unset: every source
  * but evaluation runs; `all`; or one source), and `tz` when someone chose a
  * zone other than the browser's; what the page shows, not what it asks: `judge` (whose levels the
  * level chart and the bucket table count: unset for the store's verdict, `_reference` for the
@@ -34,7 +34,8 @@ export interface InsightsUrlState {
   bucket?: InsightBucket | undefined;
   store?: string | undefined;
   selector_model?: string | undefined;
-  /** History's level filters (OR within each). */
+  /** History's level filters (OR within each): the store's verdict, the reference level, a profile's level. */
+  verdict?: Level[] | undefined;
   level?: Level[] | undefined;
   profile_level?: Level[] | undefined;
   profile?: string | undefined;
@@ -99,7 +100,7 @@ export function readInsightsUrl(params: ParamSource): ReadInsightsUrl {
   if (store && store.length > 100) problems.push("store: at most 100 characters");
   if (model && model.length > 200) problems.push("selector_model: at most 200 characters");
 
-  const levels = (name: "level" | "profile_level"): Level[] | undefined => {
+  const levels = (name: "verdict" | "level" | "profile_level"): Level[] | undefined => {
     const raw = text(name);
     if (raw === undefined) return undefined;
     const parts = raw.split(",").map((p) => p.trim().toLowerCase());
@@ -109,6 +110,7 @@ export function readInsightsUrl(params: ParamSource): ReadInsightsUrl {
     }
     return HISTORY_LEVELS.filter((l) => parts.includes(l));
   };
+  const verdict = levels("verdict");
   const level = levels("level");
   const profileLevel = levels("profile_level");
   const short = (name: string) => {
@@ -133,6 +135,7 @@ export function readInsightsUrl(params: ParamSource): ReadInsightsUrl {
     ...(bucket ? { bucket } : {}),
     ...(store ? { store } : {}),
     ...(model ? { selector_model: model } : {}),
+    ...(verdict ? { verdict } : {}),
     ...(level ? { level } : {}),
     ...(profileLevel ? { profile_level: profileLevel } : {}),
     ...(profile ? { profile } : {}),
@@ -163,6 +166,7 @@ export function writeInsightsUrl(state: InsightsUrlState): string {
   if (state.bucket) params.set("bucket", state.bucket);
   if (state.store) params.set("store", state.store);
   if (state.selector_model) params.set("selector_model", state.selector_model);
+  if (state.verdict?.length) params.set("verdict", state.verdict.join(","));
   if (state.level?.length) params.set("level", state.level.join(","));
   if (state.profile_level?.length) params.set("profile_level", state.profile_level.join(","));
   if (state.profile) params.set("profile", state.profile);
@@ -214,6 +218,7 @@ export function insightsApiParams(state: InsightsUrlState, now: number, tz: stri
   });
   if (state.store) params.set("store", state.store);
   if (state.selector_model) params.set("selector_model", state.selector_model);
+  if (state.verdict?.length) params.set("verdict", state.verdict.join(","));
   if (state.level?.length) params.set("level", state.level.join(","));
   if (state.profile_level?.length) params.set("profile_level", state.profile_level.join(","));
   if (state.profile) params.set("profile", state.profile);

@@ -76,6 +76,7 @@ function scopeOf(data: InsightsResponse): DrillScope {
     to: new Date(data.to),
     store: data.filters.store,
     selector_model: data.filters.selector_model,
+    verdict: data.filters.verdict,
     level: data.filters.level,
     profile_level: data.filters.profile_level,
     profile: data.filters.profile,
@@ -175,7 +176,9 @@ export function InsightsView() {
   );
 
   const stale = insights.isPlaceholderData || (insights.isFetching && !insights.isPending);
-  const filtered = Boolean(state.store || state.selector_model || state.level || state.profile_level || state.profile);
+  const filtered = Boolean(
+    state.store || state.selector_model || state.verdict || state.level || state.profile_level || state.profile,
+  );
 
   return (
     <div className={pageStackClassName} data-testid="insights-view">
@@ -207,7 +210,8 @@ export function InsightsView() {
               {data.filters.selector_model ? (
                 <span>selector model {data.filters.selector_model} (only recalls it ran on)</span>
               ) : null}
-              {data.filters.level ? <span>level {data.filters.level.join(" or ")}</span> : null}
+              {data.filters.verdict ? <span>store&apos;s verdict {data.filters.verdict.join(" or ")}</span> : null}
+              {data.filters.level ? <span>reference level {data.filters.level.join(" or ")}</span> : null}
               {data.filters.profile ? <span>judged by profile {data.filters.profile}</span> : null}
               {data.filters.profile_level ? <span>profile level {data.filters.profile_level.join(" or ")}</span> : null}
             </>

@@ -56,15 +56,17 @@ describe("drill-down links", () => {
 });
 
 describe("drill-downs keep the level filters", () => {
-  it("passes level, profile_level and profile on, and opens a profile's recalls", async () => {
+  it("passes verdict, level, profile_level and profile on, and opens a profile's recalls", async () => {
     const { drill } = await import("./links");
     const scope = {
       from: new Date("2025-01-01T00:00:00Z"),
       to: new Date("2025-01-02T00:00:00Z"),
+      verdict: ["moderate" as const],
       level: ["low" as const],
       profile_level: ["none" as const],
     };
     const href = new URLSearchParams(drill.all(scope).split("?")[1]);
+    expect(href.get("verdict")).toBe("moderate");
     expect(href.get("level")).toBe("low");
     expect(href.get("profile_level")).toBe("none");
     expect(new URLSearchParams(drill.judge(scope, "use-lite").split("?")[1]).get("profile")).toBe("use-lite");

@@ -12,6 +12,7 @@ export interface DrillScope {
   store?: string | null | undefined;
   selector_model?: string | null | undefined;
   /** History's level filters the Insights answer was computed under, kept by every drill-down. */
+  verdict?: HistoryFilters["verdict"] | null;
   level?: HistoryFilters["level"] | null;
   profile_level?: HistoryFilters["profile_level"] | null;
   profile?: string | null | undefined;
@@ -29,6 +30,7 @@ export function historyHref(scope: DrillScope, extra: HistoryFilters = {}): stri
     to: scope.to,
     ...(scope.store ? { store: scope.store } : {}),
     ...(scope.selector_model ? { selector_model: scope.selector_model } : {}),
+    ...(scope.verdict?.length ? { verdict: scope.verdict } : {}),
     ...(scope.level?.length ? { level: scope.level } : {}),
     ...(scope.profile_level?.length ? { profile_level: scope.profile_level } : {}),
     ...(scope.profile ? { profile: scope.profile } : {}),

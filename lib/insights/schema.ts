@@ -71,6 +71,7 @@ const shape = {
   /** Exact selector model: only recalls the selector ran on have one. */
   selector_model: z.string().trim().min(1).max(200).optional(),
   /** History's level filters, read by History's own schema (lib/recall-log/history.ts). */
+  verdict: z.string().optional(),
   level: z.string().optional(),
   profile_level: z.string().optional(),
   profile: z.string().optional(),
@@ -81,7 +82,7 @@ const shape = {
 };
 
 /** The filters Insights shares with History, by History's names and meaning. */
-export const SHARED_HISTORY_FILTERS = ["store", "selector_model", "level", "profile_level", "profile"] as const;
+export const SHARED_HISTORY_FILTERS = ["store", "selector_model", "verdict", "level", "profile_level", "profile"] as const;
 
 /** A parameter sent empty (`?store=`) counts as not sent. */
 function dropEmpty(value: unknown): unknown {
@@ -97,6 +98,8 @@ export interface InsightsQuery {
   tz: string;
   store?: string | undefined;
   selector_model?: string | undefined;
+  /** Levels of the store's verdict (OR), as History's `verdict`: the profile's level, else the reference level. */
+  verdict?: Level[] | undefined;
   /** Reference levels (OR), as History's `level`. */
   level?: Level[] | undefined;
   /** Levels under the store's threshold profile (OR), as History's `profile_level`. */
@@ -134,12 +137,17 @@ export function insightsQuerySchema(now: () => Date = () => new Date()) {
           return z.NEVER;
         }
         // The level filters mean what they mean in History: parsed by History's schema.
-        const shared = HistoryFiltersSchema.safeParse({ level: q.level, profile_level: q.profile_level, profile: q.profile });
+        const shared = HistoryFiltersSchema.safeParse({
+          verdict: q.verdict,
+          level: q.level,
+          profile_level: q.profile_level,
+          profile: q.profile,
+        });
         if (!shared.success) {
           for (const issue of shared.error.issues) ctx.addIssue({ code: "custom", path: issue.path, message: issue.message });
           return z.NEVER;
         }
-        const { level, profile_level, profile } = shared.data;
+        const { verdict, level, profile_level, profile } = shared.data;
         return {
           from,
           to,
@@ -147,6 +155,7 @@ export function insightsQuerySchema(now: () => Date = () => new Date()) {
           tz: q.tz,
           store: q.store,
           selector_model: q.selector_model,
+          ...(verdict ? { verdict: [...verdict] } : {}),
           ...(level ? { level: [...level] } : {}),
           ...(profile_level ? { profile_level: [...profile_level] } : {}),
           ...(profile ? { profile } : {}),
@@ -298,6 +307,7 @@ export interface SeriesMarker {
 export interface InsightFilters {
   store: string | null;
   selector_model: string | null;
+  verdict: Level[] | null;
   level: Level[] | null;
   profile_level: Level[] | null;
   profile: string | null;

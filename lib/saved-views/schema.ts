@@ -31,6 +31,7 @@ export const SAVED_VIEW_KEYS: Record<SavedViewPage, readonly string[]> = {
     "bucket",
     "store",
     "selector_model",
+    "verdict",
     "level",
     "profile_level",
     "profile",

@@ -313,6 +313,7 @@ describe.each(DATABASE_KINDS)("insights on %s", (kind) => {
     expect(beta.filters).toEqual({
       store: "beta",
       selector_model: null,
+      verdict: null,
       level: null,
       profile_level: null,
       profile: null,

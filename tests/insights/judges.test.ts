@@ -191,6 +191,7 @@ describe.each(DATABASE_KINDS)("insights by profile on %s", (kind) => {
     expect(useLite.filters).toEqual({
       store: null,
       selector_model: null,
+      verdict: null,
       level: null,
       profile_level: null,
       profile: "use-lite",

@@ -23,6 +23,7 @@ export function filtersOf(q: InsightsQuery): InsightFilters {
   return {
     store: q.store ?? null,
     selector_model: q.selector_model ?? null,
+    verdict: q.verdict ?? null,
     level: q.level ?? null,
     profile_level: q.profile_level ?? null,
     profile: q.profile ?? null,

@@ -21,6 +21,7 @@ export function filtersSql(q: InsightsQuery, alias: string): Prisma.Sql {
   const filters = {
     store: q.store,
     selector_model: q.selector_model,
+    verdict: q.verdict,
     level: q.level,
     profile_level: q.profile_level,
     profile: q.profile,
