@@ -8,23 +8,29 @@
  * - the first table as it always was (hit@1, hit@5, MRR, level mix on-topic vs the rest), so
  *   before/after figures stay comparable;
  * - the evaluation metrics of GET /api/eval-runs/{id} (nDCG, recall@k, triage and balanced
- *   accuracy, worth-reading precision/recall, AUC per signal), overall and by kind.
+ *   accuracy, worth-reading precision/recall, AUC per signal), overall and by kind;
+ * - then, per store, the verdict at k = 5 and 10 before (the shipped fit) and after the store's
+ *   label-free calibration, and with half the set's queries as labels judged on the other half
+ *   (eval-verdict.ts). The demo store calibrates itself too for this section.
  */
+import type { PrismaClient } from "@prisma/client";
 import fs from "node:fs";
 import path from "node:path";
+import { withDemoStore } from "./demo-store";
+import { printVerdictSection } from "./eval-verdict";
+import { runScript, UsageError } from "./run-script";
+import type { StoreNull } from "../lib/calibration/model";
+import type { Profile } from "../lib/calibration/profile";
 import { parseItems, parseJsonLines } from "../lib/eval/dataset-schemas";
-import { createDataset } from "../lib/eval/server/datasets";
 import { evalMetrics, type MetricBlock } from "../lib/eval/metrics";
 import { retrievalReport } from "../lib/eval/retrieval-metrics";
 import { EvalRunBodySchema } from "../lib/eval/run-schemas";
+import { createDataset } from "../lib/eval/server/datasets";
 import { evalQueueIdle, evalRunReport, startEvalRun } from "../lib/eval/server/runs";
-import type { PrismaClient } from "@prisma/client";
 import { BUILTIN_PROFILES, builtinStoreProfile, SHIPPED_PROFILE } from "../lib/profiles/builtin";
-import { memoryQueries, runCalibration } from "../lib/profiles/server/calibrate";
-import { EmbeddedStore } from "../lib/stores/server/embedded/embedded-store";
+import { memoryQueries, runCalibration, type CalibrationRun } from "../lib/profiles/server/calibrate";
 import type { SearchMode } from "../lib/recall/merge";
-import { withDemoStore } from "./demo-store";
-import { runScript, UsageError } from "./run-script";
+import { EmbeddedStore } from "../lib/stores/server/embedded/embedded-store";
 
 const arg = (name: string): string | undefined => {
   const i = process.argv.indexOf(name);
@@ -60,7 +66,7 @@ runScript(async () => {
 
   await withDemoStore("recall-eval-", async ({ prisma, store: demoStore, created: demoCreated }) => {
     // --memories: the set runs against its own store beside the demo store, calibrated without
-    // labels first (docs/ARCHITECTURE.md "Threshold profiles"), as a user's store would be.
+    // labels first (lib/calibration/README.md "Threshold profiles"), as a user's store would be.
     const own = arg("--memories") ? await ownStore(prisma, demoStore, arg("--memories")!) : null;
     const store = own?.store ?? demoStore;
     const created = own?.created ?? demoCreated;
@@ -72,11 +78,14 @@ runScript(async () => {
     // The store's profile as the app would use it (the embedded store ships with use-lite; no
     // assignments exist in this scratch database), or --profile <built-in name>.
     const profileName = arg("--profile") ?? builtinStoreProfile("embedded");
+    // The verdict section sets the profile its runs judge with; the tables above use --profile.
+    let judge: (Profile & { store_null: StoreNull | null }) | null = null;
     const deps = {
       prisma,
       resolveStore: async () => store,
       defaultStore: async () => store.name,
       resolveProfile: async () => {
+        if (judge) return judge;
         const found = BUILTIN_PROFILES.find((p) => p.name === profileName) ?? null;
         return found && own && calibrated ? { ...found, store_null: own.calibration.null } : found;
       },
@@ -87,13 +96,13 @@ runScript(async () => {
     console.log(
       `${own ? `store ${store.name} (beside demo)` : "demo set"}: ${created} memories, ${set.count} queries; k=${k}; default thresholds (first table), profile ${profileName} (metrics)\n`,
     );
-    const run = async (mode: SearchMode) => {
+    const run = async (mode: SearchMode, runK = k, datasetId = set.id) => {
       const started = await startEvalRun(
         deps,
-        EvalRunBodySchema.parse({ dataset_id: set.id, store: "embedded", k, search_mode: mode }),
+        EvalRunBodySchema.parse({ dataset_id: datasetId, store: "embedded", k: runK, search_mode: mode }),
       );
       await evalQueueIdle();
-      return { mode, report: (await evalRunReport(prisma, started!.id))! };
+      return { mode, id: started!.id, report: (await evalRunReport(prisma, started!.id))! };
     };
 
     const reports = [];
@@ -182,9 +191,34 @@ runScript(async () => {
         `  confusion present/absent: high ${c.high.present}/${c.high.absent}  moderate ${c.moderate.present}/${c.moderate.absent}  low ${c.low.present}/${c.low.absent}  none ${c.none.present}/${c.none.absent}\n`,
       );
     }
+
+    await printVerdictSection({
+      prisma,
+      store: store.name,
+      datasetId: set.id,
+      items: parsed.items,
+      calibration: own?.calibration ?? (await calibrateDemo(prisma, demoStore, demoCreated)),
+      judgeWith: (next) => (judge = next),
+      run: async (runK, datasetId) => run("hybrid", runK, datasetId),
+    });
     await prisma.$disconnect();
   });
 });
+
+/** The demo store calibrated without labels as the app calibrates a store (store-calibration.ts: summaries in id order). */
+async function calibrateDemo(prisma: PrismaClient, store: EmbeddedStore, memories: number): Promise<CalibrationRun> {
+  const rows = await prisma.memory.findMany({
+    where: { store: store.name },
+    select: { summary: true },
+    orderBy: { id: "asc" },
+    take: 2_000,
+  });
+  return runCalibration(store, {
+    memoryQueries: memoryQueries(rows.map((m) => m.summary)),
+    memories,
+    model: SHIPPED_PROFILE.model ?? null,
+  });
+}
 
 /** A store of its own for `--memories file.jsonl`, beside the demo store, calibrated without labels. */
 async function ownStore(prisma: PrismaClient, demo: EmbeddedStore, file: string) {
