@@ -1,5 +1,5 @@
 /**
- * The label-free prior of a labeled fit (docs/ARCHITECTURE.md "Threshold profiles"): while a
+ * The label-free prior of a labeled fit (lib/calibration/README.md "Threshold profiles"): while a
  * store's labels are few, its verdict model is fitted on the labels plus the examples its last
  * label-free calibration ran — the probes (nothing relevant stored) and the queries made from its
  * own memories (something relevant stored) — down-weighted so the prior counts as a fixed number
