@@ -22,6 +22,8 @@ export class ApiError extends Error {
     readonly code: string,
     message: string,
     readonly details: Record<string, unknown> = {},
+    /** Headers the answer carries, e.g. Retry-After on a 429. */
+    readonly headers?: HeadersInit,
   ) {
     super(message);
   }
@@ -49,7 +51,7 @@ export function summarizeIssues(error: z.ZodError, max = 3): string {
   return more > 0 ? `${parts.join("; ")}; and ${more} more` : parts.join("; ");
 }
 
-export function errorResponse(error: ApiError, headers?: HeadersInit): NextResponse<ErrorEnvelope> {
+export function errorResponse(error: ApiError, headers: HeadersInit | undefined = error.headers): NextResponse<ErrorEnvelope> {
   return NextResponse.json(
     { error: error.code, message: error.message, details: error.details },
     { status: error.status, headers },
