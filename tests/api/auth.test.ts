@@ -1,17 +1,11 @@
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { callRoute } from "../support/call-route";
+import { appUnderTest, callRoute } from "../support/app-under-test";
 
 /**
  * Sign-in and API keys through the real route handlers and the route wrapper, on a throw-away
  * PGlite database. AUTH_PASSWORD is read per request, so each test sets what it needs.
  */
-const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "recall-inspector-auth-"));
-process.env.PGLITE_DATA_DIR = path.join(scratch, "data");
-process.env.DEMO_CORPUS = "off";
-delete process.env.DATABASE_URL;
+const app = appUnderTest("auth");
 const PASSWORD = "a long enough team password";
 
 const signinRoute = await import("@/app/api/auth/signin/route");
@@ -69,10 +63,7 @@ afterEach(() => {
 });
 
 afterAll(async () => {
-  const db = await getDatabase();
-  await db.prisma.$disconnect();
-  await db.raw.close();
-  fs.rmSync(scratch, { recursive: true, force: true });
+  await app.close();
 });
 
 describe("the route wrapper's guard (the proxy does not see the API)", () => {

@@ -1,17 +1,11 @@
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { callRoute } from "../support/call-route";
+import { appUnderTest, callRoute } from "../support/app-under-test";
 
 /**
  * Labeled sets and evaluation runs through the HTTP handlers, in-process, on a throw-away PGlite
  * database with the demo corpus and the real USE-lite embedder.
  */
-const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "recall-inspector-eval-"));
-process.env.PGLITE_DATA_DIR = path.join(scratch, "data");
-delete process.env.DEMO_CORPUS;
-delete process.env.DATABASE_URL;
+const app = appUnderTest("eval", { demoCorpus: true });
 
 const datasetsRoute = await import("@/app/api/datasets/route");
 const datasetRoute = await import("@/app/api/datasets/[id]/route");
@@ -23,7 +17,6 @@ const recallRoute = await import("@/app/api/recalls/[id]/route");
 const insightsRoute = await import("@/app/api/insights/route");
 const consoleRecallRoute = await import("@/app/api/recall/route");
 const { getDatabase } = await import("@/lib/db/server");
-const { getEmbedder } = await import("@/lib/embeddings/server");
 const { getEmbeddedStore } = await import("@/lib/stores/server/embedded/index");
 const { ensureDemoDataset } = await import("@/lib/eval/server/datasets");
 const { evalQueueIdle, markInterruptedRuns } = await import("@/lib/eval/server/runs");
@@ -43,12 +36,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await evalQueueIdle();
-  const db = await getDatabase();
-  const embedder = getEmbedder() as { close?: () => Promise<void> };
-  await embedder.close?.();
-  await db.prisma.$disconnect();
-  await db.raw.close();
-  fs.rmSync(scratch, { recursive: true, force: true });
+  await app.close();
 });
 
 const jsonl = (rows: unknown[]) => rows.map((r) => (typeof r === "string" ? r : JSON.stringify(r))).join("\n");

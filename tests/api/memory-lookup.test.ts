@@ -1,18 +1,12 @@
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { callRoute } from "../support/call-route";
+import { appUnderTest, callRoute } from "../support/app-under-test";
 
 /**
  * `/api/memories/lookup` takes its documented 500 ids (issue 31 item 7): 500 ids of 200
  * characters are ~100 KB, past Node's 16 KB header cap in a URL (431 on a real server,
  * e2e/security.spec.ts), so they go in a POST body; GET stays for short lists.
  */
-const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "recall-inspector-lookup-"));
-process.env.PGLITE_DATA_DIR = path.join(scratch, "data");
-process.env.DEMO_CORPUS = "off";
-delete process.env.DATABASE_URL;
+const app = appUnderTest("lookup");
 
 const memoriesRoute = await import("@/app/api/memories/route");
 const lookupRoute = await import("@/app/api/memories/lookup/route");
@@ -30,10 +24,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  const db = await getDatabase();
-  await db.prisma.$disconnect();
-  await db.raw.close();
-  fs.rmSync(scratch, { recursive: true, force: true });
+  await app.close();
 });
 
 describe("POST /api/memories/lookup", () => {

@@ -1,9 +1,6 @@
 import { randomUUID } from "node:crypto";
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { callRoute } from "../support/call-route";
+import { appUnderTest, callRoute } from "../support/app-under-test";
 
 /**
  * The memory page's API through the real handlers, a throw-away PGlite database and the USE-lite
@@ -11,10 +8,7 @@ import { callRoute } from "../support/call-route";
  * recount of the fixture), its nearest neighbours (checked against cosines recomputed from the
  * stored vectors), and which ids of an old recall were deleted since.
  */
-const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "recall-inspector-memory-page-"));
-process.env.PGLITE_DATA_DIR = path.join(scratch, "data");
-process.env.DEMO_CORPUS = "off";
-delete process.env.DATABASE_URL;
+const app = appUnderTest("memory-page");
 
 const memoriesRoute = await import("@/app/api/memories/route");
 const memoryRoute = await import("@/app/api/memories/[id]/route");
@@ -22,8 +16,7 @@ const recallsOfRoute = await import("@/app/api/memories/[id]/recalls/route");
 const neighboursRoute = await import("@/app/api/memories/[id]/neighbours/route");
 const lookupRoute = await import("@/app/api/memories/lookup/route");
 const labelsRoute = await import("@/app/api/recalls/[id]/labels/route");
-const { getDatabase, getPrisma } = await import("@/lib/db/server");
-const { getEmbedder } = await import("@/lib/embeddings/server");
+const { getPrisma } = await import("@/lib/db/server");
 const { insertRecall, recallRow } = await import("@/lib/recall-log/server/repository");
 const { decodeVector } = await import("@/lib/stores/server/search-index/vector-codec");
 
@@ -121,12 +114,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  const db = await getDatabase();
-  const embedder = getEmbedder() as { close?: () => Promise<void> };
-  await embedder.close?.();
-  await db.prisma.$disconnect();
-  await db.raw.close();
-  fs.rmSync(scratch, { recursive: true, force: true });
+  await app.close();
 });
 
 const recallsOf = (id: string, query = "") =>

@@ -1,24 +1,16 @@
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { callRoute } from "../support/call-route";
+import { appUnderTest, callRoute } from "../support/app-under-test";
 
 /**
  * The HTTP handlers in-process against the app's real modules: a throw-away PGlite database,
  * the USE-lite embedder, no demo corpus (each test adds what it needs).
  */
-const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "recall-inspector-api-"));
-process.env.PGLITE_DATA_DIR = path.join(scratch, "data");
-process.env.DEMO_CORPUS = "off";
-delete process.env.DATABASE_URL;
+const app = appUnderTest("api");
 
 const memoriesRoute = await import("@/app/api/memories/route");
 const memoryRoute = await import("@/app/api/memories/[id]/route");
 const recallRoute = await import("@/app/api/recall/route");
 const recallsRoute = await import("@/app/api/recalls/[id]/route");
-const { getDatabase } = await import("@/lib/db/server");
-const { getEmbedder } = await import("@/lib/embeddings/server");
 
 const SEED = [
   {
@@ -54,12 +46,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  const db = await getDatabase();
-  const embedder = getEmbedder() as { close?: () => Promise<void> };
-  await embedder.close?.();
-  await db.prisma.$disconnect();
-  await db.raw.close();
-  fs.rmSync(scratch, { recursive: true, force: true });
+  await app.close();
 });
 
 describe("POST /api/recall", () => {

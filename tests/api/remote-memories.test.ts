@@ -1,8 +1,5 @@
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
-import { callRoute } from "../support/call-route";
+import { appUnderTest, callRoute } from "../support/app-under-test";
 import { startFakeMemoryService } from "../support/fake-memory-service";
 import { FAKE_API_KEY, FAKE_CONTEXT_ID, FAKE_MEMORIES } from "../support/fake-memory-service-fixtures";
 
@@ -13,10 +10,7 @@ import { FAKE_API_KEY, FAKE_CONTEXT_ID, FAKE_MEMORIES } from "../support/fake-me
  * throw-away PGlite database without the demo corpus.
  */
 const fake = await startFakeMemoryService();
-const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "recall-inspector-remote-memories-"));
-process.env.PGLITE_DATA_DIR = path.join(scratch, "data");
-process.env.DEMO_CORPUS = "off";
-delete process.env.DATABASE_URL;
+const app = appUnderTest("remote-memories");
 for (const key of Object.keys(process.env)) if (key.startsWith("REMOTE_STORE_")) delete process.env[key];
 process.env.REMOTE_STORES = JSON.stringify([
   {
@@ -34,22 +28,11 @@ const memoriesRoute = await import("@/app/api/memories/route");
 const { toMemoryListPage, decodeRemoteCursor, encodeRemoteCursor } = await import("@/lib/stores/server/remote/remote-memories");
 const statsRoute = await import("@/app/api/memories/stats/route");
 
-let embeddedOpened = false;
-
 afterEach(() => fake.reset());
 
 afterAll(async () => {
   await fake.close();
-  if (embeddedOpened) {
-    const { getDatabase } = await import("@/lib/db/server");
-    const { getEmbedder } = await import("@/lib/embeddings/server");
-    const db = await getDatabase();
-    const embedder = getEmbedder() as { close?: () => Promise<void> };
-    await embedder.close?.();
-    await db.prisma.$disconnect();
-    await db.raw.close();
-  }
-  fs.rmSync(scratch, { recursive: true, force: true });
+  await app.close();
 });
 
 const list = (query: string) => callRoute(memoriesRoute.GET, { url: `/api/memories?${query}` });
@@ -209,7 +192,6 @@ describe("GET /api/memories/stats?store=<remote>", () => {
 
 describe("the embedded store, without store or with store=embedded", () => {
   it("answers as before", async () => {
-    embeddedOpened = true;
     const plain = await list("");
     expect(plain.status).toBe(200);
     expect(plain.json).toEqual({ items: [], next_cursor: null, total: 0 });

@@ -1,24 +1,18 @@
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { callRoute } from "../support/call-route";
+import { appUnderTest, callRoute } from "../support/app-under-test";
 import { fakeRelevance, startFakeReranker } from "../support/fake-reranker";
 
 /**
  * POST /api/recall with `use_rerank` against a loopback reranker (the real client), and
  * GET /api/recalls/{id}/why, in-process on a throw-away PGlite database with the real embedder.
  */
-const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "recall-inspector-rerank-"));
 const KEY = "rk-test-secret-0123456789";
 const reranker = await startFakeReranker({ requireKey: KEY });
-process.env.PGLITE_DATA_DIR = path.join(scratch, "data");
-process.env.DEMO_CORPUS = "off";
+const app = appUnderTest("rerank");
 process.env.RERANK_BASE_URL = reranker.baseUrl;
 process.env.RERANK_MODEL = "fake-cross-encoder";
 process.env.RERANK_API_KEY = KEY;
 process.env.RERANK_TIMEOUT_MS = "1500";
-delete process.env.DATABASE_URL;
 
 const memoriesRoute = await import("@/app/api/memories/route");
 const recallRoute = await import("@/app/api/recall/route");
@@ -56,13 +50,8 @@ beforeAll(async () => {
 beforeEach(() => reranker.reset());
 
 afterAll(async () => {
-  const db = await getDatabase();
-  const embedder = getEmbedder() as { close?: () => Promise<void> };
-  await embedder.close?.();
-  await db.prisma.$disconnect();
-  await db.raw.close();
+  await app.close();
   await reranker.close();
-  fs.rmSync(scratch, { recursive: true, force: true });
 });
 
 const post = (body: Record<string, unknown>) => callRoute(recallRoute.POST, { body });

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { appUnderTest, callRoute } from "../support/app-under-test";
 
 /** /api/views through the real handlers and a throw-away PGlite database: answers and the envelope for bad input. */
@@ -8,6 +8,11 @@ const app = appUnderTest("views");
 const listRoute = await import("@/app/api/views/route");
 const oneRoute = await import("@/app/api/views/[id]/route");
 
+// The first open migrates a new database: its own hook and time, not the first test's.
+beforeAll(async () => {
+  const { getDatabase } = await import("@/lib/db/server");
+  await getDatabase();
+}, 120_000);
 afterAll(() => app.close());
 
 const post = (body: unknown) => callRoute(listRoute.POST, { method: "POST", url: "/api/views", body });

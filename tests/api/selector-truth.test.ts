@@ -1,8 +1,5 @@
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { callRoute } from "../support/call-route";
+import { appUnderTest, callRoute } from "../support/app-under-test";
 import { INVENTED_ID, startFakeLlm } from "../support/fake-llm";
 import { startFakeMemoryService } from "../support/fake-memory-service";
 import { FAKE_API_KEY, FAKE_CONTEXT_ID, selectorRecallResponse } from "../support/fake-memory-service-fixtures";
@@ -15,12 +12,9 @@ import { FAKE_API_KEY, FAKE_CONTEXT_ID, selectorRecallResponse } from "../suppor
  * Real modules, a throw-away PGlite database, USE-lite; loopback doubles for the memory service
  * and the LLM, with the real clients talking to them.
  */
-const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "recall-inspector-selector-"));
 const llm = await startFakeLlm();
 const service = await startFakeMemoryService();
-process.env.PGLITE_DATA_DIR = path.join(scratch, "data");
-process.env.DEMO_CORPUS = "off";
-delete process.env.DATABASE_URL;
+const app = appUnderTest("selector");
 delete process.env.REMOTE_STORES;
 process.env.REMOTE_STORE_URL = service.url;
 process.env.REMOTE_STORE_API_KEY = FAKE_API_KEY;
@@ -33,8 +27,6 @@ const memoriesRoute = await import("@/app/api/memories/route");
 const recallRoute = await import("@/app/api/recall/route");
 const recallsRoute = await import("@/app/api/recalls/route");
 const recallByIdRoute = await import("@/app/api/recalls/[id]/route");
-const { getDatabase } = await import("@/lib/db/server");
-const { getEmbedder } = await import("@/lib/embeddings/server");
 
 // Two clusters far apart in cosine, so the score gap has a clear cut on "kafka lag".
 const SEED = [
@@ -55,14 +47,9 @@ beforeAll(async () => {
 }, 240_000);
 
 afterAll(async () => {
-  const db = await getDatabase();
-  const embedder = getEmbedder() as { close?: () => Promise<void> };
-  await embedder.close?.();
-  await db.prisma.$disconnect();
-  await db.raw.close();
+  await app.close();
   await llm.close();
   await service.close();
-  fs.rmSync(scratch, { recursive: true, force: true });
 });
 
 /** The one meaning: results are the kept rows, dropped_results the removed ones, counts agree. */

@@ -1,19 +1,14 @@
-import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { callRoute } from "../support/call-route";
+import { appUnderTest, callRoute } from "../support/app-under-test";
 
 /**
  * Named embedded stores through the API alone (issue 29, lib/stores/server/embedded/README.md "Embedded stores"):
  * a new database starts with the store `demo` only; a store of one's own holds only what was
  * imported into it, and deleting it removes its memories while History keeps its recalls.
  */
-const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "recall-inspector-stores-"));
-process.env.PGLITE_DATA_DIR = path.join(scratch, "data");
-process.env.INDEX_SNAPSHOT = path.join(scratch, "index.snapshot");
-delete process.env.DEMO_CORPUS;
-delete process.env.DATABASE_URL;
+const app = appUnderTest("stores", { demoCorpus: true });
+process.env.INDEX_SNAPSHOT = path.join(app.dir, "index.snapshot");
 
 const storesRoute = await import("@/app/api/stores/route");
 const storeRoute = await import("@/app/api/stores/[name]/route");
@@ -40,11 +35,7 @@ beforeAll(async () => {
 }, 240_000);
 
 afterAll(async () => {
-  await (await getEmbeddedStores()).close();
-  const db = await getDatabase();
-  await db.prisma.$disconnect();
-  await db.raw.close();
-  fs.rmSync(scratch, { recursive: true, force: true });
+  await app.close();
 });
 
 describe("embedded stores", () => {
