@@ -129,6 +129,22 @@ function Confusion({ m, label }: { m: LevelConfusion; label: string }) {
   );
 }
 
+/** The store's verdict model fitted on the same labels: what it was fitted on, its cross-validated figures, its warnings. */
+function VerdictFitLine({ verdict }: { verdict: FitResponse["verdict"] | undefined }) {
+  if (!verdict) return null;
+  const e = verdict.model.estimate;
+  return (
+    <p data-testid="fit-verdict">
+      The store&apos;s verdict model, fitted on <strong>{verdict.basis}</strong>
+      {e
+        ? `: balanced accuracy ${f3(e.balanced_accuracy)}, AUC ${f3(e.auc)}, Brier ${f3(e.brier)}, ECE ${f3(e.ece)} cross-validated.`
+        : "."}
+      {verdict.warning ? <strong> {verdict.warning}</strong> : null}
+      {verdict.prior_note ? <span className={styles.muted}> {verdict.prior_note}</span> : null}
+    </p>
+  );
+}
+
 function FitReport({ result, children }: { result: FitResponse; children: React.ReactNode }) {
   const bins = topHistogram(result.points);
   const cut = cutBinLabel(bins, result.thresholds.abs_low_cosine);
@@ -175,6 +191,7 @@ function FitReport({ result, children }: { result: FitResponse; children: React.
             .join("; ")}
         </p>
       ) : null}
+      <VerdictFitLine verdict={result.verdict} />
       <ConstantsTable thresholds={result.thresholds} poolSize={result.pool_size} label="fitted" />
       {children}
     </div>

@@ -2,6 +2,7 @@
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import type { FitResult } from "@/lib/calibration/fit";
+import type { VerdictFitReport } from "@/lib/calibration/model";
 import type { Profile } from "@/lib/calibration/profile";
 import { fetchJson } from "./fetch-json";
 import { recallKeys } from "./use-recall";
@@ -29,7 +30,7 @@ export function useSaveProfile() {
   });
 }
 
-export type FitResponse = FitResult & { skipped: number; saved: Profile | null };
+export type FitResponse = FitResult & { skipped: number; saved: Profile | null; verdict: VerdictFitReport };
 
 export function useFitProfile() {
   const client = useQueryClient();

@@ -109,6 +109,19 @@ export interface VerdictFit {
   apart: Record<string, CalibrationEstimate>;
 }
 
+/** A labeled fit's verdict model as `POST /api/profiles/fit` answers it under `verdict`. */
+export interface VerdictFitReport {
+  model: VerdictModel;
+  /** "N labels" or "N labels + label-free prior (weight w)" (prior.ts). */
+  basis: string;
+  /** Why a fit from few labels had no prior, else null. */
+  prior_note: string | null;
+  reliability: ReliabilityBin[];
+  apart: Record<string, CalibrationEstimate>;
+  /** Fewer than MIN_LABELS_PER_CLASS labels of a class. */
+  warning: string | null;
+}
+
 export class VerdictFitError extends Error {
   override readonly name = "VerdictFitError";
 }

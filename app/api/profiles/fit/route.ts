@@ -2,6 +2,7 @@ import type { z } from "zod";
 import { ApiError } from "@/lib/api/errors";
 import { apiRoutes } from "@/lib/api/server/route";
 import { FitInputError, fitProfile } from "@/lib/calibration/fit";
+import type { VerdictFitReport } from "@/lib/calibration/model";
 import { profileFromInput } from "@/lib/calibration/profile";
 import { getPrisma } from "@/lib/db/server";
 import { FitBodySchema } from "@/lib/profiles/schemas";
@@ -80,6 +81,6 @@ async function fit({ body }: { body: FitBody }) {
       reliability: verdict.fit.reliability,
       apart: verdict.fit.apart,
       warning: verdict.warning,
-    },
+    } satisfies VerdictFitReport,
   };
 }
