@@ -18,7 +18,8 @@ export function StoreTable({ rows, scope }: { rows: InsightsResponse["by_store"]
       ) : (
         <StatsTable
           rows={rows}
-          columns={["recalls", "applied_rate", "drop_rate", "lost_any", "weak_hits"]}
+          columns={["recalls", "applied_rate", "drop_rate", "lost_any", "verdict_weak_hits", "weak_hits"]}
+          heads={{ weak_hits: "Weak hits, reference rules" }}
           showNoneFailed
           rowProps={(row) => ({ key: row.store, "data-testid": "store-row", "data-store": row.store })}
           first={{
@@ -47,7 +48,8 @@ export function ModelTable({ rows, scope }: { rows: InsightsResponse["by_model"]
       ) : (
         <StatsTable
           rows={rows}
-          columns={["ran_on", "drop_rate", "failure_rate", "lost_any", "weak_hits"]}
+          columns={["ran_on", "drop_rate", "failure_rate", "lost_any", "verdict_weak_hits", "weak_hits"]}
+          heads={{ weak_hits: "Weak hits, reference rules" }}
           rowProps={(row) => ({
             key: row.selector_model ?? "(none)",
             "data-testid": "model-row",

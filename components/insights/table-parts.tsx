@@ -9,7 +9,7 @@ import type { ReactNode } from "react";
 import { PanelHead, panelClassName } from "@/components/ui/panel";
 import { cellNoteClassName, DataTable, numericCellClassName, type DataTableProps } from "@/components/ui/table";
 import { formatCount, formatPercent } from "@/lib/format";
-import type { InsightStats } from "@/lib/insights/schema";
+import type { InsightStats, VerdictCounts } from "@/lib/insights/schema";
 
 /** "70% (7 of 10)", or "—" with nothing under it. */
 export function RateCell({ share, num, den }: { share: number | null; num: number; den: number }) {
@@ -44,6 +44,9 @@ export function Section({
     </section>
   );
 }
+
+/** A row of a stats table: the counters, and the store's verdict's levels where the answer gives them. */
+type StatsRow = InsightStats & { verdict?: VerdictCounts };
 
 /** The stat columns a stats table can show, each with its heading and its cell. */
 const STAT_COLUMNS = {
@@ -83,10 +86,22 @@ const STAT_COLUMNS = {
       <RateCell share={row.weak_hit_rate} num={row.none + row.low} den={row.high + row.moderate + row.low + row.none} />
     ),
   },
+  /** The weak hits by the store's verdict, where the row carries it (per store, per model). */
+  verdict_weak_hits: {
+    head: "Weak hits, store's verdict",
+    cell: (row: StatsRow) => {
+      const v = row.verdict;
+      return v ? (
+        <RateCell share={v.weak_hit_rate} num={v.none + v.low} den={v.high + v.moderate + v.low + v.none} />
+      ) : (
+        <td className={numericCellClassName}>{formatPercent(null)}</td>
+      );
+    },
+  },
 } as const;
 export type StatColumn = keyof typeof STAT_COLUMNS;
 
-export interface StatsTableProps<R extends InsightStats> {
+export interface StatsTableProps<R extends StatsRow> {
   rows: readonly R[];
   /** The first column: its heading and each row's cell (a link into History). */
   first: { head: string; cell: (row: R) => ReactNode };
@@ -99,7 +114,7 @@ export interface StatsTableProps<R extends InsightStats> {
   heads?: Partial<Record<StatColumn, string>>;
 }
 
-export function StatsTable<R extends InsightStats>({
+export function StatsTable<R extends StatsRow>({
   rows,
   first,
   columns,
@@ -128,6 +143,6 @@ export function StatsTable<R extends InsightStats>({
   );
 }
 
-function StatCell({ column, row, showNoneFailed }: { column: StatColumn; row: InsightStats; showNoneFailed: boolean }) {
+function StatCell({ column, row, showNoneFailed }: { column: StatColumn; row: StatsRow; showNoneFailed: boolean }) {
   return STAT_COLUMNS[column].cell(row, showNoneFailed);
 }

@@ -11,6 +11,7 @@ import {
   REFERENCE_JUDGE_PARAM,
   shapeJudges,
   VERDICT_JUDGE,
+  verdictCounts,
   type JudgeCountRow,
 } from "./judges";
 
@@ -210,5 +211,20 @@ describe("levelDataUnder", () => {
     expect(under.series[0]).toMatchObject({ high: 2, moderate: 1, low: 1, none: 2, unknown_level: 2, weak_hit_rate: 0.5 });
     expect(under.totals).toMatchObject({ high: 2, moderate: 1, low: 1, none: 2, unknown_level: 2, weak_hit_rate: 0.5 });
     expect(levelDataUnder({ ...answer, judges: [] }, VERDICT_JUDGE)).toBeNull();
+  });
+});
+
+describe("verdictCounts", () => {
+  it("sums a group's recalls by the level each was judged with, leaving out recalls without one", () => {
+    expect(
+      verdictCounts([
+        { level: "low", ok: 2 },
+        { level: "high", ok: 1 },
+        { level: "low", ok: 1 },
+        { level: "", ok: 4 },
+        { level: null, ok: 1 },
+      ]),
+    ).toEqual({ high: 1, moderate: 0, low: 3, none: 0, weak_hit_rate: 0.75 });
+    expect(verdictCounts([])).toEqual({ high: 0, moderate: 0, low: 0, none: 0, weak_hit_rate: null });
   });
 });

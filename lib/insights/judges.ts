@@ -14,7 +14,15 @@
  * Agreement = worth·yes + weak·no, over the four cells; null over nothing.
  */
 import { ratio } from "./rates";
-import type { Agreement, InsightSeriesPoint, InsightsResponse, JudgeBucket, JudgeInsight, JudgeKind } from "./schema";
+import type {
+  Agreement,
+  InsightSeriesPoint,
+  InsightsResponse,
+  JudgeBucket,
+  JudgeInsight,
+  JudgeKind,
+  VerdictCounts,
+} from "./schema";
 
 const LEVELS = ["high", "moderate", "low", "none"] as const;
 type CountedLevel = (typeof LEVELS)[number];
@@ -172,6 +180,14 @@ export function shapeJudges(
     .filter((j) => j.recalls > 0 || j.labels.total > 0)
     .sort((a, b) => b.recalls - a.recalls || String(a.profile).localeCompare(String(b.profile)));
   return [judge("verdict", null, verdict, bucketsOf(verdict)), judge("reference", null, reference, referenceSeries), ...named];
+}
+
+/** The store's verdict's level counts of one group (a store, a model) from its (profile, judged level) rows. */
+export function verdictCounts(rows: readonly { level: string | null; ok: number }[]): VerdictCounts {
+  const counts = zeroCounts();
+  for (const row of rows) if (isLevel(row.level)) counts[row.level] += row.ok;
+  const n = counts.high + counts.moderate + counts.low + counts.none;
+  return { ...counts, weak_hit_rate: ratio(counts.low + counts.none, n) };
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -243,9 +243,23 @@ export interface InsightSeriesPoint extends InsightStats {
   partial: boolean;
 }
 
-export type StoreInsight = InsightStats & { store: string };
+/**
+ * Level counts under the store's verdict (lib/insights/judges.ts): each recall's profile level
+ * where a profile judged it, else its reference level; the weak-hit rate over them.
+ */
+export interface VerdictCounts {
+  high: number;
+  moderate: number;
+  low: number;
+  none: number;
+  /** (none + low) / the four; null over none. */
+  weak_hit_rate: number | null;
+}
+
+/** Per store: the counters (levels by the reference rules) and the store's verdict's levels. */
+export type StoreInsight = InsightStats & { store: string; verdict: VerdictCounts };
 /** Per selector model, where it ran or tried (failures included): null is "the block named no model". */
-export type ModelInsight = InsightStats & { selector_model: string | null };
+export type ModelInsight = InsightStats & { selector_model: string | null; verdict: VerdictCounts };
 
 export interface ReasonInsight {
   /** Why the selector did not run; null when the recall did not say. */

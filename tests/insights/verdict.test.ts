@@ -20,11 +20,15 @@ import { DATABASE_KINDS, migratedDatabase, type MigratedDatabase } from "../supp
  * |---|---|---|---|---|---|
  * | V1 | 09 | high | fitted → low | 0.21 | low |
  * | V2 | 09 | moderate | fitted → high | 0.93 | high |
- * | V3 | 10 | low | (reference) | — | low |
+ * | V3 | 10 | low (store beta) | (reference) | — | low |
  * | V4 | 10 | none | rules → moderate | none (old shape) | moderate |
  * | V5 | 11 | high | fitted → none | "0.5" (not a number) | none |
  * | V6 | 11 | failed | — | — | — |
+ *
+ * Every recall is in store alpha but V3 (beta); the selector gpt-x ran on V1 and V3 only.
  */
+
+const gpt = { applied: true, model: "gpt-x", kept: 1, dropped: 0, dropped_memory_ids: [] } as const;
 
 interface Verdict {
   profile?: [string, Level];
@@ -33,14 +37,14 @@ interface Verdict {
 
 const SPECS: [FixtureRecall, Verdict][] = [
   [
-    { name: "V1", at: "2025-03-01T09:10:00Z", store: "alpha", level: "high", selector: null, page: ["m1"] },
+    { name: "V1", at: "2025-03-01T09:10:00Z", store: "alpha", level: "high", selector: gpt, page: ["m1"] },
     { profile: ["fitted", "low"], probability: 0.21 },
   ],
   [
     { name: "V2", at: "2025-03-01T09:40:00Z", store: "alpha", level: "moderate", selector: null, page: ["m1"] },
     { profile: ["fitted", "high"], probability: 0.93 },
   ],
-  [{ name: "V3", at: "2025-03-01T10:10:00Z", store: "alpha", level: "low", selector: null, page: ["m1"] }, {}],
+  [{ name: "V3", at: "2025-03-01T10:10:00Z", store: "beta", level: "low", selector: gpt, page: ["m1"] }, {}],
   [
     { name: "V4", at: "2025-03-01T10:40:00Z", store: "alpha", level: "none", selector: null, page: ["m1"] },
     { profile: ["rules", "moderate"] },
@@ -136,6 +140,25 @@ describe.each(DATABASE_KINDS)("the store's verdict in History and Insights on %s
       ["2025-03-01T11:00", 0, 0, 0, 1],
     ]);
     expect(mixOf(judges[1]!)).toEqual([2, 1, 1, 1]);
+  });
+
+  it("counts each store's and each selector model's weak hits by the verdict beside the reference rules'", async () => {
+    const answer = await getInsights(prisma, query());
+    const alpha = answer.by_store.find((s) => s.store === "alpha")!;
+    // V1 low, V2 high, V4 moderate, V5 none (V6 failed): 2 of 4 weak; by the reference rules 1 of 4 (V4 none).
+    expect(alpha.verdict).toEqual({ high: 1, moderate: 1, low: 1, none: 1, weak_hit_rate: 0.5 });
+    expect(alpha.weak_hit_rate).toBe(0.25);
+    expect(answer.by_store.find((s) => s.store === "beta")!.verdict).toEqual({
+      high: 0,
+      moderate: 0,
+      low: 1,
+      none: 0,
+      weak_hit_rate: 1,
+    });
+    // gpt-x ran on V1 (verdict low, reference high) and V3 (low both ways).
+    const gptX = answer.by_model.find((m) => m.selector_model === "gpt-x")!;
+    expect(gptX.verdict).toEqual({ high: 0, moderate: 0, low: 2, none: 0, weak_hit_rate: 1 });
+    expect(gptX.weak_hit_rate).toBe(0.5);
   });
 
   it("filters Insights by the verdict as History does, the same from the rollups as from the recalls", async () => {

@@ -75,6 +75,9 @@ export const GROUP_SETS = {
   /** The level each judge gave (the reference rules for profile_name "", else that profile). */
   judge: ["profile_name", "judged_level"],
   judgeBucket: ["local_bucket", "profile_name", "judged_level"],
+  /** The level each judge gave, per store and per selector model: the store's verdict in their tables. */
+  storeJudge: ["store", "profile_name", "judged_level"],
+  modelJudge: ["applied_key", "model", "profile_name", "judged_level"],
 } as const satisfies Record<string, readonly GroupColumn[]>;
 export type GroupSet = keyof typeof GROUP_SETS;
 

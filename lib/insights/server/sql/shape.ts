@@ -6,7 +6,7 @@ import { selectorReasonKind } from "@/lib/recall/selector-reasons";
 import { filtersOf } from "./errors";
 import { groupSetOf, type BucketRow, type GroupRow } from "./groups";
 import { LABEL_BY_LEVEL, shapeLabels, type DisagreementRow, type DroppedRow, type LabelAgreementRow } from "./lists";
-import { shapeJudges, type JudgeCountRow, type LabelCountRow } from "../../judges";
+import { shapeJudges, verdictCounts, type JudgeCountRow, type LabelCountRow } from "../../judges";
 import { COUNTER_KEYS, ratio, sumsFromRow, toStats, ZERO_SUMS, type CounterSums } from "../../rates";
 import {
   INSIGHT_LIST_SIZE,
@@ -75,7 +75,15 @@ export function shapeInsights(
   labelRows: readonly LabelAgreementRow[] = [],
 ): InsightsResponse {
   const byBucket = new Map<string, CounterSums>();
-  const stores: StoreInsight[] = [];
+  const stores: Omit<StoreInsight, "verdict">[] = [];
+  // Per store and per model, the level each recall's store judged it with: their verdict columns.
+  const storeVerdicts = new Map<string, { level: string | null; ok: number }[]>();
+  const modelVerdicts = new Map<string, { level: string | null; ok: number }[]>();
+  const push = (map: Map<string, { level: string | null; ok: number }[]>, key: string, level: string | null, ok: number) => {
+    const list = map.get(key) ?? [];
+    list.push({ level, ok });
+    map.set(key, list);
+  };
   // Per model, what it ran on (applied) and what it failed on (not applied, kind failed).
   const modelSums = new Map<string, CounterSums>();
   const reasons = new Map<string | null, number>();
@@ -121,6 +129,13 @@ export function shapeInsights(
       case "total":
         totals = sums;
         break;
+      case "storeJudge":
+        if (row.store !== null) push(storeVerdicts, row.store, row.judged_level, sums.recalls - sums.failed);
+        break;
+      case "modelJudge":
+        // Summed over applied and not, as the model's own counters are.
+        push(modelVerdicts, row.model ?? "", row.judged_level, sums.recalls - sums.failed);
+        break;
       case "level":
       case "judge":
       case "judgeBucket": {
@@ -162,8 +177,13 @@ export function shapeInsights(
     .sort((a, b) => b.recalls - a.recalls || String(a.reason).localeCompare(String(b.reason)));
 
   stores.sort((a, b) => b.recalls - a.recalls || a.store.localeCompare(b.store));
+  const byStore: StoreInsight[] = stores.map((s) => ({ ...s, verdict: verdictCounts(storeVerdicts.get(s.store) ?? []) }));
   const models: ModelInsight[] = [...modelSums.entries()]
-    .map(([model, sums]) => ({ selector_model: model || null, ...toStats(sums) }))
+    .map(([model, sums]) => ({
+      selector_model: model || null,
+      ...toStats(sums),
+      verdict: verdictCounts(modelVerdicts.get(model) ?? []),
+    }))
     .filter((m) => m.tried > 0);
   models.sort((a, b) => b.tried - a.tried || String(a.selector_model).localeCompare(String(b.selector_model)));
 
@@ -205,7 +225,7 @@ export function shapeInsights(
     filters: filtersOf(q),
     totals: totalStats,
     series,
-    by_store: stores,
+    by_store: byStore,
     by_model: models,
     not_applied_reasons: reasonList,
     markers: seriesMarkers(series, [...firstUse.values()]),
