@@ -99,10 +99,15 @@ export function SelectorChart({ data, onOpenBucket }: ChartProps<SelectorPoint>)
   );
 }
 
-export function LevelChart({ data, onOpenBucket, title }: ChartProps<LevelPoint> & { title: string }) {
+export function LevelChart({
+  data,
+  onOpenBucket,
+  title,
+  judge,
+}: ChartProps<LevelPoint> & { title: string; /** Who judged the levels, for the legend: "store's verdict". */ judge: string }) {
   const legend: LegendEntry[] = [
     ...[...LEVEL_STACK].reverse().map((l) => ({ kind: "box" as const, color: l.color, label: l.label })),
-    { kind: "line", color: CHART_COLORS.weakHit, label: "Weak-hit rate, none + low (left axis)" },
+    { kind: "line", color: CHART_COLORS.weakHit, label: `Weak-hit rate (none + low), ${judge}, left axis` },
   ];
   return (
     <SeriesChartFrame

@@ -23,6 +23,7 @@ import {
   judgeMeaning,
   judgeName,
   judgeParamOf,
+  judgeShortName,
   keyOfJudge,
   levelDataUnder,
   levelMixTitle,
@@ -321,7 +322,12 @@ export function InsightsView() {
                       <span className={`${styles.small} ${styles.muted}`}>Recalls per level (right axis)</span>
                     )}
                   </div>
-                  <LevelChart data={levelChart} onOpenBucket={openBucket} title={levelMixTitle(judge)} />
+                  <LevelChart
+                    data={levelChart}
+                    onOpenBucket={openBucket}
+                    title={levelMixTitle(judge)}
+                    judge={judgeShortName(judge)}
+                  />
                   <p className={panelNoteClassName} data-testid="level-judge-note">
                     {judgeMeaning(judge)}
                     {levelChart.note ? ` ${levelChart.note}` : ""}
