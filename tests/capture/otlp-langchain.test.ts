@@ -15,11 +15,8 @@ import {
   type SpanExporter,
   type SpanProcessor,
 } from "@opentelemetry/sdk-trace";
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { callRoute } from "@/tests/support/call-route";
+import { appUnderTest, callRoute } from "@/tests/support/app-under-test";
 import { serveLikeNext, type NextRouteServer } from "@/tests/support/next-route-server";
 
 /**
@@ -30,10 +27,7 @@ import { serveLikeNext, type NextRouteServer } from "@/tests/support/next-route-
  * what arrives is what a user's LangChain app sends. Each retriever call must become exactly one
  * logged recall with the retriever's documents in its order, and the capture-status counters move.
  */
-const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "recall-inspector-otlp-langchain-"));
-process.env.PGLITE_DATA_DIR = path.join(scratch, "data");
-process.env.DEMO_CORPUS = "off";
-delete process.env.DATABASE_URL;
+const app = appUnderTest("otlp-langchain");
 delete process.env.AUTH_PASSWORD;
 
 const tracesRoute = await import("@/app/v1/traces/route");
@@ -93,10 +87,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await server?.close();
-  const db = await getDatabase();
-  await db.prisma.$disconnect();
-  await db.raw.close();
-  fs.rmSync(scratch, { recursive: true, force: true });
+  await app.close();
 });
 
 /** An exporter that counts the spans it is handed and remembers each export's outcome. */

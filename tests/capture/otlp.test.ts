@@ -1,22 +1,17 @@
 import { JsonTraceSerializer, ProtobufTraceSerializer } from "@opentelemetry/otlp-transformer";
 import { resourceFromAttributes } from "@opentelemetry/resources";
 import { NextRequest } from "next/server";
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { gzipSync } from "node:zlib";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { S1_PRESENT_BLOCK } from "@/lib/recall/confidence.golden-cases";
+import { appUnderTest } from "../support/app-under-test";
 
 /**
  * POST /v1/traces in-process on a throw-away PGlite database. The exports are made by
  * OpenTelemetry's own OTLP serializers (@opentelemetry/otlp-transformer), not by this
  * endpoint's decoder, so both encodings are held to the real wire format.
  */
-const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "recall-inspector-otlp-"));
-process.env.PGLITE_DATA_DIR = path.join(scratch, "data");
-process.env.DEMO_CORPUS = "off";
-delete process.env.DATABASE_URL;
+const app = appUnderTest("otlp");
 delete process.env.AUTH_PASSWORD;
 
 const route = await import("@/app/v1/traces/route");
@@ -34,10 +29,7 @@ afterEach(() => {
   delete process.env.AUTH_PASSWORD;
 });
 afterAll(async () => {
-  const db = await getDatabase();
-  await db.prisma.$disconnect();
-  await db.raw.close();
-  fs.rmSync(scratch, { recursive: true, force: true });
+  await app.close();
 });
 
 /** What the SDK hands an exporter (the serializer's own parameter type). */

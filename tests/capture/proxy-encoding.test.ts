@@ -1,9 +1,7 @@
-import fs from "node:fs";
 import http from "node:http";
-import os from "node:os";
-import path from "node:path";
 import zlib from "node:zlib";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { appUnderTest } from "../support/app-under-test";
 import { startFakeMemoryService } from "../support/fake-memory-service";
 import { FAKE_CONTEXT_ID, fullRecallResponse, S1_CONFIDENCE } from "../support/fake-memory-service-fixtures";
 import { encodeBytes, type Coding } from "../support/gzip-middleware";
@@ -20,10 +18,7 @@ import { serveLikeNext } from "../support/next-route-server";
 const AGENT_KEY = "kagura_agent-own-secret-key-0123456789abcdefghij";
 const fake = await startFakeMemoryService({ apiKey: AGENT_KEY, gzip: true });
 
-const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "recall-inspector-proxy-enc-"));
-process.env.PGLITE_DATA_DIR = path.join(scratch, "data");
-process.env.DEMO_CORPUS = "off";
-delete process.env.DATABASE_URL;
+const app = appUnderTest("proxy-enc");
 delete process.env.AUTH_PASSWORD;
 for (const key of Object.keys(process.env)) if (key.startsWith("REMOTE_STORE_")) delete process.env[key];
 process.env.REMOTE_STORES = JSON.stringify([
@@ -49,10 +44,7 @@ afterAll(async () => {
   await settleCaptures();
   await server.close();
   await fake.close();
-  const db = await getDatabase();
-  await db.prisma.$disconnect();
-  await db.raw.close();
-  fs.rmSync(scratch, { recursive: true, force: true });
+  await app.close();
 });
 
 const RECALL = "/api/v1/memory/recall";

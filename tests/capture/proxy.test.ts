@@ -1,8 +1,6 @@
 import { NextRequest } from "next/server";
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { appUnderTest } from "../support/app-under-test";
 import { startFakeMemoryService } from "../support/fake-memory-service";
 import { FAKE_CONTEXT_ID, fullRecallResponse } from "../support/fake-memory-service-fixtures";
 
@@ -18,10 +16,7 @@ const gone = await startFakeMemoryService();
 const goneUrl = gone.url;
 await gone.close();
 
-const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "recall-inspector-proxy-"));
-process.env.PGLITE_DATA_DIR = path.join(scratch, "data");
-process.env.DEMO_CORPUS = "off";
-delete process.env.DATABASE_URL;
+const app = appUnderTest("proxy");
 delete process.env.AUTH_PASSWORD;
 for (const key of Object.keys(process.env)) if (key.startsWith("REMOTE_STORE_")) delete process.env[key];
 // The store's own key is not the agent's: the proxy must forward the agent's, never this one.
@@ -57,10 +52,7 @@ afterEach(() => {
 afterAll(async () => {
   vi.restoreAllMocks();
   await fake.close();
-  const db = await getDatabase();
-  await db.prisma.$disconnect();
-  await db.raw.close();
-  fs.rmSync(scratch, { recursive: true, force: true });
+  await app.close();
 });
 
 interface Exchange {

@@ -1,8 +1,8 @@
 /**
  * Starting the app as a user who read only the README's minimum settings for one integration
  * (README "Integrations"): every app setting of lib/env.ts is removed from the environment, then
- * exactly `settings` are set, beside where the test's own database lives (`PGLITE_DATA_DIR`, a
- * scratch directory) and, where the test says so, an empty store (`DEMO_CORPUS=off`: test speed,
+ * exactly `settings` are set, beside where the test's own database lives (appUnderTest's scratch
+ * PGlite directory) and, where the test says so, an empty store (`DEMO_CORPUS=off`: test speed,
  * not an integration setting). Then the app starts as the server does (lib/startup.ts `startApp`:
  * the boot check of every setting, the database, the embedded store).
  *
@@ -10,15 +10,13 @@
  * process from the environment of their first use (lib/process-singleton.ts), so each
  * integration's test is its own file (its own process).
  */
-import fs from "node:fs";
 import http from "node:http";
-import os from "node:os";
-import path from "node:path";
 import { ENV_SETTINGS } from "@/lib/server/env";
+import { appUnderTest } from "../support/app-under-test";
 
 export interface MinimumApp {
   scratch: string;
-  /** Closes the embedder, the database, and removes the scratch directory. */
+  /** Closes what the app opened (tests/support/app-under-test.ts) and removes the scratch directory. */
   stop(): Promise<void>;
 }
 
@@ -30,9 +28,7 @@ export async function startAppWithOnly(
     if (setting.scope !== "app") continue;
     for (const name of setting.names) delete process.env[name];
   }
-  const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "recall-inspector-minimum-"));
-  process.env.PGLITE_DATA_DIR = path.join(scratch, "data");
-  if (options.emptyStore) process.env.DEMO_CORPUS = "off";
+  const app = appUnderTest("minimum", { demoCorpus: !options.emptyStore });
   Object.assign(process.env, settings);
 
   // The app's own server, as `npm start` runs it (-H 127.0.0.1): the start-up check reads where
@@ -42,17 +38,10 @@ export async function startAppWithOnly(
   const { startApp } = await import("@/lib/server/startup");
   await startApp();
   return {
-    scratch,
+    scratch: app.dir,
     async stop() {
       await new Promise((resolve) => listening.close(resolve));
-      const { getEmbedder } = await import("@/lib/embeddings/server");
-      const { getDatabase } = await import("@/lib/db/server");
-      const embedder = getEmbedder() as { close?: () => Promise<void> };
-      await embedder.close?.();
-      const db = await getDatabase();
-      await db.prisma.$disconnect();
-      await db.raw.close();
-      fs.rmSync(scratch, { recursive: true, force: true });
+      await app.close();
     },
   };
 }
