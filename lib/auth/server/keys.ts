@@ -1,5 +1,6 @@
 import type { ApiKey, PrismaClient } from "@prisma/client";
 import { createHash, randomBytes, randomUUID } from "node:crypto";
+import { isUuid } from "@/lib/validation/uuid";
 import type { ApiKeyView } from "../schemas";
 import type { ApiKeyScope } from "../scopes";
 
@@ -57,8 +58,7 @@ export type RevokeOutcome = { ok: true; item: ApiKeyView } | { ok: false; reason
 
 /** Revokes by id, or by the shown prefix when exactly one active key has it. Revoking twice is fine. */
 export async function revokeApiKey(prisma: PrismaClient, idOrPrefix: string): Promise<RevokeOutcome> {
-  const isUuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(idOrPrefix);
-  const matches = isUuid
+  const matches = isUuid(idOrPrefix)
     ? await prisma.apiKey.findMany({ where: { id: idOrPrefix } })
     : idOrPrefix.startsWith(KEY_PREFIX) && idOrPrefix.length >= SHOWN_CHARS
       ? await prisma.apiKey.findMany({ where: { prefix: idOrPrefix.slice(0, SHOWN_CHARS), revokedAt: null } })

@@ -1,5 +1,6 @@
 import type { PrismaClient } from "@prisma/client";
 import { randomUUID } from "node:crypto";
+import { isUuid } from "@/lib/validation/uuid";
 
 /**
  * Sessions recorded server-side (lib/auth/README.md "Security"): the sealed cookie carries a
@@ -33,7 +34,7 @@ export async function startSession(prisma: PrismaClient, now = new Date()): Prom
 
 /** Whether the session is live (recorded, within its lifetime and idle timeout); marks it seen. */
 export async function sessionIsLive(prisma: PrismaClient, id: string, now = new Date()): Promise<boolean> {
-  if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id)) return false;
+  if (!isUuid(id)) return false;
   const row = await prisma.authSession.findUnique({ where: { id } });
   if (!row) return false;
   const t = now.getTime();
