@@ -28,7 +28,7 @@ import { DATABASE_KINDS, migratedDatabase, type MigratedDatabase } from "../supp
  * Every recall is in store alpha but V3 (beta); the selector gpt-x ran on V1 and V3 only.
  */
 
-const gpt = { applied: true, model: "gpt-x", kept: 1, dropped: 0, dropped_memory_ids: [] } as const;
+const gpt = { applied: true as const, model: "gpt-x", kept: 1, dropped: 0, dropped_memory_ids: [] as string[] };
 
 interface Verdict {
   profile?: [string, Level];
