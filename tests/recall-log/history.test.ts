@@ -1,8 +1,5 @@
 import { Prisma, PrismaClient } from "@prisma/client";
 import { randomUUID } from "node:crypto";
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { logExtent } from "@/lib/insights/server/extent";
 import type { Level } from "@/lib/recall/confidence";
@@ -18,7 +15,7 @@ import { listRecalls } from "@/lib/recall-log/server/history-list";
 import { historyWhereSql } from "@/lib/recall-log/server/history-sql";
 import { insertRecall, recallRow } from "@/lib/recall-log/server/repository";
 import type { LoggedConfidence, LoggedRequest } from "@/lib/recall-log/types";
-import { callRoute } from "../support/call-route";
+import { appUnderTest, callRoute, type AppUnderTest } from "../support/app-under-test";
 import { DATABASE_KINDS, migratedDatabase, type MigratedDatabase } from "../support/databases";
 
 /**
@@ -464,25 +461,19 @@ describe.each(DATABASE_KINDS)("recall history on %s", (kind) => {
 });
 
 describe("GET /api/recalls", () => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "recall-inspector-history-"));
+  let app: AppUnderTest | undefined;
   let route: typeof import("@/app/api/recalls/route");
-  let getDatabase: typeof import("@/lib/db/server").getDatabase;
 
   beforeAll(async () => {
-    process.env.PGLITE_DATA_DIR = path.join(dir, "data");
-    process.env.DEMO_CORPUS = "off";
-    delete process.env.DATABASE_URL;
+    app = appUnderTest("history");
     route = await import("@/app/api/recalls/route");
-    ({ getDatabase } = await import("@/lib/db/server"));
-    const { prisma } = await getDatabase();
+    const { getPrisma } = await import("@/lib/db/server");
+    const prisma = await getPrisma();
     for (const spec of buildSpecs().slice(0, 5)) await insertRecall(prisma, toRow(spec));
   });
 
   afterAll(async () => {
-    const db = await getDatabase();
-    await db.prisma.$disconnect();
-    await db.raw.close();
-    fs.rmSync(dir, { recursive: true, force: true });
+    await app?.close();
   });
 
   it("answers { items, next_cursor, deleted_stores } and follows its own cursor", async () => {
