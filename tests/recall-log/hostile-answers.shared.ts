@@ -1,9 +1,6 @@
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { callRoute } from "../support/call-route";
-import { scratchDatabase, type DATABASE_KINDS, type ScratchDatabase } from "../support/databases";
+import { appUnderTestOn, callRoute } from "../support/app-under-test";
+import type { DATABASE_KINDS } from "../support/databases";
 import { startFakeMemoryService, type FakeMemoryService } from "../support/fake-memory-service";
 import { FAKE_API_KEY, FAKE_CONTEXT_ID, olderRecallResponse, S1_CONFIDENCE } from "../support/fake-memory-service-fixtures";
 
@@ -18,17 +15,7 @@ import { FAKE_API_KEY, FAKE_CONTEXT_ID, olderRecallResponse, S1_CONFIDENCE } fro
  */
 export async function hostileAnswerTests(kind: (typeof DATABASE_KINDS)[number]): Promise<void> {
   const fake: FakeMemoryService = await startFakeMemoryService();
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "recall-inspector-hostile-"));
-  let pg: ScratchDatabase | null = null;
-  delete process.env.DATABASE_URL;
-  if (kind === "pglite") {
-    process.env.PGLITE_DATA_DIR = path.join(dir, "data");
-  } else {
-    pg = await scratchDatabase("postgresql");
-    if (pg.config.kind !== "postgresql") throw new Error("expected a PostgreSQL scratch database");
-    process.env.DATABASE_URL = pg.config.url;
-  }
-  process.env.DEMO_CORPUS = "off";
+  const app = await appUnderTestOn(kind, "hostile");
   for (const key of Object.keys(process.env)) if (key.startsWith("REMOTE_STORE_")) delete process.env[key];
   process.env.REMOTE_STORES = JSON.stringify([
     { name: "hostile", base_url: fake.url, api_key: FAKE_API_KEY, context_id: FAKE_CONTEXT_ID, timeout_ms: 20_000 },
@@ -39,8 +26,6 @@ export async function hostileAnswerTests(kind: (typeof DATABASE_KINDS)[number]):
   const recallByIdRoute = await import("@/app/api/recalls/[id]/route");
   const healthRoute = await import("@/app/api/health/route");
   const memoriesRoute = await import("@/app/api/memories/route");
-  const { getDatabase } = await import("@/lib/db/server");
-  const { getEmbedder } = await import("@/lib/embeddings/server");
 
   /** A recall answer whose one result carries `context` (JSON text written by hand: JSON.stringify overflows at 5,000). */
   const answerWith = (contextJson: string, summaryJson = '"A memory"') =>
@@ -88,13 +73,7 @@ export async function hostileAnswerTests(kind: (typeof DATABASE_KINDS)[number]):
 
     afterAll(async () => {
       await fake.close();
-      const db = await getDatabase();
-      const embedder = getEmbedder() as { close?: () => Promise<void> };
-      await embedder.close?.();
-      await db.prisma.$disconnect();
-      await db.raw.close();
-      await pg?.drop();
-      fs.rmSync(dir, { recursive: true, force: true });
+      await app.close();
     });
 
     it.each([32, 1_000, 1_500, 5_000])(

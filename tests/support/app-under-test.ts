@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import type { DATABASE_KINDS } from "./databases";
 
 export { callRoute } from "./call-route";
 
@@ -35,6 +36,31 @@ export function appUnderTest(name: string, options: AppUnderTestOptions = {}): A
   if (options.demoCorpus) delete process.env.DEMO_CORPUS;
   else process.env.DEMO_CORPUS = "off";
   return { dir, close: () => closeApp(dir) };
+}
+
+/**
+ * The same app on either kind of database: PGlite as `appUnderTest` makes it, or a new database on
+ * the suite's PostgreSQL server (tests/support/databases.ts) named by DATABASE_URL, dropped by
+ * `close` after the app closed it.
+ */
+export async function appUnderTestOn(
+  kind: (typeof DATABASE_KINDS)[number],
+  name: string,
+  options: AppUnderTestOptions = {},
+): Promise<AppUnderTest> {
+  const app = appUnderTest(name, options);
+  if (kind === "pglite") return app;
+  const { scratchDatabase } = await import("./databases");
+  const pg = await scratchDatabase("postgresql");
+  if (pg.config.kind !== "postgresql") throw new Error("expected a PostgreSQL scratch database");
+  process.env.DATABASE_URL = pg.config.url;
+  return {
+    dir: app.dir,
+    close: async () => {
+      await app.close();
+      await pg.drop();
+    },
+  };
 }
 
 async function closeApp(dir: string): Promise<void> {
