@@ -13,7 +13,10 @@ import { Button, buttonClassName } from "@/components/ui/button";
  * digest, when there is one, finds the line. No error text is shown: a server error's message
  * never reaches the browser, and a client one is no help to a reader.
  */
-export default function ErrorPage({ error, retry }: { error: Error & { digest?: string }; retry: () => void }) {
+export default function ErrorPage({ error, retry }: { error: unknown; retry: () => void }) {
+  // Next hands over whatever was thrown; a server error arrives as an Error carrying `digest`.
+  const digest =
+    typeof error === "object" && error !== null && "digest" in error && typeof error.digest === "string" ? error.digest : null;
   const heading = useRef<HTMLHeadingElement>(null);
   useEffect(() => {
     heading.current?.focus();
@@ -26,10 +29,10 @@ export default function ErrorPage({ error, retry }: { error: Error & { digest?: 
       <p>
         Something failed while showing it: often a moment&apos;s trouble reaching the database or a store. Try again; if it keeps
         failing, the server&apos;s log says why
-        {error.digest ? (
+        {digest ? (
           <>
             {" "}
-            (look for <span className="mono">{error.digest}</span>)
+            (look for <span className="mono">{digest}</span>)
           </>
         ) : null}
         .
