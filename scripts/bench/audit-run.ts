@@ -14,23 +14,23 @@
  * The audit paces itself (lib/audit/server/pacing.ts); the console's p95 with the audit minus
  * idle is the figure the issue bounds by the query-embedding wait behind an import.
  */
+import { PrismaClient } from "@prisma/client";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { PrismaClient } from "@prisma/client";
+import { VOCABULARY, zipfWord } from "./recall";
+import { fmtMs, mib, option, percentile, prng } from "./stats";
 import { auditEmbeddedStore } from "../../lib/audit/server/assemble";
 import { DEFAULT_LOG_DAYS, DEFAULT_MIN_APPEARANCES, DEFAULT_SHADOW_THRESHOLD } from "../../lib/audit/types";
 import { openDatabase } from "../../lib/db/server/connection";
 import { migrate } from "../../lib/db/server/migrator";
-import { normalize } from "../../lib/embeddings/types";
 import { UseLiteEmbedder } from "../../lib/embeddings/server/use-lite";
-import { runRecall } from "../../lib/recall-log/server/run-recall";
+import { normalize } from "../../lib/embeddings/types";
 import { RecallBodySchema } from "../../lib/recall-log/schemas";
+import { runRecall } from "../../lib/recall-log/server/run-recall";
 import { readDemoCorpus } from "../../lib/stores/server/embedded/demo-corpus";
 import { EmbeddedStore } from "../../lib/stores/server/embedded/embedded-store";
 import { encodeVector } from "../../lib/stores/server/search-index/vector-codec";
-import { VOCABULARY, zipfWord } from "./recall";
-import { fmtMs, mib, option, percentile, prng } from "./stats";
 
 /**
  * `--demo`: the demo corpus in a throw-away store `demo`, its labeled queries logged at k = 5 and

@@ -3,8 +3,8 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AuditStatus } from "@/lib/audit/types";
-import { callRoute } from "../support/call-route";
 import { controlCorpus } from "./control-corpus";
+import { callRoute } from "../support/call-route";
 
 /**
  * `/api/stores/{name}/audit` (issue #34): 202 to start, progress and the result on GET, cancel on
