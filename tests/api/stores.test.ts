@@ -21,6 +21,7 @@ const datasetsRoute = await import("@/app/api/datasets/route");
 const datasetRoute = await import("@/app/api/datasets/[id]/route");
 const { getDatabase } = await import("@/lib/db/server");
 const { getEmbeddedStores } = await import("@/lib/stores/server/embedded");
+const { calibrationIdle } = await import("@/lib/profiles/server/store-calibration");
 
 const TOPICS = ["sailing", "pottery", "beekeeping", "chess", "orchids"];
 /** 200 memories of store `a`: hobbies the demo corpus (an engineering team) never mentions. */
@@ -147,6 +148,9 @@ describe("embedded stores", () => {
   });
 
   it("deletes store a with its memories; its recalls stay in History, marked as a deleted store", async () => {
+    // Store a calibrated itself (or is calibrating) once the store list was read.
+    const before = (await callRoute(storesRoute.GET)).json.stores.find((s: { name: string }) => s.name === "a");
+    expect(before.calibration.state).not.toBe("none");
     const deleted = await callRoute(storeRoute.DELETE, { params: { name: "a" } });
     expect(deleted.status).toBe(200);
     expect(deleted.json).toEqual({ deleted: "a", memories: 200 });
@@ -164,6 +168,11 @@ describe("embedded stores", () => {
 
     // A store of that name made again is a new, empty store, and no longer "deleted".
     expect((await callRoute(storesRoute.POST, { body: { name: "a" } })).json.memories).toBe(0);
+    // ...with no calibration left from the memories it no longer has, even once a job still running has ended.
+    await calibrationIdle("a");
+    const again = (await callRoute(storesRoute.GET)).json.stores.find((s: { name: string }) => s.name === "a");
+    expect(again.calibration).toMatchObject({ state: "none", estimate: null });
+    expect(await prisma.appState.count({ where: { key: { in: ["calibration:a", "calibration-examples:a"] } } })).toBe(0);
     expect((await callRoute(recallsRoute.GET, { url: "/api/recalls?store=a" })).json.deleted_stores).toEqual([]);
   }, 120_000);
 

@@ -105,6 +105,8 @@ export async function labelFreeCalibration(prisma: PrismaClient, store: string):
 }
 
 const running = processSingleton("storeCalibrationsRunning", () => new Map<string, Promise<void>>());
+/** Each running job's ticket: a job whose store was deleted (its ticket gone) writes nothing more. */
+const tickets = processSingleton("storeCalibrationTickets", () => new Map<string, object>());
 
 /** Whether the store should calibrate now (none yet, or its size moved by more than RECALIBRATE_CHANGE). */
 export function needsCalibration(current: StoreCalibration, memories: number): boolean {
@@ -144,7 +146,9 @@ export async function startCalibration(
     error: null,
   };
   await write(prisma, store.name, state);
-  const job = run(prisma, store, { probes, memoryQueries, memories, model, previous: previous ?? null }).finally(() =>
+  const ticket = {};
+  tickets.set(store.name, ticket);
+  const job = run(prisma, store, ticket, { probes, memoryQueries, memories, model, previous: previous ?? null }).finally(() =>
     running.delete(store.name),
   );
   running.set(store.name, job);
@@ -160,6 +164,7 @@ export async function calibrationIdle(store: string): Promise<void> {
 async function run(
   prisma: PrismaClient,
   store: MemoryStore,
+  ticket: object,
   input: {
     probes: string[];
     memoryQueries: string[];
@@ -168,13 +173,17 @@ async function run(
     previous: StoredCalibration | null;
   },
 ): Promise<void> {
+  const current = () => tickets.get(store.name) === ticket;
+  const write = async (k: string, value: unknown) => {
+    if (current()) await put(prisma, k, value);
+  };
   try {
     const done = await runCalibration(store, input, (progress, total) =>
-      write(prisma, store.name, { ...(input.previous ?? NONE), state: "calibrating", progress: { done: progress, total } }),
+      write(key(store.name), { ...(input.previous ?? NONE), state: "calibrating", progress: { done: progress, total } }),
     );
     const updatedAt = new Date().toISOString();
-    await put(prisma, examplesKey(store.name), { ...packExamples(done.signals), updated_at: updatedAt });
-    await write(prisma, store.name, {
+    await write(examplesKey(store.name), { ...packExamples(done.signals), updated_at: updatedAt });
+    await write(key(store.name), {
       state: "ready",
       method: "label_free",
       examples: done.examples,
@@ -186,7 +195,7 @@ async function run(
       error: null,
     });
   } catch (error) {
-    await write(prisma, store.name, {
+    await write(key(store.name), {
       ...(input.previous ?? NONE),
       state: input.previous?.state === "ready" ? "ready" : "none",
       progress: null,
@@ -253,4 +262,13 @@ export async function calibrationsForStores(
 export async function priorSource(prisma: PrismaClient, stores: readonly string[]): Promise<PriorSource> {
   if (stores.length !== 1) return { store: null, calibration: null };
   return { store: stores[0]!, calibration: await labelFreeCalibration(prisma, stores[0]!) };
+}
+
+/**
+ * Forgets a deleted store's calibration, so a store created later under the same name starts
+ * uncalibrated instead of judging its recalls by the null of memories it never had.
+ */
+export async function forgetCalibration(prisma: PrismaClient, store: string): Promise<void> {
+  tickets.delete(store);
+  await prisma.appState.deleteMany({ where: { key: { in: [key(store), examplesKey(store)] } } });
 }
