@@ -1,7 +1,7 @@
 import { expect, test } from "./support/fixtures";
 
 /**
- * The Reachability page (issue #34): a small store of its own (a per-run name, so nothing depends
+ * The Reachability page: a small store of its own (a per-run name, so nothing depends
  * on other specs), audited from the page; its one memory no keyword can match is listed as
  * unreachable with the reason, and "Reproduce as a recall" opens a logged recall whose
  * "why isn't this memory here?" says why.

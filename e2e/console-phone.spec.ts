@@ -2,7 +2,7 @@ import type { APIRequestContext, Locator, Page } from "@playwright/test";
 import { expect, test } from "./support/fixtures";
 
 /**
- * The console on a phone (issue 32): after Run recall the verdict is on screen and the focus is on
+ * The console on a phone: after Run recall the verdict is on screen and the focus is on
  * the result's heading, the results keep their scores in view (a card a row), no summary word is
  * cut in two, and the level-by-k strip keeps its k = 20 column; on a laptop too, no level badge
  * is clipped ("Moderat" at 1366 px was the strip's k = 20 badge cut by its scroll box).

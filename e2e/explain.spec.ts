@@ -2,7 +2,7 @@ import type { APIRequestContext, Page } from "@playwright/test";
 import { expect, test } from "./support/fixtures";
 
 /**
- * Explaining a ranking (issue 17) and reopening a logged recall (issue 18) in the browser, on the
+ * Explaining a ranking and reopening a logged recall in the browser, on the
  * embedded demo store: the buried best hit named on the chart and in "why", "why isn't X here?"
  * for a memory outside the page, two recalls side by side, the raw JSON, the console's filters,
  * Open in console for an ingested recall, and Retry when the server is unreachable.

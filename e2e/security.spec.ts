@@ -372,7 +372,7 @@ function expectSecurityHeaders(headers: Record<string, string | string[] | undef
   expect(headers["referrer-policy"], what).toBeTruthy();
 }
 
-test.describe("answers Next or Node make themselves (issue 31)", () => {
+test.describe("answers Next or Node make themselves", () => {
   test("TRACE is a 405 in the envelope, oversized headers a 431, and every answer carries the security headers", async () => {
     for (const pathname of ["/", "/api/health", "/api/keys", "/no/such/page"]) {
       const trace = await rawCall(E2E_PORT, "TRACE", pathname);

@@ -2,7 +2,7 @@ import type { APIRequestContext, Page } from "@playwright/test";
 import { expect, test } from "./support/fixtures";
 
 /**
- * Named embedded stores through the UI (issue #29): a store made on the Memories page, two
+ * Named embedded stores through the UI: a store made on the Memories page, two
  * memories imported into it with the import form, the console's store switcher saying what it
  * holds, a recall in it that sees only its memories, and its deletion after a typed confirmation.
  * The store's name carries a per-run stamp, so nothing depends on other specs or on test order.

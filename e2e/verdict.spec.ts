@@ -4,7 +4,7 @@ import path from "node:path";
 import { expect, test } from "./support/fixtures";
 
 /**
- * The store's verdict (issue 30, lib/calibration/README.md "Threshold profiles"): the console leads
+ * The store's verdict (lib/calibration/README.md "Threshold profiles"): the console leads
  * with the store's calibrated probability and level, the reference level beside it as what the
  * agent saw; a profile fitted from an evaluation run's labels and assigned to the store changes
  * the headline; What-if of the profile in use changes nothing and names its recalls by query.

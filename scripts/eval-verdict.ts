@@ -1,5 +1,5 @@
 /**
- * The verdict section of `npm run eval` (issue 30, lib/eval/README.md "Evaluation"): per store,
+ * The verdict section of `npm run eval` (lib/eval/README.md "Evaluation"): per store,
  * at k = 5 and 10, present vs off-topic balanced accuracy, P(present | high), near-misses apart,
  * AUC, Brier and ECE of the store's verdict —
  * - before: the shipped fit, measured against the null it was fitted with (the demo store's);

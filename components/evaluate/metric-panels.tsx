@@ -151,7 +151,7 @@ export function ByKindPanel({ metrics }: { metrics: EvalMetrics }) {
 }
 
 /**
- * How far the store's probability can be trusted (issue 30): the reliability diagram as a table
+ * How far the store's probability can be trusted: the reliability diagram as a table
  * (predicted vs observed per bin) with its ECE, P(present | level) and points of the risk–coverage
  * curve. Present and off-topic queries only; nothing when the recalls carried no probability.
  */

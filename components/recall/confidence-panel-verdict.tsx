@@ -33,7 +33,7 @@ export function calibrationWords(c: VerdictCalibration | undefined): string {
 }
 
 /**
- * The store's verdict, first on the recall (issue 30): its calibrated probability that something
+ * The store's verdict, first on the recall: its calibrated probability that something
  * relevant is stored, the level it cuts to and what it means, how it was calibrated; the reference
  * rules' level beside it as what the agent saw, with a sentence when they disagree; and the
  * near-miss caveat where the verdict says worth reading.

@@ -75,7 +75,7 @@ export function ConfidencePanel({ view, verdictId }: ConfidencePanelProps) {
   const derived = confidence.background_derived === true;
   // On the keyword-only path the z-score is not informational: its bands are the rule.
   const zDecides = confidence.basis === "zscore";
-  // The store's verdict leads where its profile has a model (issue 30); the reference block follows.
+  // The store's verdict leads where its profile has a model; the reference block follows.
   const profileBlock = view.profile_confidence;
   const storeBlock =
     profileBlock && typeof profileBlock.probability === "number"

@@ -36,7 +36,7 @@ describe("mergeLineLabels", () => {
 });
 
 describe("placeLineLabels", () => {
-  // The walk of issue 32: a fitted profile's guards both at 0.40, and prominence bands at −0.12 and 0.00.
+  // The crowded case the placement was made for: a fitted profile's guards both at 0.40, and prominence bands at −0.12 and 0.00.
   const guards = [line("low guard", 0.4), line("moderate guard", 0.4), line("strong cosine", 0.85)];
   const bands = [line("low", -0.12), line("moderate", 0), line("high", 0.4)];
 

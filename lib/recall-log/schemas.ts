@@ -2,7 +2,7 @@ import { z } from "zod";
 import { SearchModeSchema } from "@/lib/recall/schemas";
 import { withInputRules } from "@/lib/validation/input-rules";
 
-/** Selector choices: off, the offline score-gap heuristic, an LLM (issue #9 implements the last two). */
+/** Selector choices: off, the offline score-gap heuristic, an LLM (lib/selectors). */
 export const SelectorChoiceSchema = z.enum(["off", "gap", "llm"]);
 
 export const RecallFiltersInputSchema = z.strictObject({

@@ -82,7 +82,7 @@ export interface LoggedRecall {
   /** Relevance labels a person gave it (all empty when unlabeled). */
   labels: RecallLabels;
   /**
-   * What the ranking hides that a person should know (issue 17 "API", lib/recall/notices.ts): e.g.
+   * What the ranking hides that a person should know (lib/recall/notices.ts): e.g.
    * `buried_best_hit`, the candidate with the best raw cosine sitting outside the pool; a BM25 left
    * out by the keyword arm's fetch window; a rerank that ran or failed. Empty when nothing; a
    * recall logged before notices existed gets its buried-hit notices derived on read.

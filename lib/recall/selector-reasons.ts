@@ -52,7 +52,7 @@ export function isSelectorReason(reason: unknown): reason is SelectorReason {
   return typeof reason === "string" && Object.hasOwn(SELECTOR_REASON_KINDS, reason);
 }
 
-/** The kind of a reason; `http_<status>` (written before issue 16) is an HTTP error. */
+/** The kind of a reason; `http_<status>` (as older releases wrote it) is an HTTP error. */
 export function selectorReasonKind(reason: string | null | undefined): SelectorReasonKind {
   if (!reason) return "unknown";
   if (isSelectorReason(reason)) return SELECTOR_REASON_KINDS[reason];

@@ -1,5 +1,5 @@
 /**
- * The recall selector library (issue #9): pick a strategy by the console's choice, run it, and
+ * The recall selector library: pick a strategy by the console's choice, run it, and
  * list what the console may offer.
  *
  * - `createSelector("gap" | "llm", env)` → a {@link Selector}, or why there is none;

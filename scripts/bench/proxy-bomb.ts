@@ -1,6 +1,6 @@
 /**
  * `npm run bench -- proxy-bomb [--mb 1024]`: what a gzip bomb through the recall proxy costs the
- * server (issue 31). A memory-service double answers a recall with `--mb` MB of JSON gzip-compressed
+ * server. A memory-service double answers a recall with `--mb` MB of JSON gzip-compressed
  * (about a thousandth of that on the wire); the proxy's route handler, served as Next sends it,
  * decodes it for the agent and copies at most the capture cap for the log. Prints the bomb's
  * sizes, the bytes the agent got, the server's RSS before and at its peak (sampled every 10 ms),

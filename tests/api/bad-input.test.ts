@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { appUnderTest, callRoute } from "../support/app-under-test";
 
 /**
- * The bad inputs of issue #12 against the real route handlers (PGlite, USE-lite): each answers
+ * The bad inputs every route must refuse, against the real route handlers (PGlite, USE-lite): each answers
  * 4xx in the envelope, and the memories and recalls tables move exactly as the answers say.
  */
 const app = appUnderTest("bad-input");
@@ -320,7 +320,7 @@ describe("methods and exports", () => {
   });
 });
 
-describe("issue #31.2: every text field through the one string rule", () => {
+describe("every text field through the one string rule", () => {
   let recallId = "";
   beforeAll(async () => {
     const { status, json } = await callRoute(recallRoute.POST, { body: { query: "kafka lag", search_mode: "keyword" } });

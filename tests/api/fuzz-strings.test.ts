@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { appUnderTest, callRoute } from "../support/app-under-test";
 
 /**
- * Issue #31.2's sweep: every JSON body route of app/api, from a body it accepts, with each string
+ * A sweep of the one string rule: every JSON body route of app/api, from a body it accepts, with each string
  * (value and key) in turn replaced by text holding a NUL or an unpaired surrogate, and each value
  * in turn replaced by one nested 40 levels deep. No answer may be a 5xx (nor a what-if stream's
  * error line): bad input is a 4xx in the envelope. The routes of the auth helper (sign-in, keys)

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { appUnderTest, callRoute } from "../support/app-under-test";
 
 /**
- * `/api/memories/lookup` takes its documented 500 ids (issue 31 item 7): 500 ids of 200
+ * `/api/memories/lookup` takes its documented 500 ids: 500 ids of 200
  * characters are ~100 KB, past Node's 16 KB header cap in a URL (431 on a real server,
  * e2e/security.spec.ts), so they go in a POST body; GET stays for short lists.
  */

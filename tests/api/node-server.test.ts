@@ -5,7 +5,7 @@ import { hookHttpServers } from "@/lib/api/server/node-server";
 import { PEER_HEADER, peerStamp } from "@/lib/auth/server/client-address";
 
 /**
- * The hook on the Node HTTP server (lib/api/node-server.ts; issue 31 items 3 and 7), on a real
+ * The hook on the Node HTTP server (lib/api/server/node-server.ts), on a real
  * node:http server whose listener does what Next's does first: build a fetch Request from the
  * Node request (Next answers a plain-text 500 when that throws, as it does for TRACE), then
  * answer. e2e/security.spec.ts checks the same on `next start`.

@@ -4,7 +4,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { appUnderTest, callRoute } from "../support/app-under-test";
 
 /**
- * Issue 31, items 2 (keys), 3, 4 and 7 (the auth and keys routes) through the real route handlers
+ * Sign-in, sign-out and API keys (the auth and keys routes) through the real route handlers
  * and the request proxy, on a throw-away PGlite database: sign-in resists guessing, sign-out ends
  * the session for good, and every answer of these routes is in the envelope with the headers.
  * AUTH_PASSWORD is read per request, so each test sets it.

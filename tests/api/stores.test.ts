@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { appUnderTest, callRoute } from "../support/app-under-test";
 
 /**
- * Named embedded stores through the API alone (issue 29, lib/stores/server/embedded/README.md "Embedded stores"):
+ * Named embedded stores through the API alone (lib/stores/server/embedded/README.md "Embedded stores"):
  * a new database starts with the store `demo` only; a store of one's own holds only what was
  * imported into it, and deleting it removes its memories while History keeps its recalls.
  */

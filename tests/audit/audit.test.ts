@@ -12,7 +12,7 @@ import { controlCorpus } from "./control-corpus";
 import { DATABASE_KINDS, migratedDatabase, type MigratedDatabase } from "../support/databases";
 
 /**
- * The reachability audit (issue #34) with the real embedder: a store seeded with known cases is
+ * The reachability audit with the real embedder: a store seeded with known cases is
  * classified right, and a clean control store of 200 distinct memories flags nothing.
  */
 const SETTINGS: AuditSettings = { shadow_threshold: 0.95, log_days: 30, min_appearances: 3 };

@@ -8,7 +8,7 @@ import { startFakeMemoryService } from "../support/fake-memory-service";
 import { FAKE_API_KEY, FAKE_CONTEXT_ID, FAKE_MEMORIES } from "../support/fake-memory-service-fixtures";
 
 /**
- * The audit of a remote store (issue #34) through the real client and the loopback double of the
+ * The audit of a remote store through the real client and the loopback double of the
  * memory service: the number of calls is stated and must be confirmed before anything is
  * recalled, and the audit then makes exactly that many calls.
  */

@@ -7,7 +7,7 @@ import { controlCorpus } from "./control-corpus";
 import { callRoute } from "../support/call-route";
 
 /**
- * `/api/stores/{name}/audit` (issue #34): 202 to start, progress and the result on GET, cancel on
+ * `/api/stores/{name}/audit`: 202 to start, progress and the result on GET, cancel on
  * DELETE, the envelope for every refusal, the CSV, and a result marked stale once the store changes.
  */
 const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "recall-inspector-audit-"));

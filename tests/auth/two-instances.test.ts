@@ -8,7 +8,7 @@ import { DATABASE_KINDS, scratchDatabase, type ScratchDatabase } from "../suppor
 
 /**
  * The sign-in limiter and the session records live in the database so that instances sharing
- * one agree (lib/auth/README.md "Security", issue 31 items 3 and 4). On PostgreSQL two
+ * one agree (lib/auth/README.md "Security"). On PostgreSQL two
  * connections stand for two instances; on PGlite one process owns the directory, so one client.
  */
 describe.each(DATABASE_KINDS)("on %s", (kind) => {

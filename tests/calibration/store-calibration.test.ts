@@ -6,7 +6,7 @@ import { mulberry32 } from "@/lib/random";
 import { callRoute } from "../support/call-route";
 
 /**
- * Calibration without labels (issue 30, lib/profiles/README.md "Calibration without labels"): a store of
+ * Calibration without labels (lib/profiles/README.md "Calibration without labels"): a store of
  * random text runs the bundled probes; its null makes the probes read "nothing relevant" there,
  * while queries made from its own memories read present; its recalls then say they were measured
  * against the store's own null. A remote store's recalls are counted and confirmed first.

@@ -20,7 +20,7 @@ import { appUnderTest, callRoute } from "@/tests/support/app-under-test";
 import { serveLikeNext, type NextRouteServer } from "@/tests/support/next-route-server";
 
 /**
- * The real clients end to end (issue 28): a LangChain JS MemoryVectorStore retriever, instrumented
+ * The real clients end to end: a LangChain JS MemoryVectorStore retriever, instrumented
  * by @arizeai/openinference-instrumentation-langchain, exported by OpenTelemetry's own OTLP
  * exporters (protobuf and JSON, gzip and not) over loopback HTTP to the app's /v1/traces handler,
  * served the way `next start` sends its answers. Nothing in the span is written by this test:

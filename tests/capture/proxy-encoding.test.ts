@@ -8,8 +8,8 @@ import { encodeBytes, type Coding } from "../support/gzip-middleware";
 import { serveLikeNext } from "../support/next-route-server";
 
 /**
- * The recall proxy and compressed answers (issue 28) and answers it cannot inspect (issue 31:
- * a gzip bomb, hostile JSON), over real HTTP: the route handler served through Next's own
+ * The recall proxy and compressed answers, and answers it cannot inspect (a gzip bomb,
+ * hostile JSON), over real HTTP: the route handler served through Next's own
  * `sendResponse`, which drops `Content-Encoding` from route-handler answers, in front of the
  * memory-service double behind GZipMiddleware. Real clients: Node's fetch (undici, which asks for
  * gzip and deflate by default) and a raw node:http client that asks for gzip and gunzips itself.
@@ -100,7 +100,7 @@ async function proxiedRows() {
   return prisma.recall.findMany({ where: { source: "proxy" }, orderBy: { createdAt: "asc" } });
 }
 
-describe("compressed answers through /proxy/{store}/… (issue 28)", () => {
+describe("compressed answers through /proxy/{store}/…", () => {
   it("Node's fetch (asks gzip, deflate) reads the same JSON through the proxy as direct; the recall is logged once", async () => {
     const before = (await proxiedRows()).length;
     const init = { method: "POST", headers: agentHeaders(), body: recallBody("why do we get 401s") };
@@ -165,7 +165,7 @@ describe("compressed answers through /proxy/{store}/… (issue 28)", () => {
   });
 });
 
-describe("answers the proxy cannot inspect are passed on and logged as failed recalls (issue 31)", () => {
+describe("answers the proxy cannot inspect are passed on and logged as failed recalls", () => {
   /** `{"results":[],"pad":"000…"}` of `bytes` bytes, gzip-compressed piece by piece (never whole in memory). */
   async function gzipBomb(bytes: number): Promise<Buffer> {
     const gzip = zlib.createGzip({ level: 9 });

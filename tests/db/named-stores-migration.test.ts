@@ -13,7 +13,7 @@ import { EmbeddedStores } from "@/lib/stores/server/embedded/stores";
 import { DATABASE_KINDS, scratchDatabase, type ScratchDatabase } from "../support/databases";
 
 /**
- * A database made by the release before named stores (issue 29) keeps its one store under the
+ * A database made by the release before named stores keeps its one store under the
  * name `embedded`, with every memory, set and run in it and nothing re-embedded; the index
  * snapshot that release wrote stays valid (lib/stores/server/embedded/README.md "Embedded stores").
  */

@@ -8,7 +8,7 @@ import { fixtureRow, type FixtureRecall } from "./fixture";
 import { DATABASE_KINDS, migratedDatabase, type MigratedDatabase } from "../support/databases";
 
 /**
- * Insights by threshold profile (issue 15) and the numbers behind the levels (issue 18): the
+ * Insights by threshold profile and the numbers behind the levels: the
  * level filters, the level under each judge with its agreement rates, and the percentile bands,
  * against counts and percentiles worked out by hand below, on both databases.
  *

@@ -8,7 +8,7 @@ import { FIXTURE, fixtureRow, NY_FROM, NY_TO } from "./fixture";
 import { DATABASE_KINDS, migratedDatabase, type MigratedDatabase } from "../support/databases";
 
 /**
- * Insights by source (issue 32): the rollups key on `recalls.source`, so evaluation runs' recalls
+ * Insights by source: the rollups key on `recalls.source`, so evaluation runs' recalls
  * — test traffic — are left out of the default figures, and any one source can be read alone.
  * The recalls of an "evaluation run" are the fixture's again under source eval, logged through
  * both write paths (a batch, and one recall a statement); with the default filters the answer is

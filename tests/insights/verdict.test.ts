@@ -11,7 +11,7 @@ import { fixtureRow, type FixtureRecall } from "./fixture";
 import { DATABASE_KINDS, migratedDatabase, type MigratedDatabase } from "../support/databases";
 
 /**
- * The store's verdict in History and Insights (issue 30): each recall as its store judged it when
+ * The store's verdict in History and Insights: each recall as its store judged it when
  * it was logged — the profile's level where a profile judged it, else the reference level — with
  * the calibrated probability History shows beside it, read from the logged `profile_confidence`.
  * On both databases, against counts worked out by hand below.

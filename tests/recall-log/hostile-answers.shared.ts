@@ -5,7 +5,7 @@ import { startFakeMemoryService, type FakeMemoryService } from "../support/fake-
 import { FAKE_API_KEY, FAKE_CONTEXT_ID, olderRecallResponse, S1_CONFIDENCE } from "../support/fake-memory-service-fixtures";
 
 /**
- * Issue #31 items 1 and 5 through the real route handlers: a memory service whose answer holds a
+ * Hostile remote answers through the real route handlers: a memory service whose answer holds a
  * value nested 32/1,000/1,500/5,000 deep, or text with a NUL or an unpaired surrogate. Each recall
  * is answered 200 or 502 in the envelope, the id it names can be read back, and the database
  * stays alive: /api/health 200, History lists, the next embedded recall works.
@@ -97,7 +97,7 @@ export async function hostileAnswerTests(kind: (typeof DATABASE_KINDS)[number]):
       await expectAlive();
     });
 
-    it("issue #28: without a picked mode none is sent and the recall reopens on Auto; the older answer is logged with its computed block", async () => {
+    it("without a picked mode none is sent and the recall reopens on Auto; the older answer is logged with its computed block", async () => {
       fake.reset();
       fake.setNext({ path: "/api/v1/memory/recall", json: olderRecallResponse() });
       const answer = await callRoute(recallRoute.POST, { body: { store: "hostile", query: "deploy" } });

@@ -14,7 +14,7 @@ import { StoreError } from "@/lib/stores/types";
 import { scratchDatabase, type ScratchDatabase } from "../support/databases";
 
 /**
- * Remote-store faults of issue #12 through the real client over loopback HTTP: an answer far
+ * Remote-store faults through the real client over loopback HTTP: an answer far
  * past 10 MB is cut off (502, logged as failed) without being buffered; a caller that goes away
  * is logged as cancelled (499) whatever error the framework aborts with; a 422's `loc` never
  * echoes the key.

@@ -4,7 +4,7 @@ import { findRecall, insertRecall, recallRow } from "@/lib/recall-log/server/rep
 import { DATABASE_KINDS, migratedDatabase, type MigratedDatabase } from "../support/databases";
 
 /**
- * The recall log's last guard (issue #31.1): whatever a caller hands the writer, a value PGlite
+ * The recall log's last guard: whatever a caller hands the writer, a value PGlite
  * cannot take (1,500 levels deep, a NUL, an unpaired surrogate) becomes a failed recall saying
  * where, never a crashed database; a captured recall carrying one is rejected with the rule.
  */

@@ -3,8 +3,8 @@ import { startAppWithOnly, type MinimumApp } from "../integrations/minimum-env";
 import { callRoute } from "../support/call-route";
 
 /**
- * A first start with DEMO_CORPUS=off, as the server runs it (lib/startup.ts): one empty store
- * `embedded` and nothing of the demo — no demo store, no demo labeled set (issue 29's honest empty
+ * A first start with DEMO_CORPUS=off, as the server runs it (lib/server/startup.ts): one empty store
+ * `embedded` and nothing of the demo — no demo store, no demo labeled set (an honest empty
  * state; lib/stores/server/embedded/README.md "Embedded stores").
  */
 let app: MinimumApp;

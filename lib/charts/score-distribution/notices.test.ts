@@ -4,7 +4,7 @@ import { NOTICE_STROKE, noticeTitle, prepareScoreDistribution } from "./index";
 import { candidates, view } from "./test-fixtures";
 import { missingBm25Of } from "./with-pool";
 
-// The q-006 shape of issue 17: a hybrid pool whose best raw cosine (m4) sits outside the pool,
+// The buried-hit shape (q-006): a hybrid pool whose best raw cosine (m4) sits outside the pool,
 // with no BM25 because the keyword arm filled its window without it.
 const buried = () => {
   const v = view(

@@ -2,7 +2,7 @@ import type { RecallNotice } from "@/lib/recall-log/types";
 import type { ChartCallout, PreparedScoreDistribution } from "./types";
 
 // ---------------------------------------------------------------------------------------------
-// Notices: what the ranking hides (issue 17 "API": `notices[]`), named on the chart
+// Notices: what the ranking hides (the answer's `notices[]`), named on the chart
 
 /** The stroke of a point a notice is about (amber-700: 4.5:1 on white, apart from the level colours). */
 export const NOTICE_STROKE = "#b45309";

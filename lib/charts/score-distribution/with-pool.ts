@@ -39,7 +39,7 @@ const MISSING_BM25_TEXT: Readonly<Record<MissingBm25, string>> = Object.freeze({
  * What a null BM25 means here. Both arms fetch the same window; a keyword arm that returned fewer
  * hits than the semantic arm ran out of matches, so its nulls are "no match". One that returned as
  * many filled its window, so a candidate it did not return may still match below it: "not
- * fetched" (the buried-hit case of issue 17: BM25 1.16, counted as 0 by the merge).
+ * fetched" (the buried-hit case: a BM25 of 1.16 that the merge counted as 0).
  */
 export function missingBm25Of(candidates: readonly LoggedCandidate[], mode: SearchMode | undefined): MissingBm25 {
   if (mode === "semantic") return "not_run";

@@ -121,7 +121,7 @@ export async function ingestRecalls(
 }
 
 /**
- * A block written under the rule before issue 16, read under the one rule (lib/selectors/README.md
+ * A block written under the older rule (before selector truth), read under the one rule (lib/selectors/README.md
  * "Selector truth"): the score gap's `no_clear_gap` kept the whole page, so it ran — applied, 0
  * dropped; `http_<status>` is the one `http_error`. Anything else stands as sent.
  */

@@ -49,7 +49,7 @@ async function fit({ body }: { body: FitBody }) {
     }
     throw error;
   }
-  // The store's verdict model on the same labels (issue 30), leaning on the store's label-free
+  // The store's verdict model on the same labels, leaning on the store's label-free
   // examples while labels are few; too few labels are marked, loudly.
   const verdict = verdictFromLabels(loaded.examples, await priorSource(prisma, loaded.stores));
   const model = { ...verdict.fit.model, ...(verdict.warning ? { warning: verdict.warning } : {}) };
