@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { SignInForm } from "@/components/auth/sign-in-form";
 import styles from "@/components/auth/auth.module.css";
+import { SignInForm } from "@/components/auth/sign-in-form";
 import { buttonClassName } from "@/components/ui/button";
 import { Notice } from "@/components/ui/notice";
 import { authConfig } from "@/lib/auth/server/config";

@@ -1,6 +1,6 @@
 /**
- * Pure decisions of the request guard (proxy.ts runs them on every request, docs/ARCHITECTURE.md
- * "Security"): which Host names are served, which state-changing requests are refused as
+ * Pure decisions of the request guard (proxy.ts runs them on every request, lib/security/README.md
+ * "The request guard"): which Host names are served, which state-changing requests are refused as
  * cross-site, which bodies are refused by type, and the headers every answer carries. Nothing
  * here reads the environment or the network, so each rule is unit-tested on plain values.
  */
