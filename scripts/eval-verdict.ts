@@ -14,7 +14,7 @@ import type { StoreNull } from "../lib/calibration/model";
 import type { Profile } from "../lib/calibration/profile";
 import type { DatasetItemInput } from "../lib/eval/dataset-schemas";
 import { verdictMetrics, type VerdictMetrics } from "../lib/eval/metrics";
-import type { EvalRunReport } from "../lib/eval/run-schemas";
+import { outcomeOf, type EvalRunReport } from "../lib/eval/run-schemas";
 import { createDataset } from "../lib/eval/server/datasets";
 import { SHIPPED_PROFILE } from "../lib/profiles/builtin";
 import type { CalibrationRun } from "../lib/profiles/server/calibrate";
@@ -51,20 +51,7 @@ export function labeledHalf(items: readonly DatasetItemInput[]): boolean[] {
 
 /** The verdict figures of a run's items, optionally only those at the given positions. */
 function figures(report: EvalRunReport, positions?: ReadonlySet<number>): VerdictMetrics {
-  return verdictMetrics(
-    report.items
-      .filter((i) => !positions || positions.has(i.position))
-      .map((i) => ({
-        kind: i.kind,
-        relevant: i.relevant,
-        ranked: i.returned_ids,
-        level: i.level,
-        probability: i.probability ?? null,
-        top_score: i.top_score,
-        prominence: i.prominence,
-        relative_margin: i.relative_margin,
-      })),
-  );
+  return verdictMetrics(report.items.filter((i) => !positions || positions.has(i.position)).map(outcomeOf));
 }
 
 function line(label: string, v: VerdictMetrics, note = ""): string {

@@ -3,6 +3,7 @@ import type { Level } from "@/lib/recall/confidence";
 import type { Thresholds } from "@/lib/recall/thresholds";
 import { RecallSettingsShape } from "@/lib/recall-log/schemas";
 import { withInputRules } from "@/lib/validation/input-rules";
+import type { EvalOutcome } from "./metrics";
 import type { EvalMetrics } from "./metrics";
 
 /** Evaluation runs on the wire (client-safe): `POST /api/eval-runs` and what `GET` answers. */
@@ -73,6 +74,20 @@ export interface EvalRunItem {
   /** 1-based rank of the first relevant id on the page; null when none is there (or none is labeled). */
   first_relevant_rank: number | null;
   returned_ids: string[];
+}
+
+/** A run's item as the metrics read it: the page it returned is what is ranked. */
+export function outcomeOf(item: EvalRunItem): EvalOutcome {
+  return {
+    kind: item.kind,
+    relevant: item.relevant,
+    ranked: item.returned_ids,
+    level: item.level,
+    probability: item.probability ?? null,
+    top_score: item.top_score,
+    prominence: item.prominence,
+    relative_margin: item.relative_margin,
+  };
 }
 
 export interface EvalRunReport extends EvalRunSummary {

@@ -9,7 +9,14 @@ import { createSelector } from "@/lib/selectors";
 import type { MemoryStore } from "@/lib/stores/types";
 import { evalMetrics } from "../metrics";
 import { firstRelevantRank } from "../retrieval-metrics";
-import type { EvalRunBody, EvalRunItem, EvalRunReport, EvalRunStatus, EvalRunSummary } from "../run-schemas";
+import {
+  outcomeOf,
+  type EvalRunBody,
+  type EvalRunItem,
+  type EvalRunReport,
+  type EvalRunStatus,
+  type EvalRunSummary,
+} from "../run-schemas";
 
 /**
  * Evaluation runs (lib/eval/README.md "Evaluation"): a set × a store × settings, run as a
@@ -306,19 +313,7 @@ export async function evalRunReport(prisma: PrismaClient, id: string): Promise<E
       returned_ids: returned,
     });
   }
-  const metrics = evalMetrics(
-    reportItems.map((i) => ({
-      kind: i.kind,
-      relevant: i.relevant,
-      ranked: i.returned_ids,
-      level: i.level,
-      probability: i.probability ?? null,
-      top_score: i.top_score,
-      prominence: i.prominence,
-      relative_margin: i.relative_margin,
-    })),
-    run.k,
-  );
+  const metrics = evalMetrics(reportItems.map(outcomeOf), run.k);
   return { ...summary(run), metrics, thresholds, items: reportItems };
 }
 
