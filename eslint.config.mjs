@@ -1,10 +1,10 @@
 // ESLint: Next's rules (core web vitals), TypeScript's, and the import boundaries of
 // docs/ARCHITECTURE.md "Layers", so CI fails when a layer imports one it must not.
-import fs from "node:fs";
-import path from "node:path";
 import { defineConfig, globalIgnores } from "eslint/config";
 import nextVitals from "eslint-config-next/core-web-vitals";
 import nextTs from "eslint-config-next/typescript";
+import fs from "node:fs";
+import path from "node:path";
 
 /**
  * Server-only code lives in a `server/` folder of its domain (docs/ARCHITECTURE.md "Domain

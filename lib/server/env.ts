@@ -15,10 +15,10 @@
 import { authConfigProblem } from "../auth/server/config";
 import { resolveDatabaseConfig } from "../db/server/config";
 import { readEmbeddingsConfig } from "../embeddings/server/config";
+import { httpUrlProblem, wholeNumberIn, type Env } from "../env-values";
 import { readRerankConfig } from "../rerank/config";
 import { readLlmSelectorConfig } from "../selectors/llm";
 import { readRemoteStoreConfigs, REMOTE_STORE_SINGLE_VARS } from "../stores/server/remote/config";
-import { httpUrlProblem, wholeNumberIn, type Env } from "../env-values";
 
 export type { Env };
 

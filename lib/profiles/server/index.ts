@@ -1,11 +1,11 @@
-import { autoCalibrationEnabled } from "@/lib/server/env";
-import { getRemoteStores } from "@/lib/stores/server/remote";
 import "server-only";
 import { Prisma, type PrismaClient } from "@prisma/client";
 import { ApiError } from "@/lib/api/errors";
 import type { StoreNull, VerdictModel } from "@/lib/calibration/model";
 import { DEFAULT_PROFILE, type Profile, type ProfileSource } from "@/lib/calibration/profile";
 import { resolveThresholds } from "@/lib/recall/thresholds";
+import { autoCalibrationEnabled } from "@/lib/server/env";
+import { getRemoteStores } from "@/lib/stores/server/remote";
 import type { MemoryStore } from "@/lib/stores/types";
 import { BUILTIN_PROFILES, builtinStoreProfile } from "../builtin";
 import { calibrationsForStores, nullOf, type StoreCalibration } from "./store-calibration";
