@@ -62,3 +62,10 @@ export const WhatIfBodySchema = withInputRules(
     }),
 );
 export type WhatIfBody = z.output<typeof WhatIfBodySchema>;
+export type FitBody = z.output<typeof FitBodySchema>;
+
+/**
+ * `POST /api/profiles`: any JSON, read and checked by profileFromInput (lib/calibration/profile.ts),
+ * which holds the profile's schema and the band-order rules in one place.
+ */
+export const ProfileBodySchema = z.unknown();

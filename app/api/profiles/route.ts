@@ -1,8 +1,8 @@
 import { NextResponse } from "next/server";
-import { z } from "zod";
 import { apiRoutes } from "@/lib/api/server/route";
 import { profileFromInput } from "@/lib/calibration/profile";
 import { getPrisma } from "@/lib/db/server";
+import { ProfileBodySchema } from "@/lib/profiles/schemas";
 import { listProfiles, saveProfile } from "@/lib/profiles/server";
 
 export const dynamic = "force-dynamic";
@@ -16,8 +16,7 @@ export const { GET, POST, PUT, PATCH, DELETE } = apiRoutes({
    */
   POST: {
     scope: "full",
-    // profileFromInput reads and checks the body (its schema and the band rules in one place).
-    body: z.unknown(),
+    body: ProfileBodySchema,
     handler: async ({ body }) => {
       const profile = profileFromInput(body);
       const saved = await saveProfile(await getPrisma(), profile);
