@@ -79,6 +79,22 @@ describe("embedded stores", () => {
       body: { store: "demo", memories: [{ id: "a-0", summary: "Demo's own a-0" }] },
     });
     expect(again.json.created).toBe(1);
+    // A write naming two stores (query and body) is refused whole, for memories and for sets alike.
+    const twoStores = await callRoute(memoriesRoute.POST, {
+      url: "/api/memories?store=a",
+      body: { store: "demo", memories: [{ id: "a-two", summary: "Which store?" }] },
+    });
+    expect(twoStores.status).toBe(422);
+    expect(twoStores.json).toMatchObject({ error: "validation_failed", details: { query: "a", body: "demo" } });
+    const twoStoresSet = await callRoute(datasetsRoute.POST, {
+      url: "/api/datasets?store=a",
+      body: { name: "two stores", store: "demo", items: [{ query: "orchids", relevant: ["a-0"] }] },
+    });
+    expect(twoStoresSet.status).toBe(422);
+    expect(twoStoresSet.json.error).toBe("validation_failed");
+    expect((await callRoute(memoryRoute.GET, { url: "/api/memories/a-two?store=demo", params: { id: "a-two" } })).status).toBe(
+      404,
+    );
 
     const inA = await callRoute(recallRoute.POST, { body: { store: "a", query: "how do I look after my orchids", k: 20 } });
     expect(inA.status).toBe(200);

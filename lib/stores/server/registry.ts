@@ -1,5 +1,4 @@
 import "server-only";
-import { ApiError } from "@/lib/api/errors";
 import { readRerankConfig } from "@/lib/rerank/config";
 import type { EmbeddedStore } from "./embedded/embedded-store";
 import { getEmbeddedStore, getEmbeddedStores } from "./embedded/index";
@@ -155,6 +154,9 @@ export async function defaultStoreName(): Promise<string> {
  */
 export function storeNamedOnce(inQuery: string | undefined, inBody: string | undefined): string | undefined {
   if (inQuery && inBody && inQuery !== inBody)
-    throw new ApiError(422, "validation_failed", `The query names store "${inQuery}" and the body "${inBody}"; name one.`);
+    throw new StoreError(422, "validation_failed", `The query names store "${inQuery}" and the body "${inBody}"; name one.`, {
+      query: inQuery,
+      body: inBody,
+    });
   return inQuery ?? inBody;
 }
