@@ -3,6 +3,11 @@ import type { PrismaClient } from "@prisma/client";
 import { listStores, remoteStoreHealth, rerankAvailability, resolveStore, type StoreInfo } from "@/lib/stores/server/registry";
 import { storeProfileNames, storesCalibration } from "./index";
 
+/** One store as the list shows it, from what the registry and the profiles know of it. */
+function storeView(store: StoreInfo, health: { ok: boolean; message?: string } | undefined, profile: string | undefined) {
+  return { ...store, health, profile, rerank: rerankAvailability(store) };
+}
+
 /**
  * Every store as the store list shows it: what the registry knows, a remote one's reachability,
  * whether it can rerank, its threshold profile and its calibration without labels (an embedded
@@ -15,10 +20,7 @@ export async function storeOverview(prisma: PrismaClient) {
   const [health, profiles] = await Promise.all([remoteStoreHealth(), storeProfileNames(prisma, names)]);
   const calibration = await storesCalibration(prisma, stores, profiles, resolveStore);
   return stores.map((store) => ({
-    ...store,
-    health: store.kind === "remote" ? health[store.name] : { ok: true },
-    profile: profiles[store.name],
-    rerank: rerankAvailability(store),
+    ...storeView(store, store.kind === "remote" ? health[store.name] : { ok: true }, profiles[store.name]),
     calibration: calibration[store.name],
   }));
 }
@@ -26,5 +28,5 @@ export async function storeOverview(prisma: PrismaClient) {
 /** A store just created, as the store list will show it (no calibration yet: it has no memories). */
 export async function newStoreView(prisma: PrismaClient, store: StoreInfo) {
   const profiles = await storeProfileNames(prisma, [store.name]);
-  return { ...store, health: { ok: true }, profile: profiles[store.name], rerank: rerankAvailability(store) };
+  return storeView(store, { ok: true }, profiles[store.name]);
 }
