@@ -6,6 +6,7 @@
  * profile), the verdict is the reference level, said once (lib/calibration/README.md "Threshold profiles").
  */
 import { formatPercent } from "@/lib/format";
+import { isWorthReading } from "@/lib/recall/confidence";
 import { levelWord } from "@/lib/recall-log/format";
 import type { HistoryItem } from "@/lib/recall-log/history";
 
@@ -25,7 +26,6 @@ export interface VerdictCell {
 type VerdictSource = Pick<HistoryItem, "status" | "level" | "profile_name" | "profile_level" | "profile_probability">;
 
 const lower = (level: string | null) => levelWord(level).toLowerCase();
-const worth = (level: string | null) => level === "high" || level === "moderate";
 
 /** The level column of one row: the verdict's badge, its probability, and the reference beside it. */
 export function verdictCell(item: VerdictSource): VerdictCell {
@@ -43,7 +43,7 @@ export function verdictCell(item: VerdictSource): VerdictCell {
   }
   const p = item.profile_probability;
   const probability = p === null || p === undefined || !Number.isFinite(p) ? null : formatPercent(p, 0);
-  const disagree = item.level !== null && worth(item.level) !== worth(item.profile_level);
+  const disagree = item.level !== null && isWorthReading(item.level) !== isWorthReading(item.profile_level);
   return {
     level: item.profile_level,
     by: "profile",
@@ -53,6 +53,6 @@ export function verdictCell(item: VerdictSource): VerdictCell {
       `The store's verdict under profile ${item.profile_name}: ${lower(item.profile_level)}` +
       `${probability ? ` (${probability} likely that something relevant is stored)` : ""}. ` +
       `The reference rules said ${lower(item.level)}, what the agent saw` +
-      `${disagree ? `; they disagree (${worth(item.profile_level) ? "worth reading" : "go external"} vs ${worth(item.level) ? "worth reading" : "go external"})` : ""}.`,
+      `${disagree ? `; they disagree (${isWorthReading(item.profile_level) ? "worth reading" : "go external"} vs ${isWorthReading(item.level) ? "worth reading" : "go external"})` : ""}.`,
   };
 }

@@ -2,14 +2,12 @@ import Link from "next/link";
 import type { ProfileConfidenceBlock, VerdictCalibration } from "@/lib/calibration/level";
 import { LEVEL_MEANINGS } from "@/lib/calibration/model";
 import { formatPercent } from "@/lib/format";
-import { triageAdvice, type Level } from "@/lib/recall/confidence";
+import { isWorthReading, triageAdvice } from "@/lib/recall/confidence";
 import { normalizeLevel } from "@/lib/recall-log/format";
 import type { LoggedRecall } from "@/lib/recall-log/types";
 import styles from "./confidence-panel.module.css";
 import { LevelBadge } from "./level-badge";
 import { REVEAL_VERDICT } from "./reveal";
-
-const worth = (level: Level | string) => level === "high" || level === "moderate";
 
 /** How the store's verdict was calibrated, in words (lib/calibration/README.md "Threshold profiles"). */
 export function calibrationWords(c: VerdictCalibration | undefined): string {
@@ -50,7 +48,7 @@ export function StoreVerdict({
   const level = normalizeLevel(block.level);
   const advice = level === "unknown" ? null : triageAdvice(level);
   const reference = view.confidence?.level ?? null;
-  const disagree = reference !== null && worth(reference) !== worth(block.level);
+  const disagree = reference !== null && isWorthReading(reference) !== isWorthReading(block.level);
   const reranked = view.notices?.some((n) => n.kind === "reranked") ?? false;
   return (
     <>
@@ -71,10 +69,10 @@ export function StoreVerdict({
       <p className={styles.caveat} data-testid="reference-verdict">
         What the reference rules say — what the agent saw: <LevelBadge level={reference} />
         {disagree
-          ? ` They disagree: the reference rules read ${worth(reference!) ? "worth reading" : "go external"}, the store's verdict ${worth(block.level) ? "worth reading" : "go external"}.`
+          ? ` They disagree: the reference rules read ${isWorthReading(reference!) ? "worth reading" : "go external"}, the store's verdict ${isWorthReading(block.level) ? "worth reading" : "go external"}.`
           : ""}
       </p>
-      {worth(block.level) ? (
+      {isWorthReading(block.level) ? (
         <p className={styles.caveat} data-testid="near-miss-caveat">
           A near-miss — a question on an adjacent topic that no memory answers — reads like a present one to these signals: a
           bi-encoder&apos;s scores cannot tell them apart without a reranker (

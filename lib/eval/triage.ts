@@ -1,4 +1,4 @@
-import { LEVELS, type Level } from "@/lib/recall/confidence";
+import { isWorthReading, LEVELS, type Level } from "@/lib/recall/confidence";
 
 /**
  * The triage claim of a level, judged against labels (pure; reused by threshold fitting).
@@ -13,9 +13,8 @@ export interface TriageCase {
   present: boolean;
 }
 
-export const WORTH_READING: ReadonlySet<Level> = new Set<Level>(["high", "moderate"]);
-
-export const isWorthReading = (level: Level): boolean => WORTH_READING.has(level);
+/** The reference's own rule (lib/recall/level.ts), re-exported for the triage counts' callers. */
+export { isWorthReading };
 
 export function emptyConfusion(): Confusion {
   return {

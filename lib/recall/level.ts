@@ -25,7 +25,12 @@ const GO_EXTERNAL: TriageAdvice = Object.freeze({
   text: "likely nothing relevant, go external",
 });
 
+/** Whether a level says "worth reading" (high, moderate); any other level, or none, says "go external". */
+export function isWorthReading(level: string | null): boolean {
+  return level === "high" || level === "moderate";
+}
+
 /** docs/reference-rules.md (its opening): high/moderate → "worth reading"; low/none → "likely nothing relevant, go external". */
 export function triageAdvice(level: Level): TriageAdvice {
-  return level === "high" || level === "moderate" ? WORTH_READING : GO_EXTERNAL;
+  return isWorthReading(level) ? WORTH_READING : GO_EXTERNAL;
 }
