@@ -68,3 +68,27 @@ describe("auditing a remote store", () => {
     expect(status.result!.scope).toContain("Remote store");
   }, 60_000);
 });
+
+describe("calibrating a remote store", () => {
+  const calibrations = async () => import("@/app/api/profiles/calibrations/route");
+  const calibrate = async (body: unknown) => callRoute((await calibrations()).POST, { url: "/api/profiles/calibrations", body });
+
+  it("states the recalls it would send and sends none until they are confirmed", async () => {
+    fake.reset();
+    const refused = await calibrate({ store: "fake" });
+    expect(refused.status).toBe(409);
+    expect(refused.json.error).toBe("confirmation_required");
+    const planned = refused.json.details.recalls as number;
+    expect(planned).toBeGreaterThanOrEqual(500);
+    expect(refused.json.message).toContain(`confirm_recalls: ${planned}`);
+    expect((await calibrate({ store: "fake", confirm_recalls: planned - 1 })).status).toBe(409);
+    expect(recalls()).toBe(0);
+
+    const started = await calibrate({ store: "fake", confirm_recalls: planned });
+    expect(started.status).toBe(202);
+    expect(started.json).toMatchObject({ store: "fake", recalls: planned });
+    const { calibrationIdle } = await import("@/lib/profiles/server/store-calibration");
+    await calibrationIdle("fake");
+    expect(recalls()).toBe(planned);
+  }, 120_000);
+});

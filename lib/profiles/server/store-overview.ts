@@ -1,7 +1,10 @@
 import "server-only";
 import type { PrismaClient } from "@prisma/client";
+import { ApiError } from "@/lib/api/errors";
 import { listStores, remoteStoreHealth, rerankAvailability, resolveStore, type StoreInfo } from "@/lib/stores/server/registry";
-import { storeProfileNames, storesCalibration } from "./index";
+import { storeProfile, storeProfileNames, storesCalibration } from "./index";
+import { probeQueries } from "./probes";
+import { startCalibration } from "./store-calibration";
 
 /** One store as the list shows it, from what the registry and the profiles know of it. */
 function storeView(store: StoreInfo, health: { ok: boolean; message?: string } | undefined, profile: string | undefined) {
@@ -29,4 +32,35 @@ export async function storeOverview(prisma: PrismaClient) {
 export async function newStoreView(prisma: PrismaClient, store: StoreInfo) {
   const profiles = await storeProfileNames(prisma, [store.name]);
   return storeView(store, { ok: true }, profiles[store.name]);
+}
+
+/** Every store's calibration without labels and how many probe recalls one runs (`GET /api/profiles/calibrations`). */
+export async function calibrationOverview(prisma: PrismaClient) {
+  const stores = await listStores();
+  const profiles = await storeProfileNames(
+    prisma,
+    stores.map((s) => s.name),
+  );
+  return { probe_recalls: probeQueries().length, calibrations: await storesCalibration(prisma, stores, profiles, resolveStore) };
+}
+
+/**
+ * Starts a store's calibration on request. A remote store is calibrated only once the caller
+ * names the number of recalls it will send to the service (409 `confirmation_required` until then).
+ */
+export async function calibrateOnRequest(prisma: PrismaClient, name: string, confirmRecalls: number | undefined) {
+  const store = await resolveStore(name);
+  const recalls = probeQueries().length;
+  if (store.kind === "remote" && confirmRecalls !== recalls) {
+    throw new ApiError(
+      409,
+      "confirmation_required",
+      `Calibrating "${store.name}" sends ${recalls} recalls to its memory service (each one a query embedded and searched there). Send confirm_recalls: ${recalls} to start.`,
+      { recalls },
+    );
+  }
+  const info = (await listStores()).find((s) => s.name === store.name);
+  const profile = await storeProfile(prisma, store.name);
+  const calibration = await startCalibration(prisma, store, info?.memories ?? 0, profile.model ?? null);
+  return { store: store.name, recalls, calibration };
 }
